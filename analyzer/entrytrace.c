@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace: syscall entry/exit stage timelines from trace-cmd recordings.
+ * The command dispatcher; each subcommand lives in builtin-<name>.c with
+ * its own usage text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+
+const char *et_version = "0.1";
+
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct cmd commands[] = {
+	{ "report", cmd_report, "per-syscall stage statistics of one or more trace.dat files" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: entrytrace [--version] [--help] <command> [<args>]\n"
+		"\n"
+		"Turns trace-cmd recordings of the syscall entry/exit path into per-syscall\n"
+		"stage timelines and statistics.  Reads entry_stage:* events of an entrytrace\n"
+		"kernel, or raw_syscalls and friends of any stock kernel.\n"
+		"\n"
+		"commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n"
+		"'entrytrace <command> --help' describes a command and its options.\n"
+		"\n"
+		"exit status: 0 done, 1 runtime failure, 2 usage error, 3 unreadable or\n"
+		"corrupt input, 4 nothing to report, 5 lost events (with --strict).\n");
+}
+
+int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
+		    void *data)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save))
+		ret = fn(tok, data);
+	free(copy);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	const char *name;
+
+	if (argc < 2) {
+		usage(stderr);
+		return ET_EXIT_USAGE;
+	}
+	name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		if (argc > 2 && strcmp(name, "help") == 0) {
+			char *args[] = { argv[2], "--help", NULL };
+
+			for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+				if (!strcmp(commands[i].name, argv[2]))
+					return commands[i].fn(2, args);
+		}
+		usage(stdout);
+		return ET_EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("entrytrace %s\n", et_version);
+		return ET_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "entrytrace: '%s' is not a command; see 'entrytrace --help'\n", name);
+	return ET_EXIT_USAGE;
+}

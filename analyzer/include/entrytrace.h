@@ -1,0 +1,452 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libentrytrace: syscall entry/exit stage timelines from trace-cmd recordings.
+ *
+ * Data flows one way through four layers, each usable on its own:
+ *
+ *   decode   (et_trace)    libtracecmd records -> typed events (struct et_event)
+ *   timeline (et_timeline) per-task state machine -> one struct et_syscall per
+ *                          syscall, with its stages, flags and accounting
+ *   stats    (et_stats)    syscall x stage aggregates, breakdowns, percentiles
+ *   render                 text, JSON, CSV
+ *
+ * The stage vocabulary is tracepoints/stages.def, shared with the kernel.
+ */
+#ifndef _ENTRYTRACE_H
+#define _ENTRYTRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Stage vocabulary                                                    */
+
+enum et_stage_id {
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) ET_STAGE_##SYM,
+#define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) ET_STAGE_##SYM,
+#include "stages.def"
+	ET_STAGE_NR,
+	ET_STAGE_NONE = -1,
+};
+
+enum et_work_bit {
+#define ENTRY_STAGE_WORK(SYM, name, desc) ET_WORK_BIT_##SYM,
+#include "stages.def"
+	ET_WORK_NR,
+};
+
+#define ET_WORK(SYM) (1u << ET_WORK_BIT_##SYM)
+
+enum et_phase {
+	ET_PHASE_ENTRY,
+	ET_PHASE_BODY,
+	ET_PHASE_EXIT,
+	ET_PHASE_USER,
+	ET_PHASE_KERNEL,
+	ET_PHASE_ALL,
+};
+
+enum et_stage_kind {
+	ET_KIND_TIMED,
+	ET_KIND_NOINSTR,
+	ET_KIND_DEFERRED,
+	ET_KIND_AGG,
+	ET_KIND_DERIVED,
+};
+
+/* Where a stage exists: generic entry, powerpc legacy entry, stock kernel. */
+#define ET_PATH_G 0x1u
+#define ET_PATH_L 0x2u
+#define ET_PATH_S 0x4u
+
+struct et_stage_info {
+	const char *name;
+	const char *desc;
+	enum et_phase phase;
+	enum et_stage_kind kind;
+	int parent;		/* stage id or ET_STAGE_NONE */
+	unsigned int paths;	/* ET_PATH_* */
+};
+
+extern const struct et_stage_info et_stages[ET_STAGE_NR];
+extern const char *const et_work_names[ET_WORK_NR];
+/* First id of the stages the kernel emits; ids >= this are derived. */
+extern const int et_stage_nr_kernel;
+
+int et_stage_by_name(const char *name);
+const char *et_phase_name(enum et_phase phase);
+const char *et_kind_name(enum et_stage_kind kind);
+/* "audit|seccomp"; buf must hold at least 160 bytes. "-" when empty. */
+char *et_work_str(unsigned int work, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* Errors                                                              */
+
+enum et_err {
+	ET_OK = 0,
+	ET_ERR_IO,		/* missing file, directory, permission */
+	ET_ERR_FORMAT,		/* libtracecmd refused the file */
+	ET_ERR_TRUNCATED,	/* file shorter than its own headers say */
+	ET_ERR_NO_EVENTS,	/* no event the analyzer can use */
+	ET_ERR_ABI,		/* entry_stage events of another vocabulary */
+	ET_ERR_NOMEM,
+};
+
+/* ------------------------------------------------------------------ */
+/* Decode                                                              */
+
+struct et_trace;
+
+enum et_mode {
+	ET_MODE_STOCK,		/* raw_syscalls (+ ct, signal, rseq, sched, irq) */
+	ET_MODE_SUMMARY,	/* entry_stage:summary, one event per syscall */
+	ET_MODE_STAGES,		/* entry_stage:<stage>, one event per stage */
+};
+
+enum et_event_kind {
+	ET_EV_SYS_ENTER,
+	ET_EV_SYS_EXIT,
+	ET_EV_USER_EXIT,	/* context_tracking:user_exit: kernel entered */
+	ET_EV_USER_ENTER,	/* context_tracking:user_enter: back to user */
+	ET_EV_SIGNAL_DELIVER,
+	ET_EV_RSEQ_UPDATE,
+	ET_EV_SCHED_SWITCH,
+	ET_EV_IRQ_ENTER,	/* hard irq or softirq handler starts */
+	ET_EV_IRQ_EXIT,
+	ET_EV_TASK_EXIT,	/* sched_process_exit */
+	ET_EV_TASK_NEW,		/* sched_process_fork / task_newtask (child) */
+	ET_EV_COMM,		/* task_rename, sched_process_exec */
+	ET_EV_STAGE,		/* entry_stage:<stage> */
+	ET_EV_SUMMARY,		/* entry_stage:summary */
+	ET_EV_LOST,		/* events were lost on ev.cpu before this point */
+};
+
+struct et_event {
+	enum et_event_kind kind;
+	int cpu;
+	int pid;		/* common_pid */
+	uint64_t ts;
+	union {
+		struct {
+			long nr;
+		} enter;
+		struct {
+			long nr;
+			long ret;
+		} exit;
+		struct {
+			int sig;
+		} signal;
+		struct {
+			int prev_pid;
+			int next_pid;
+			long prev_state;
+			const char *prev_comm;	/* valid during the callback */
+			const char *next_comm;
+		} sw;
+		struct {
+			int pid;		/* the task concerned */
+			int old_pid;		/* exec: pid before de_thread */
+			const char *comm;	/* valid during the callback */
+		} task;
+		struct {
+			uint32_t seq;
+			int nr;
+			int stage;
+			uint32_t work;
+			uint32_t count;
+			uint64_t start;
+			uint64_t delta;
+			long ret;
+		} stage;
+		struct {
+			uint32_t seq;
+			uint32_t tail_seq;
+			int nr;
+			uint32_t work;
+			long ret;
+			uint64_t start;
+			uint32_t rcu_unlock_slow;
+			const uint32_t *delta;	/* ET_STAGE_NR kernel slots */
+			int nr_delta;
+		} summary;
+		struct {
+			long long count;	/* -1: unknown how many */
+		} lost;
+	};
+};
+
+struct et_trace_info {
+	const char *path;
+	const char *uname;	/* "Linux host 6.12.117 ... x86_64" or NULL */
+	const char *machine;	/* last word of uname: "x86_64", "ppc64le" */
+	const char *clock;
+	unsigned long file_version;
+	const char *compression;	/* NULL when uncompressed */
+	int cpus;
+	uint64_t first_ts;	/* first record, trace clock ns */
+	int long_size;
+	bool big_endian;
+	enum et_mode mode;
+	unsigned int present;	/* ET_HAVE_* */
+	int stage_events;	/* how many entry_stage:<stage> formats exist */
+	uint64_t stage_formats;	/* bit per stage id with a format in the file */
+};
+
+/* Which event families the file has formats for. */
+#define ET_HAVE_RAW_SYSCALLS	(1u << 0)
+#define ET_HAVE_CT		(1u << 1)
+#define ET_HAVE_SIGNAL		(1u << 2)
+#define ET_HAVE_RSEQ		(1u << 3)
+#define ET_HAVE_SCHED_SWITCH	(1u << 4)
+#define ET_HAVE_IRQ		(1u << 5)
+#define ET_HAVE_STAGES		(1u << 6)
+#define ET_HAVE_SUMMARY		(1u << 7)
+#define ET_HAVE_TASK		(1u << 8)
+
+struct et_trace *et_trace_open(const char *path, enum et_err *err,
+			       char *errbuf, size_t errlen);
+void et_trace_close(struct et_trace *trace);
+const struct et_trace_info *et_trace_info(const struct et_trace *trace);
+/* Force a coarser mode than detected; false if the file cannot do it. */
+bool et_trace_set_mode(struct et_trace *trace, enum et_mode mode);
+
+typedef int (*et_event_fn)(const struct et_event *ev, void *data);
+
+struct et_trace_counts {
+	uint64_t records;	/* every record read */
+	uint64_t used;		/* records decoded into events */
+	uint64_t lost_events;	/* sum of known missed-event counts */
+	uint64_t lost_unknown;	/* gaps whose size the kernel did not know */
+	int nr_cpus;
+	uint64_t *lost_per_cpu;	/* nr_cpus entries; unknown gaps count 1 */
+	uint64_t *records_per_cpu;
+};
+
+/*
+ * Read every record in global time order and call fn for each decoded
+ * event.  A non-zero return from fn stops the walk and is returned.
+ */
+int et_trace_iterate(struct et_trace *trace, et_event_fn fn, void *data);
+const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
+
+/* Syscall names for the trace's own architecture. */
+const char *et_syscall_name(const struct et_trace *trace, long nr);
+long et_syscall_number(const struct et_trace *trace, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Timeline                                                            */
+
+#define ET_COMM_LEN 16
+
+/* struct et_syscall.flags */
+#define ET_SC_OPEN_START	(1u << 0)  /* entered before the trace began */
+#define ET_SC_OPEN_END		(1u << 1)  /* still running when it ended */
+#define ET_SC_LOST		(1u << 2)  /* crossed a lost-events gap */
+#define ET_SC_MIGRATED		(1u << 3)  /* returned on another CPU */
+#define ET_SC_NORETURN		(1u << 4)  /* exit, exit_group, execve success */
+#define ET_SC_NO_EXIT		(1u << 5)  /* next entry came without an exit */
+#define ET_SC_MISMATCH		(1u << 6)  /* exit nr differs from entry nr */
+#define ET_SC_CHILD		(1u << 7)  /* fork child's first return */
+#define ET_SC_SIGRETURN		(1u << 8)  /* exit reported nr -1 */
+#define ET_SC_NO_TAIL		(1u << 9)  /* deferred stages never arrived */
+#define ET_SC_PID_REUSE		(1u << 10) /* first syscall of a reused pid */
+#define ET_SC_SEQ_GAP		(1u << 11) /* syscalls of this task were lost */
+
+/* Flags that keep a syscall out of the statistics. */
+#define ET_SC_INCOMPLETE (ET_SC_OPEN_START | ET_SC_OPEN_END | ET_SC_LOST | \
+			  ET_SC_NORETURN | ET_SC_NO_EXIT | ET_SC_MISMATCH | \
+			  ET_SC_CHILD)
+
+struct et_syscall {
+	int pid;
+	int nr;
+	long ret;
+	uint32_t seq;		/* stage modes: kernel sequence number */
+	uint32_t work;		/* path signature, ET_WORK(...) bits */
+	uint32_t flags;		/* ET_SC_* */
+	int cpu_enter;
+	int cpu_exit;
+	uint64_t ts_enter;	/* earliest known point of the syscall */
+	uint64_t ts_exit;	/* latest known point (return to user) */
+	uint64_t t0;		/* stage modes: kernel clock of the first */
+	uint64_t t1;		/* stage start and of the last stage end */
+	uint64_t stage_mask;	/* bit per stage id that has a value */
+	uint64_t ns[ET_STAGE_NR];
+	uint32_t count[ET_STAGE_NR];
+	char comm[ET_COMM_LEN];
+};
+
+_Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
+
+static inline bool et_syscall_has(const struct et_syscall *sc, int stage)
+{
+	return sc->stage_mask & (1ull << stage);
+}
+
+struct et_timeline_counts {
+	uint64_t syscalls;	/* records handed to the sink */
+	uint64_t complete;	/* ...without ET_SC_INCOMPLETE flags */
+	uint64_t flagged[16];	/* per ET_SC_* bit */
+	uint64_t tasks;		/* distinct tasks seen */
+	uint64_t seq_lost;	/* syscalls missing from seq gaps */
+	uint64_t stray;		/* events that fit no timeline */
+	uint64_t dup_stage;	/* a stage seen twice for one seq */
+};
+
+struct et_timeline;
+typedef void (*et_syscall_fn)(const struct et_syscall *sc, void *data);
+
+struct et_timeline *et_timeline_new(const struct et_trace *trace,
+				    et_syscall_fn sink, void *data);
+/* Feed one decoded event; matches et_event_fn. */
+int et_timeline_feed(const struct et_event *ev, void *timeline);
+/* Flush syscalls still open at the end of the trace. */
+void et_timeline_finish(struct et_timeline *tl);
+const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
+void et_timeline_free(struct et_timeline *tl);
+
+/* ------------------------------------------------------------------ */
+/* Histogram: log-linear, 128 sub-buckets per power of two             */
+
+/*
+ * Values below 256 are exact; above, a bucket spans 1/128 of its power of
+ * two.  A percentile is reported as its bucket's midpoint, so its relative
+ * error is at most 1/256 (0.39%).  Histograms merge by adding counts.
+ */
+#define ET_HIST_SUB_BITS 7
+
+struct et_hist {
+	uint64_t *buckets;
+	uint32_t nr_buckets;
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t min_ts;	/* timestamp of a min exemplar */
+	uint64_t max_ts;
+	uint64_t total;		/* exact sum of the values */
+	double mean;		/* Welford running mean and sum of squared */
+	double m2;		/* deviations; merged with Chan's formula */
+};
+
+void et_hist_init(struct et_hist *h);
+bool et_hist_add(struct et_hist *h, uint64_t value, uint64_t ts);
+bool et_hist_merge(struct et_hist *dst, const struct et_hist *src);
+/* q in [0, 1]: nearest-rank quantile. */
+uint64_t et_hist_quantile(const struct et_hist *h, double q);
+double et_hist_mean(const struct et_hist *h);
+double et_hist_stddev(const struct et_hist *h);
+void et_hist_free(struct et_hist *h);
+/* Exposed for tests: bucket of a value and the bucket's bounds. */
+uint32_t et_hist_index(uint64_t value);
+uint64_t et_hist_lower(uint32_t index);
+uint64_t et_hist_upper(uint32_t index);
+
+/* ------------------------------------------------------------------ */
+/* Filters and stats                                                   */
+
+struct et_filter {
+	int *pids;
+	int nr_pids;
+	char **comms;
+	int nr_comms;
+	long *syscalls;
+	int nr_syscalls;
+	int *cpus;
+	int nr_cpus;
+	bool have_window;
+	bool window_relative;	/* offsets from the first event */
+	double window_start;	/* seconds */
+	double window_end;
+	uint64_t stages;	/* stages to show; 0 = all */
+};
+
+bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
+		     uint64_t first_ts);
+
+enum et_breakdown {
+	ET_BY_PID,
+	ET_BY_CPU,
+	ET_BY_RET,
+	ET_BY_NR_BREAKDOWNS,
+};
+
+struct et_stats;
+
+struct et_stats_opts {
+	bool by_work;		/* split cells by path signature */
+};
+
+struct et_stats *et_stats_new(const struct et_stats_opts *opts);
+bool et_stats_add(struct et_stats *st, const struct et_syscall *sc);
+bool et_stats_merge(struct et_stats *dst, const struct et_stats *src);
+void et_stats_free(struct et_stats *st);
+
+struct et_cell {
+	int nr;
+	uint32_t work;		/* 0 unless by_work */
+	int stage;
+	struct et_hist hist;
+	uint64_t agg_count;	/* AGG stages: sum of occurrences */
+};
+
+struct et_group {
+	enum et_breakdown by;
+	long key;		/* pid, cpu, errno (0 = success) */
+	int nr;
+	char comm[ET_COMM_LEN];
+	struct et_hist hist;	/* per-syscall total */
+};
+
+/*
+ * Cells sorted by syscall (largest total time first), then stage: total
+ * first, then the stages in vocabulary order.  The array stays valid until
+ * the next et_stats_add or et_stats_merge.
+ */
+size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
+/* Breakdown groups of the per-syscall total, sorted by nr then key. */
+size_t et_stats_groups(const struct et_stats *st, enum et_breakdown by,
+		       const struct et_group ***groups);
+uint64_t et_stats_syscalls(const struct et_stats *st);
+
+/* ------------------------------------------------------------------ */
+/* Render                                                              */
+
+enum et_format {
+	ET_FMT_TEXT,
+	ET_FMT_JSON,
+	ET_FMT_CSV,
+};
+
+struct et_report_file {
+	struct et_trace_info info;
+	struct et_trace_counts counts;
+	struct et_timeline_counts tl;
+};
+
+struct et_report {
+	const struct et_report_file *files;
+	int nr_files;
+	const struct et_stats *stats;
+	const struct et_trace *names;	/* for syscall names */
+	const struct et_filter *filter;
+	uint64_t filtered_out;
+	bool breakdown;		/* print pid/cpu/errno tables */
+};
+
+int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+
+/* What a mode cannot see, one line per hidden stage group. */
+const char *const *et_mode_invisible(enum et_mode mode, unsigned int present);
+const char *et_mode_name(enum et_mode mode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _ENTRYTRACE_H */

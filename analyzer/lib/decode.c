@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Decode: libtracecmd records -> struct et_event.
+ *
+ * At open time every event the analyzer understands is looked up once by
+ * name and its fields resolved to (offset, size); a table indexed by event
+ * id then turns each record into a typed event without string compares.
+ * The file format itself is entirely libtracecmd's business.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libaudit.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+#include "tracecmd-compat.h"
+
+struct et_field {
+	int offset;
+	int size;
+	bool is_signed;
+};
+
+enum et_handler_kind {
+	H_NONE,
+	H_SYS_ENTER,
+	H_SYS_EXIT,
+	H_USER_EXIT,
+	H_USER_ENTER,
+	H_SIGNAL_DELIVER,
+	H_RSEQ_UPDATE,
+	H_SCHED_SWITCH,
+	H_IRQ_ENTER,
+	H_IRQ_EXIT,
+	H_PROCESS_EXIT,
+	H_PROCESS_FORK,
+	H_TASK_NEWTASK,
+	H_TASK_RENAME,
+	H_PROCESS_EXEC,
+	H_STAGE,
+	H_SUMMARY,
+};
+
+struct et_handler {
+	uint8_t kind;
+	int8_t stage;		/* H_STAGE: stage id */
+};
+
+struct et_trace {
+	struct tracecmd_input *handle;
+	struct tep_handle *tep;
+	struct et_trace_info info;
+	struct et_trace_counts counts;
+	bool swap;
+	int machine;		/* libaudit MACH_*, -1 unknown */
+
+	struct et_handler *handlers;
+	int max_id;
+	unsigned int want;	/* ET_HAVE_* families decoded in this mode */
+
+	struct et_field common_type;
+	struct et_field common_pid;
+
+	struct et_field enter_id;
+	struct et_field exit_id, exit_ret;
+	struct et_field sig;
+	struct et_field sw_prev_comm, sw_prev_pid, sw_prev_state;
+	struct et_field sw_next_comm, sw_next_pid;
+	struct et_field pexit_pid;
+	struct et_field fork_child_pid, fork_child_comm;
+	struct et_field newtask_pid, newtask_comm;
+	struct et_field rename_pid, rename_newcomm;
+	struct et_field exec_pid, exec_old_pid, exec_filename;
+
+	/* entry_stage:<stage>: one class, same layout for every stage */
+	struct et_field st_seq, st_nr, st_stage, st_work, st_count, st_start,
+		st_delta, st_ret;
+	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
+		su_rcu, su_delta;
+	int su_nr_delta;
+	uint32_t *su_buf;
+
+	char comm_a[ET_COMM_LEN + 1];
+	char comm_b[ET_COMM_LEN + 1];
+	char *path;
+	char *machine_str;
+
+	et_event_fn fn;
+	void *fn_data;
+	int fn_ret;
+	unsigned long long abi_errors;
+};
+
+/* ------------------------------------------------------------------ */
+
+static inline uint64_t rd_u(const struct et_trace *t, const void *p, int size)
+{
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2: {
+		uint16_t v;
+		memcpy(&v, p, 2);
+		return t->swap ? __builtin_bswap16(v) : v;
+	}
+	case 4: {
+		uint32_t v;
+		memcpy(&v, p, 4);
+		return t->swap ? __builtin_bswap32(v) : v;
+	}
+	case 8: {
+		uint64_t v;
+		memcpy(&v, p, 8);
+		return t->swap ? __builtin_bswap64(v) : v;
+	}
+	}
+	return 0;
+}
+
+/* Read a field; signed fields are sign-extended from their own size. */
+static inline int64_t rd_field(const struct et_trace *t,
+			       const struct tep_record *rec,
+			       const struct et_field *f)
+{
+	uint64_t v;
+
+	if (f->size <= 0 || f->offset + f->size > rec->size)
+		return 0;
+	v = rd_u(t, (const char *)rec->data + f->offset, f->size);
+	if (f->is_signed && f->size < 8) {
+		int shift = 64 - 8 * f->size;
+		return (int64_t)(v << shift) >> shift;
+	}
+	return (int64_t)v;
+}
+
+static const char *rd_comm(const struct tep_record *rec,
+			   const struct et_field *f, char *buf)
+{
+	int n = f->size < ET_COMM_LEN ? f->size : ET_COMM_LEN;
+
+	if (f->size <= 0 || f->offset + f->size > rec->size) {
+		buf[0] = '\0';
+		return buf;
+	}
+	memcpy(buf, (const char *)rec->data + f->offset, n);
+	buf[n] = '\0';
+	buf[strnlen(buf, n)] = '\0';
+	return buf;
+}
+
+/* __data_loc / __rel_loc string, bounded by the record. */
+static const char *rd_dynstr(const struct et_trace *t,
+			     const struct tep_record *rec,
+			     const struct et_field *f, int *len)
+{
+	uint32_t loc;
+	int off, n;
+
+	if (f->size != 4 || f->offset + 4 > rec->size)
+		return NULL;
+	loc = (uint32_t)rd_u(t, (const char *)rec->data + f->offset, 4);
+	off = loc & 0xffff;
+	n = loc >> 16;
+	if (f->is_signed) /* is_signed reused as "relative" for dynamic fields */
+		off += f->offset + 4;
+	if (off < 0 || off + n > rec->size)
+		return NULL;
+	*len = n;
+	return (const char *)rec->data + off;
+}
+
+static bool resolve(struct tep_event *ev, const char *name, struct et_field *f)
+{
+	struct tep_format_field *fld = tep_find_any_field(ev, name);
+
+	if (!fld)
+		return false;
+	f->offset = fld->offset;
+	f->size = fld->size;
+	if (fld->flags & TEP_FIELD_IS_DYNAMIC)
+		f->is_signed = fld->flags & TEP_FIELD_IS_RELATIVE;
+	else
+		f->is_signed = fld->flags & TEP_FIELD_IS_SIGNED;
+	return true;
+}
+
+static struct tep_event *find(struct et_trace *t, const char *sys,
+			      const char *name)
+{
+	return tep_find_event_by_name(t->tep, sys, name);
+}
+
+static void set_handler(struct et_trace *t, struct tep_event *ev,
+			enum et_handler_kind kind, int stage)
+{
+	if (!ev || ev->id < 0 || ev->id > t->max_id)
+		return;
+	t->handlers[ev->id].kind = kind;
+	t->handlers[ev->id].stage = (int8_t)stage;
+}
+
+/* ------------------------------------------------------------------ */
+/* Open                                                                */
+
+static enum et_err check_path(const char *path, char *errbuf, size_t errlen)
+{
+	struct stat st;
+	char magic[3];
+	int fd;
+
+	if (stat(path, &st) < 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		return ET_ERR_IO;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		snprintf(errbuf, errlen, "%s: is a directory, not a trace.dat file", path);
+		return ET_ERR_IO;
+	}
+	if (st.st_size == 0) {
+		snprintf(errbuf, errlen, "%s: empty file", path);
+		return ET_ERR_FORMAT;
+	}
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		return ET_ERR_IO;
+	}
+	if (read(fd, magic, 3) != 3 || magic[0] != 23 || magic[1] != 8 ||
+	    magic[2] != 68) {
+		close(fd);
+		snprintf(errbuf, errlen,
+			 "%s: not a trace-cmd trace.dat file (bad magic)", path);
+		return ET_ERR_FORMAT;
+	}
+	close(fd);
+	return ET_OK;
+}
+
+static const char *uname_machine(const char *uname, char **owned)
+{
+	const char *sp;
+
+	*owned = NULL;
+	if (!uname)
+		return NULL;
+	sp = strrchr(uname, ' ');
+	*owned = strdup(sp ? sp + 1 : uname);
+	if (*owned)
+		(*owned)[strcspn(*owned, "\n")] = '\0';
+	return *owned;
+}
+
+static void resolve_stock(struct et_trace *t)
+{
+	struct tep_event *ev;
+
+	ev = find(t, "raw_syscalls", "sys_enter");
+	if (ev && resolve(ev, "id", &t->enter_id)) {
+		set_handler(t, ev, H_SYS_ENTER, 0);
+		ev = find(t, "raw_syscalls", "sys_exit");
+		if (ev && resolve(ev, "id", &t->exit_id) &&
+		    resolve(ev, "ret", &t->exit_ret)) {
+			set_handler(t, ev, H_SYS_EXIT, 0);
+			t->info.present |= ET_HAVE_RAW_SYSCALLS;
+		}
+	}
+	ev = find(t, "context_tracking", "user_exit");
+	if (ev) {
+		set_handler(t, ev, H_USER_EXIT, 0);
+		set_handler(t, find(t, "context_tracking", "user_enter"),
+			    H_USER_ENTER, 0);
+		t->info.present |= ET_HAVE_CT;
+	}
+	ev = find(t, "signal", "signal_deliver");
+	if (ev && resolve(ev, "sig", &t->sig)) {
+		set_handler(t, ev, H_SIGNAL_DELIVER, 0);
+		t->info.present |= ET_HAVE_SIGNAL;
+	}
+	ev = find(t, "rseq", "rseq_update");
+	if (ev) {
+		set_handler(t, ev, H_RSEQ_UPDATE, 0);
+		t->info.present |= ET_HAVE_RSEQ;
+	}
+	ev = find(t, "sched", "sched_switch");
+	if (ev && resolve(ev, "prev_pid", &t->sw_prev_pid) &&
+	    resolve(ev, "next_pid", &t->sw_next_pid) &&
+	    resolve(ev, "prev_state", &t->sw_prev_state)) {
+		resolve(ev, "prev_comm", &t->sw_prev_comm);
+		resolve(ev, "next_comm", &t->sw_next_comm);
+		set_handler(t, ev, H_SCHED_SWITCH, 0);
+		t->info.present |= ET_HAVE_SCHED_SWITCH;
+	}
+	ev = find(t, "irq", "irq_handler_entry");
+	if (ev) {
+		set_handler(t, ev, H_IRQ_ENTER, 0);
+		set_handler(t, find(t, "irq", "irq_handler_exit"), H_IRQ_EXIT, 0);
+		t->info.present |= ET_HAVE_IRQ;
+	}
+	ev = find(t, "irq", "softirq_entry");
+	if (ev) {
+		set_handler(t, ev, H_IRQ_ENTER, 0);
+		set_handler(t, find(t, "irq", "softirq_exit"), H_IRQ_EXIT, 0);
+		t->info.present |= ET_HAVE_IRQ;
+	}
+	ev = find(t, "sched", "sched_process_exit");
+	if (ev && resolve(ev, "pid", &t->pexit_pid)) {
+		set_handler(t, ev, H_PROCESS_EXIT, 0);
+		t->info.present |= ET_HAVE_TASK;
+	}
+	ev = find(t, "sched", "sched_process_fork");
+	if (ev && resolve(ev, "child_pid", &t->fork_child_pid)) {
+		resolve(ev, "child_comm", &t->fork_child_comm);
+		set_handler(t, ev, H_PROCESS_FORK, 0);
+	}
+	ev = find(t, "task", "task_newtask");
+	if (ev && resolve(ev, "pid", &t->newtask_pid)) {
+		resolve(ev, "comm", &t->newtask_comm);
+		set_handler(t, ev, H_TASK_NEWTASK, 0);
+	}
+	ev = find(t, "task", "task_rename");
+	if (ev && resolve(ev, "pid", &t->rename_pid) &&
+	    resolve(ev, "newcomm", &t->rename_newcomm))
+		set_handler(t, ev, H_TASK_RENAME, 0);
+	ev = find(t, "sched", "sched_process_exec");
+	if (ev && resolve(ev, "pid", &t->exec_pid) &&
+	    resolve(ev, "old_pid", &t->exec_old_pid) &&
+	    resolve(ev, "filename", &t->exec_filename))
+		set_handler(t, ev, H_PROCESS_EXEC, 0);
+}
+
+static enum et_err resolve_stages(struct et_trace *t, char *errbuf,
+				  size_t errlen)
+{
+	struct tep_event *ev;
+	bool layout = false;
+
+	for (int i = 0; i < et_stage_nr_kernel; i++) {
+		ev = find(t, "entry_stage", et_stages[i].name);
+		if (!ev)
+			continue;
+		if (!layout) {
+			if (!resolve(ev, "seq", &t->st_seq) ||
+			    !resolve(ev, "nr", &t->st_nr) ||
+			    !resolve(ev, "stage", &t->st_stage) ||
+			    !resolve(ev, "work", &t->st_work) ||
+			    !resolve(ev, "count", &t->st_count) ||
+			    !resolve(ev, "start", &t->st_start) ||
+			    !resolve(ev, "delta", &t->st_delta) ||
+			    !resolve(ev, "ret", &t->st_ret)) {
+				snprintf(errbuf, errlen,
+					 "%s: entry_stage:%s lacks a field of the stage event class (kernel built from another stages.def?)",
+					 t->path, et_stages[i].name);
+				return ET_ERR_ABI;
+			}
+			layout = true;
+		}
+		set_handler(t, ev, H_STAGE, i);
+		t->info.stage_events++;
+		t->info.stage_formats |= 1ull << i;
+	}
+	if (t->info.stage_events)
+		t->info.present |= ET_HAVE_STAGES;
+
+	ev = find(t, "entry_stage", "summary");
+	if (ev) {
+		if (!resolve(ev, "seq", &t->su_seq) ||
+		    !resolve(ev, "tail_seq", &t->su_tail_seq) ||
+		    !resolve(ev, "nr", &t->su_nr) ||
+		    !resolve(ev, "work", &t->su_work) ||
+		    !resolve(ev, "ret", &t->su_ret) ||
+		    !resolve(ev, "start", &t->su_start) ||
+		    !resolve(ev, "rcu_unlock_slow", &t->su_rcu) ||
+		    !resolve(ev, "delta", &t->su_delta)) {
+			snprintf(errbuf, errlen,
+				 "%s: entry_stage:summary lacks a field this analyzer needs",
+				 t->path);
+			return ET_ERR_ABI;
+		}
+		t->su_nr_delta = t->su_delta.size / 4;
+		if (t->su_nr_delta != et_stage_nr_kernel) {
+			snprintf(errbuf, errlen,
+				 "%s: entry_stage:summary has %d stage slots, this analyzer's stages.def has %d: kernel and analyzer vocabularies differ",
+				 t->path, t->su_nr_delta, et_stage_nr_kernel);
+			return ET_ERR_ABI;
+		}
+		t->su_buf = calloc(t->su_nr_delta, sizeof(*t->su_buf));
+		if (!t->su_buf)
+			return ET_ERR_NOMEM;
+		set_handler(t, ev, H_SUMMARY, 0);
+		t->info.present |= ET_HAVE_SUMMARY;
+	}
+	return ET_OK;
+}
+
+static void detect_mode(struct et_trace *t)
+{
+	unsigned int p = t->info.present;
+
+	if (p & ET_HAVE_STAGES)
+		t->info.mode = ET_MODE_STAGES;
+	else if (p & ET_HAVE_SUMMARY)
+		t->info.mode = ET_MODE_SUMMARY;
+	else
+		t->info.mode = ET_MODE_STOCK;
+}
+
+bool et_trace_set_mode(struct et_trace *t, enum et_mode mode)
+{
+	unsigned int need = mode == ET_MODE_STAGES  ? ET_HAVE_STAGES :
+			    mode == ET_MODE_SUMMARY ? ET_HAVE_SUMMARY :
+						      ET_HAVE_RAW_SYSCALLS;
+
+	if (!(t->info.present & need))
+		return false;
+	t->info.mode = mode;
+	return true;
+}
+
+/* In a stage mode raw_syscalls would only duplicate the timeline. */
+static bool handler_wanted(const struct et_trace *t, enum et_handler_kind k)
+{
+	switch (k) {
+	case H_SYS_ENTER:
+	case H_SYS_EXIT:
+	case H_USER_EXIT:
+	case H_USER_ENTER:
+	case H_SIGNAL_DELIVER:
+	case H_RSEQ_UPDATE:
+		return t->info.mode == ET_MODE_STOCK;
+	case H_STAGE:
+		return t->info.mode == ET_MODE_STAGES;
+	case H_SUMMARY:
+		return t->info.mode == ET_MODE_SUMMARY;
+	default:
+		return true;
+	}
+}
+
+struct et_trace *et_trace_open(const char *path, enum et_err *err,
+			       char *errbuf, size_t errlen)
+{
+	struct et_trace *t;
+	const char *name = NULL, *version = NULL;
+	enum et_err e;
+
+	e = check_path(path, errbuf, errlen);
+	if (e) {
+		*err = e;
+		return NULL;
+	}
+
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		*err = ET_ERR_NOMEM;
+		snprintf(errbuf, errlen, "out of memory");
+		return NULL;
+	}
+	t->path = strdup(path);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!t->handle) {
+		snprintf(errbuf, errlen,
+			 "%s: libtracecmd cannot read this file (truncated or corrupt headers, or an unsupported file version)",
+			 path);
+		*err = ET_ERR_FORMAT;
+		goto fail;
+	}
+	t->tep = tracecmd_get_tep(t->handle);
+	t->info.path = t->path;
+	t->info.uname = tracecmd_get_uname(t->handle);
+	t->info.machine = uname_machine(t->info.uname, &t->machine_str);
+	t->info.clock = tracecmd_get_trace_clock(t->handle);
+	t->info.file_version = tracecmd_get_in_file_version(t->handle);
+	if (tracecmd_get_file_compress_proto(t->handle, &name, &version) == 0 && name)
+		t->info.compression = name;
+	t->info.cpus = tracecmd_cpus(t->handle);
+	t->info.first_ts = tracecmd_get_first_ts(t->handle);
+	t->info.long_size = tep_get_long_size(t->tep);
+	t->info.big_endian = tep_is_file_bigendian(t->tep);
+	t->swap = t->info.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	t->machine = t->info.machine ? audit_name_to_machine(t->info.machine) : -1;
+	if (t->info.cpus <= 0) {
+		snprintf(errbuf, errlen, "%s: the file records no CPU data", path);
+		*err = ET_ERR_FORMAT;
+		goto fail;
+	}
+
+	{
+		struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
+		int n = tep_get_events_count(t->tep);
+
+		if (!all || n <= 0) {
+			snprintf(errbuf, errlen, "%s: no event formats in file", path);
+			*err = ET_ERR_NO_EVENTS;
+			goto fail;
+		}
+		t->max_id = all[n - 1]->id;
+		for (int i = 0; i < n; i++)
+			if (all[i]->id > t->max_id)
+				t->max_id = all[i]->id;
+		t->handlers = calloc(t->max_id + 1, sizeof(*t->handlers));
+		if (!t->handlers) {
+			*err = ET_ERR_NOMEM;
+			goto fail;
+		}
+		if (!resolve(all[0], "common_type", &t->common_type) ||
+		    !resolve(all[0], "common_pid", &t->common_pid)) {
+			snprintf(errbuf, errlen, "%s: events lack common fields", path);
+			*err = ET_ERR_FORMAT;
+			goto fail;
+		}
+	}
+
+	resolve_stock(t);
+	e = resolve_stages(t, errbuf, errlen);
+	if (e) {
+		*err = e;
+		goto fail;
+	}
+	if (!(t->info.present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES |
+				 ET_HAVE_SUMMARY))) {
+		snprintf(errbuf, errlen,
+			 "%s: no syscall events: record raw_syscalls:sys_enter/sys_exit (stock kernel) or entry_stage:* (entrytrace kernel)",
+			 path);
+		*err = ET_ERR_NO_EVENTS;
+		goto fail;
+	}
+	detect_mode(t);
+
+	t->counts.nr_cpus = t->info.cpus;
+	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu) {
+		*err = ET_ERR_NOMEM;
+		goto fail;
+	}
+	*err = ET_OK;
+	return t;
+fail:
+	et_trace_close(t);
+	return NULL;
+}
+
+void et_trace_close(struct et_trace *t)
+{
+	if (!t)
+		return;
+	if (t->handle)
+		tracecmd_close(t->handle);
+	free(t->handlers);
+	free(t->su_buf);
+	free(t->counts.lost_per_cpu);
+	free(t->counts.records_per_cpu);
+	free(t->machine_str);
+	free(t->path);
+	free(t);
+}
+
+const struct et_trace_info *et_trace_info(const struct et_trace *t)
+{
+	return &t->info;
+}
+
+const struct et_trace_counts *et_trace_counts(const struct et_trace *t)
+{
+	return &t->counts;
+}
+
+/* ------------------------------------------------------------------ */
+/* Iterate                                                             */
+
+static const char *exec_comm(const char *file, int len, char *buf)
+{
+	const char *base = file;
+	int n;
+
+	for (int i = 0; i < len && file[i]; i++)
+		if (file[i] == '/')
+			base = file + i + 1;
+	n = (int)strnlen(base, len - (base - file));
+	if (n > ET_COMM_LEN - 1)
+		n = ET_COMM_LEN - 1;
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static bool decode(struct et_trace *t, const struct tep_record *rec,
+		   const struct et_handler *h, struct et_event *ev)
+{
+	int len;
+	const char *s;
+
+	switch (h->kind) {
+	case H_SYS_ENTER:
+		ev->kind = ET_EV_SYS_ENTER;
+		ev->enter.nr = rd_field(t, rec, &t->enter_id);
+		return true;
+	case H_SYS_EXIT:
+		ev->kind = ET_EV_SYS_EXIT;
+		ev->exit.nr = rd_field(t, rec, &t->exit_id);
+		ev->exit.ret = rd_field(t, rec, &t->exit_ret);
+		return true;
+	case H_USER_EXIT:
+		ev->kind = ET_EV_USER_EXIT;
+		return true;
+	case H_USER_ENTER:
+		ev->kind = ET_EV_USER_ENTER;
+		return true;
+	case H_SIGNAL_DELIVER:
+		ev->kind = ET_EV_SIGNAL_DELIVER;
+		ev->signal.sig = rd_field(t, rec, &t->sig);
+		return true;
+	case H_RSEQ_UPDATE:
+		ev->kind = ET_EV_RSEQ_UPDATE;
+		return true;
+	case H_SCHED_SWITCH:
+		ev->kind = ET_EV_SCHED_SWITCH;
+		ev->sw.prev_pid = rd_field(t, rec, &t->sw_prev_pid);
+		ev->sw.next_pid = rd_field(t, rec, &t->sw_next_pid);
+		ev->sw.prev_state = rd_field(t, rec, &t->sw_prev_state);
+		ev->sw.prev_comm = rd_comm(rec, &t->sw_prev_comm, t->comm_a);
+		ev->sw.next_comm = rd_comm(rec, &t->sw_next_comm, t->comm_b);
+		return true;
+	case H_IRQ_ENTER:
+		ev->kind = ET_EV_IRQ_ENTER;
+		return true;
+	case H_IRQ_EXIT:
+		ev->kind = ET_EV_IRQ_EXIT;
+		return true;
+	case H_PROCESS_EXIT:
+		ev->kind = ET_EV_TASK_EXIT;
+		ev->task.pid = rd_field(t, rec, &t->pexit_pid);
+		ev->task.old_pid = ev->task.pid;
+		ev->task.comm = NULL;
+		return true;
+	case H_PROCESS_FORK:
+		ev->kind = ET_EV_TASK_NEW;
+		ev->task.pid = rd_field(t, rec, &t->fork_child_pid);
+		ev->task.old_pid = ev->task.pid;
+		ev->task.comm = rd_comm(rec, &t->fork_child_comm, t->comm_a);
+		return true;
+	case H_TASK_NEWTASK:
+		ev->kind = ET_EV_TASK_NEW;
+		ev->task.pid = rd_field(t, rec, &t->newtask_pid);
+		ev->task.old_pid = ev->task.pid;
+		ev->task.comm = rd_comm(rec, &t->newtask_comm, t->comm_a);
+		return true;
+	case H_TASK_RENAME:
+		ev->kind = ET_EV_COMM;
+		ev->task.pid = rd_field(t, rec, &t->rename_pid);
+		ev->task.old_pid = ev->task.pid;
+		ev->task.comm = rd_comm(rec, &t->rename_newcomm, t->comm_a);
+		return true;
+	case H_PROCESS_EXEC:
+		ev->kind = ET_EV_COMM;
+		ev->task.pid = rd_field(t, rec, &t->exec_pid);
+		ev->task.old_pid = rd_field(t, rec, &t->exec_old_pid);
+		s = rd_dynstr(t, rec, &t->exec_filename, &len);
+		ev->task.comm = s ? exec_comm(s, len, t->comm_a) : NULL;
+		return true;
+	case H_STAGE:
+		ev->kind = ET_EV_STAGE;
+		ev->stage.seq = rd_field(t, rec, &t->st_seq);
+		ev->stage.nr = rd_field(t, rec, &t->st_nr);
+		ev->stage.stage = rd_field(t, rec, &t->st_stage);
+		ev->stage.work = rd_field(t, rec, &t->st_work);
+		ev->stage.count = rd_field(t, rec, &t->st_count);
+		ev->stage.start = rd_field(t, rec, &t->st_start);
+		ev->stage.delta = rd_field(t, rec, &t->st_delta);
+		ev->stage.ret = rd_field(t, rec, &t->st_ret);
+		if (ev->stage.stage != h->stage) {
+			/* The event's name and its id field disagree. */
+			t->abi_errors++;
+			ev->stage.stage = h->stage;
+		}
+		return true;
+	case H_SUMMARY:
+		ev->kind = ET_EV_SUMMARY;
+		ev->summary.seq = rd_field(t, rec, &t->su_seq);
+		ev->summary.tail_seq = rd_field(t, rec, &t->su_tail_seq);
+		ev->summary.nr = rd_field(t, rec, &t->su_nr);
+		ev->summary.work = rd_field(t, rec, &t->su_work);
+		ev->summary.ret = rd_field(t, rec, &t->su_ret);
+		ev->summary.start = rd_field(t, rec, &t->su_start);
+		ev->summary.rcu_unlock_slow = rd_field(t, rec, &t->su_rcu);
+		if (t->su_delta.offset + t->su_delta.size > rec->size)
+			return false;
+		for (int i = 0; i < t->su_nr_delta; i++)
+			t->su_buf[i] = (uint32_t)rd_u(t, (const char *)rec->data +
+						      t->su_delta.offset + 4 * i, 4);
+		ev->summary.delta = t->su_buf;
+		ev->summary.nr_delta = t->su_nr_delta;
+		return true;
+	}
+	return false;
+}
+
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
+		     int cpu, void *data)
+{
+	struct et_trace *t = data;
+	const struct et_handler *h;
+	struct et_event ev;
+	int id;
+
+	(void)handle;
+	cpu = rec->cpu;
+	t->counts.records++;
+	if (cpu >= 0 && cpu < t->counts.nr_cpus)
+		t->counts.records_per_cpu[cpu]++;
+
+	if (rec->missed_events) {
+		ev.kind = ET_EV_LOST;
+		ev.cpu = cpu;
+		ev.pid = -1;
+		ev.ts = rec->ts;
+		ev.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
+		if (rec->missed_events > 0)
+			t->counts.lost_events += rec->missed_events;
+		else
+			t->counts.lost_unknown++;
+		if (cpu >= 0 && cpu < t->counts.nr_cpus)
+			t->counts.lost_per_cpu[cpu] +=
+				rec->missed_events > 0 ? rec->missed_events : 1;
+		t->fn_ret = t->fn(&ev, t->fn_data);
+		if (t->fn_ret)
+			return -1;
+	}
+
+	id = (int)rd_field(t, rec, &t->common_type);
+	if (id < 0 || id > t->max_id)
+		return 0;
+	h = &t->handlers[id];
+	if (h->kind == H_NONE || !handler_wanted(t, h->kind))
+		return 0;
+
+	ev.cpu = cpu;
+	ev.ts = rec->ts;
+	ev.pid = (int)rd_field(t, rec, &t->common_pid);
+	if (!decode(t, rec, h, &ev))
+		return 0;
+	t->counts.used++;
+	t->fn_ret = t->fn(&ev, t->fn_data);
+	return t->fn_ret ? -1 : 0;
+}
+
+int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
+{
+	int ret;
+
+	t->fn = fn;
+	t->fn_data = data;
+	t->fn_ret = 0;
+	ret = tracecmd_iterate_events(t->handle, NULL, 0, on_record, t);
+	if (t->fn_ret)
+		return t->fn_ret;
+	return ret < 0 ? -1 : 0;
+}
+
+unsigned long long et_trace_abi_errors(const struct et_trace *t)
+{
+	return t->abi_errors;
+}
+
+/* ------------------------------------------------------------------ */
+/* Syscall names                                                       */
+
+const char *et_syscall_name(const struct et_trace *t, long nr)
+{
+	if (!t || t->machine < 0 || nr < 0 || nr > 100000)
+		return NULL;
+	return audit_syscall_to_name((int)nr, t->machine);
+}
+
+long et_syscall_number(const struct et_trace *t, const char *name)
+{
+	char *end;
+	long nr = strtol(name, &end, 0);
+
+	if (*name && !*end)
+		return nr;
+	if (!t || t->machine < 0)
+		return -1;
+	return audit_name_to_syscall(name, t->machine);
+}
+
+struct tep_handle *et_trace_tep(const struct et_trace *t)
+{
+	return t->tep;
+}
+
+struct tracecmd_input *et_trace_handle(const struct et_trace *t)
+{
+	return t->handle;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Log-linear histogram (HDR style): values below 2^(B+1) have a bucket of
+ * their own; above, each power of two is split into 2^B equal buckets.
+ * With B = ET_HIST_SUB_BITS = 7 a bucket spans at most 1/128 of its lower
+ * bound, and reporting its midpoint bounds the relative error by 1/256.
+ * The bucket array grows to the largest value seen, so memory depends on
+ * the range of the data, not on how many values were added.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+#define SUB (1u << ET_HIST_SUB_BITS)
+
+uint32_t et_hist_index(uint64_t v)
+{
+	int e, shift;
+
+	if (v < 2 * SUB)
+		return (uint32_t)v;
+	e = 63 - __builtin_clzll(v);
+	shift = e - ET_HIST_SUB_BITS;
+	return (uint32_t)((shift + 1) * SUB + ((v >> shift) - SUB));
+}
+
+uint64_t et_hist_lower(uint32_t idx)
+{
+	uint32_t shift;
+
+	if (idx < 2 * SUB)
+		return idx;
+	shift = idx / SUB - 1;
+	return (uint64_t)(SUB + idx % SUB) << shift;
+}
+
+uint64_t et_hist_upper(uint32_t idx)
+{
+	uint32_t shift;
+
+	if (idx < 2 * SUB)
+		return idx;
+	shift = idx / SUB - 1;
+	return et_hist_lower(idx) + ((1ull << shift) - 1);
+}
+
+void et_hist_init(struct et_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+static bool reserve(struct et_hist *h, uint32_t idx)
+{
+	uint32_t n;
+	uint64_t *b;
+
+	if (idx < h->nr_buckets)
+		return true;
+	n = h->nr_buckets ? h->nr_buckets : 256;
+	while (n <= idx)
+		n *= 2;
+	b = realloc(h->buckets, n * sizeof(*b));
+	if (!b)
+		return false;
+	memset(b + h->nr_buckets, 0, (n - h->nr_buckets) * sizeof(*b));
+	h->buckets = b;
+	h->nr_buckets = n;
+	return true;
+}
+
+bool et_hist_add(struct et_hist *h, uint64_t v, uint64_t ts)
+{
+	uint32_t idx = et_hist_index(v);
+
+	if (!reserve(h, idx))
+		return false;
+	h->buckets[idx]++;
+	if (!h->count || v < h->min) {
+		h->min = v;
+		h->min_ts = ts;
+	}
+	if (!h->count || v > h->max) {
+		h->max = v;
+		h->max_ts = ts;
+	}
+	h->count++;
+	h->total += v;
+	{
+		double d = (double)v - h->mean;
+
+		h->mean += d / (double)h->count;
+		h->m2 += d * ((double)v - h->mean);
+	}
+	return true;
+}
+
+bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
+{
+	if (!src->count)
+		return true;
+	if (!reserve(dst, src->nr_buckets - 1))
+		return false;
+	for (uint32_t i = 0; i < src->nr_buckets; i++)
+		dst->buckets[i] += src->buckets[i];
+	if (!dst->count || src->min < dst->min) {
+		dst->min = src->min;
+		dst->min_ts = src->min_ts;
+	}
+	if (!dst->count || src->max > dst->max) {
+		dst->max = src->max;
+		dst->max_ts = src->max_ts;
+	}
+	{
+		double n1 = (double)dst->count, n2 = (double)src->count;
+		double d = src->mean - dst->mean;
+
+		dst->m2 += src->m2 + d * d * n1 * n2 / (n1 + n2);
+		dst->mean += d * n2 / (n1 + n2);
+	}
+	dst->count += src->count;
+	dst->total += src->total;
+	return true;
+}
+
+uint64_t et_hist_quantile(const struct et_hist *h, double q)
+{
+	uint64_t rank, seen = 0;
+
+	if (!h->count)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	if (q >= 1)
+		return h->max;
+	rank = (uint64_t)ceil(q * (double)h->count);
+	if (rank < 1)
+		rank = 1;
+	for (uint32_t i = 0; i < h->nr_buckets; i++) {
+		seen += h->buckets[i];
+		if (seen >= rank) {
+			uint64_t lo = et_hist_lower(i), hi = et_hist_upper(i);
+			uint64_t mid = lo + (hi - lo) / 2;
+
+			/* the exact extremes are known: never report past them */
+			if (mid < h->min)
+				mid = h->min;
+			if (mid > h->max)
+				mid = h->max;
+			return mid;
+		}
+	}
+	return h->max;
+}
+
+double et_hist_mean(const struct et_hist *h)
+{
+	return h->count ? h->mean : 0;
+}
+
+/* Sample standard deviation. */
+double et_hist_stddev(const struct et_hist *h)
+{
+	if (h->count < 2)
+		return 0;
+	return sqrt(h->m2 / (double)(h->count - 1));
+}
+
+void et_hist_free(struct et_hist *h)
+{
+	free(h->buckets);
+	memset(h, 0, sizeof(*h));
+}
+
+int et_grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	size_t n = *cap ? *cap : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * sz);
+	if (!p)
+		return -1;
+	memset((char *)p + *cap * sz, 0, (n - *cap) * sz);
+	*arr = p;
+	*cap = n;
+	return 0;
+}

@@ -1,0 +1,524 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Render: the report as an aligned text table, JSON or CSV.  All times are
+ * nanoseconds; exemplar timestamps are seconds on the trace clock, as
+ * trace-cmd report prints them, so a min or max can be found in the trace.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+#define TOP_GROUPS 10
+
+/* ------------------------------------------------------------------ */
+/* What each mode cannot see                                           */
+
+static const char *const invisible_stock[] = {
+	"arch entry, context tracking (RCU eqs exit), kstack randomisation: run before raw_syscalls:sys_enter; outside the syscall window",
+	"ptrace and seccomp on entry: run before sys_enter fires, so their cost lies outside the syscall window (a seccomp filter makes the syscall slower, not the window longer)",
+	"audit entry/exit, LSM hooks, RCU read-side slow paths: inside the window, not separable from the body",
+	"exit loop (resched, signal delivery, notify-resume/rseq) and arch exit: after sys_exit; only their markers are visible (signal_exit ends at signal:signal_deliver, off_cpu needs context tracking to be attributed to the exit path)",
+	NULL,
+};
+
+static const char *const invisible_stock_ct[] = {
+	"entry pieces (arch, kstack randomisation, ptrace, seccomp) are one span: kernel_entry, user_exit to sys_enter",
+	"audit entry/exit, LSM hooks, RCU read-side slow paths: inside the window, not separable from the body",
+	"exit loop pieces (resched, signal delivery, notify-resume/rseq) and arch exit are one span: kernel_exit, sys_exit to user_enter",
+	NULL,
+};
+
+static const char *const invisible_summary[] = {
+	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages (glue code between stages is not timed)",
+	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
+	NULL,
+};
+
+static const char *const invisible_none[] = { NULL };
+
+const char *const *et_mode_invisible(enum et_mode mode, unsigned int present)
+{
+	switch (mode) {
+	case ET_MODE_STOCK:
+		return present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
+	case ET_MODE_SUMMARY:
+		return invisible_summary;
+	case ET_MODE_STAGES:
+		return invisible_none;
+	}
+	return invisible_none;
+}
+
+const char *et_mode_name(enum et_mode mode)
+{
+	switch (mode) {
+	case ET_MODE_STOCK:
+		return "stock";
+	case ET_MODE_SUMMARY:
+		return "summary";
+	case ET_MODE_STAGES:
+		return "stages";
+	}
+	return "?";
+}
+
+static const char *const flag_names[16] = {
+	"open_start", "open_end", "lost", "migrated", "noreturn", "no_exit",
+	"mismatch", "child", "sigreturn", "no_tail", "pid_reuse", "seq_gap",
+};
+
+static const char *const flag_text[16] = {
+	"entered before the trace began",
+	"still running when the trace ended",
+	"crossed lost events",
+	"returned on another CPU (kept)",
+	"never return (exit, exit_group)",
+	"entry without an exit (next entry came first)",
+	"exit number differs from the entry",
+	"fork/clone child's first return",
+	"exit reported nr -1 (rt_sigreturn; kept)",
+	"deferred stages never arrived (kept; no total)",
+	"first syscall of a reused pid (kept)",
+	"follow lost syscalls of the same task (kept)",
+};
+
+static const char *syscall_name(const struct et_report *rep, int nr, char *buf,
+				size_t size)
+{
+	const char *n = et_syscall_name(rep->names, nr);
+
+	if (n)
+		return n;
+	snprintf(buf, size, nr < 0 ? "nr(%d)" : "sys_%d", nr);
+	return buf;
+}
+
+static const char *errno_name(long e, char *buf, size_t size)
+{
+	const char *n;
+
+	if (!e)
+		return "ok";
+	n = strerrorname_np((int)e);
+	if (n)
+		return n;
+	snprintf(buf, size, "E%ld", e);
+	return buf;
+}
+
+static void present_list(unsigned int p, char *buf, size_t size)
+{
+	static const struct {
+		unsigned int bit;
+		const char *name;
+	} fam[] = {
+		{ ET_HAVE_RAW_SYSCALLS, "raw_syscalls" },
+		{ ET_HAVE_CT, "context_tracking" },
+		{ ET_HAVE_SIGNAL, "signal_deliver" },
+		{ ET_HAVE_RSEQ, "rseq_update" },
+		{ ET_HAVE_SCHED_SWITCH, "sched_switch" },
+		{ ET_HAVE_IRQ, "irq" },
+		{ ET_HAVE_TASK, "sched_process_*" },
+		{ ET_HAVE_STAGES, "entry_stage:<stage>" },
+		{ ET_HAVE_SUMMARY, "entry_stage:summary" },
+	};
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ET_ARRAY_SIZE(fam); i++)
+		if (p & fam[i].bit)
+			len += snprintf(buf + len, len < size ? size - len : 0,
+					"%s%s", len ? ", " : "", fam[i].name);
+}
+
+/* Kernel stages without a format in a stages-mode file. */
+static void missing_stages(const struct et_trace_info *info, char *buf,
+			   size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < et_stage_nr_kernel; i++)
+		if (!(info->stage_formats & (1ull << i)))
+			len += snprintf(buf + len, len < size ? size - len : 0,
+					"%s%s", len ? " " : "", et_stages[i].name);
+}
+
+/* ------------------------------------------------------------------ */
+/* Text                                                                */
+
+static void text_file(const struct et_report_file *f, FILE *out)
+{
+	const struct et_trace_info *in = &f->info;
+	const char *const *inv;
+	char buf[1024];
+	bool first = true;
+
+	fprintf(out, "file:        %s\n", in->path);
+	fprintf(out, "kernel:      %s\n", in->uname ? in->uname : "(no uname in file)");
+	fprintf(out, "format:      trace.dat v%lu, %s, %d CPUs, clock %s, %s-endian %d-bit\n",
+		in->file_version, in->compression ? in->compression : "uncompressed",
+		in->cpus, in->clock ? in->clock : "?", in->big_endian ? "big" : "little",
+		in->long_size * 8);
+	present_list(in->present, buf, sizeof(buf));
+	fprintf(out, "mode:        %s (events: %s)\n", et_mode_name(in->mode), buf);
+	if (in->mode == ET_MODE_STAGES) {
+		missing_stages(in, buf, sizeof(buf));
+		if (buf[0])
+			fprintf(out, "not recorded: %s\n", buf);
+	}
+	if (in->mode != ET_MODE_STOCK && (in->present & ET_HAVE_RAW_SYSCALLS))
+		fprintf(out, "warning:     raw_syscalls was enabled: SYSCALL_WORK_SYSCALL_TRACEPOINT ran on every syscall, so the measured path includes the tracepoint work\n");
+	for (inv = et_mode_invisible(in->mode, in->present); *inv; inv++) {
+		fprintf(out, "%s %s\n", first ? "not visible:" : "            ", *inv);
+		first = false;
+	}
+	fprintf(out, "events:      %" PRIu64 " records, %" PRIu64 " decoded",
+		f->counts.records, f->counts.used);
+	if (f->counts.lost_events || f->counts.lost_unknown) {
+		fprintf(out, ", LOST: %" PRIu64 " events", f->counts.lost_events);
+		if (f->counts.lost_unknown)
+			fprintf(out, " + %" PRIu64 " gaps of unknown size",
+				f->counts.lost_unknown);
+		fprintf(out, " (per CPU:");
+		for (int c = 0; c < f->counts.nr_cpus; c++)
+			fprintf(out, " %d:%" PRIu64, c, f->counts.lost_per_cpu[c]);
+		fprintf(out, ")");
+	} else {
+		fprintf(out, ", no events lost");
+	}
+	fprintf(out, "\n");
+	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, %" PRIu64 " tasks",
+		f->tl.syscalls, f->tl.complete, f->tl.tasks);
+	if (f->tl.seq_lost)
+		fprintf(out, ", %" PRIu64 " missing from sequence gaps", f->tl.seq_lost);
+	fprintf(out, "\n");
+	for (int b = 0; b < 16; b++)
+		if (f->tl.flagged[b])
+			fprintf(out, "             %8" PRIu64 " %s%s\n", f->tl.flagged[b],
+				flag_text[b],
+				(ET_SC_INCOMPLETE & (1u << b)) ? ": excluded from stats" : "");
+	if (f->tl.stray || f->tl.dup_stage)
+		fprintf(out, "             %8" PRIu64 " events fit no syscall, %" PRIu64
+			" duplicate stages\n", f->tl.stray, f->tl.dup_stage);
+}
+
+static bool stage_shown(const struct et_report *rep, int stage)
+{
+	return !rep->filter || !rep->filter->stages ||
+	       (rep->filter->stages & (1ull << stage));
+}
+
+static void text_cells(const struct et_report *rep, FILE *out)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(rep->stats, &cells);
+	int last_nr = -2;
+	uint32_t last_work = ~0u;
+	char nb[32], wb[160];
+	bool by_work = false;
+
+	for (size_t i = 0; i < n; i++)
+		if (cells[i]->work)
+			by_work = true;
+	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %10s %11s %14s %15s %15s\n",
+		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99",
+		"max", "stddev", "total", "min_at(s)", "max_at(s)");
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *c = cells[i];
+		const struct et_hist *h = &c->hist;
+		const char *name = "";
+
+		if (!stage_shown(rep, c->stage))
+			continue;
+		if (c->nr != last_nr || c->work != last_work) {
+			name = syscall_name(rep, c->nr, nb, sizeof(nb));
+			if (by_work)
+				fprintf(out, "%s[%s]\n", name,
+					et_work_str(c->work, wb, sizeof(wb)));
+			last_nr = c->nr;
+			last_work = c->work;
+			if (by_work)
+				name = "";
+		}
+		fprintf(out, "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
+			" %15.6f %15.6f",
+			name, et_stages[c->stage].name, h->count, h->min,
+			et_hist_mean(h), et_hist_quantile(h, 0.5),
+			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99), h->max,
+			et_hist_stddev(h), h->total, h->min_ts / 1e9, h->max_ts / 1e9);
+		if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
+			fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
+		fprintf(out, "\n");
+	}
+}
+
+static void text_groups(const struct et_report *rep, enum et_breakdown by,
+			FILE *out)
+{
+	static const char *const title[] = {
+		[ET_BY_PID] = "task", [ET_BY_CPU] = "cpu", [ET_BY_RET] = "result",
+	};
+	const struct et_group **g;
+	size_t n = et_stats_groups(rep->stats, by, &g);
+	char nb[32], kb[48], eb[16];
+	int last_nr = -2, shown = 0;
+	size_t skipped = 0;
+
+	if (!n)
+		return;
+	fprintf(out, "\n%-16s %-22s %9s %11s %9s %9s %14s   (total per syscall, by %s)\n",
+		"syscall", title[by], "count", "mean", "p50", "p99", "total", title[by]);
+	for (size_t i = 0; i < n; i++) {
+		const struct et_hist *h = &g[i]->hist;
+		const char *name = "";
+
+		if (g[i]->nr != last_nr) {
+			if (skipped)
+				fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
+			name = syscall_name(rep, g[i]->nr, nb, sizeof(nb));
+			last_nr = g[i]->nr;
+			shown = 0;
+			skipped = 0;
+		}
+		if (shown++ >= TOP_GROUPS) {
+			skipped++;
+			continue;
+		}
+		if (by == ET_BY_PID)
+			snprintf(kb, sizeof(kb), "%s-%ld", g[i]->comm, g[i]->key);
+		else if (by == ET_BY_CPU)
+			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
+		else
+			snprintf(kb, sizeof(kb), "%s", errno_name(g[i]->key, eb, sizeof(eb)));
+		fprintf(out, "%-16s %-22s %9" PRIu64 " %11.1f %9" PRIu64 " %9" PRIu64
+			" %14" PRIu64 "\n", name, kb, h->count, et_hist_mean(h),
+			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.99), h->total);
+	}
+	if (skipped)
+		fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
+}
+
+static int render_text(const struct et_report *rep, FILE *out)
+{
+	for (int i = 0; i < rep->nr_files; i++) {
+		if (i)
+			fprintf(out, "\n");
+		text_file(&rep->files[i], out);
+	}
+	if (rep->filtered_out)
+		fprintf(out, "filtered:    %" PRIu64 " complete syscalls left out by filters\n",
+			rep->filtered_out);
+	if (!et_stats_syscalls(rep->stats)) {
+		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
+		return 0;
+	}
+	fprintf(out, "\n%" PRIu64 " syscalls in the table; times in ns; percentiles within 0.4%%\n",
+		et_stats_syscalls(rep->stats));
+	text_cells(rep, out);
+	if (rep->breakdown)
+		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
+			text_groups(rep, by, out);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON                                                                */
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static void json_hist(FILE *out, const struct et_hist *h)
+{
+	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
+		"\"mean\": %.3f, \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
+		", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
+		h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
+		et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
+		et_hist_quantile(h, 0.99), h->max, h->max_ts / 1e9, et_hist_stddev(h),
+		h->total);
+}
+
+static void json_file(const struct et_report_file *f, FILE *out)
+{
+	const struct et_trace_info *in = &f->info;
+	const char *const *inv;
+	char buf[1024];
+
+	fprintf(out, "    {\"path\": ");
+	json_str(out, in->path);
+	fprintf(out, ", \"uname\": ");
+	json_str(out, in->uname);
+	fprintf(out, ", \"machine\": ");
+	json_str(out, in->machine);
+	fprintf(out, ", \"file_version\": %lu, \"compression\": ", in->file_version);
+	if (in->compression)
+		json_str(out, in->compression);
+	else
+		fprintf(out, "null");
+	fprintf(out, ", \"cpus\": %d, \"clock\": ", in->cpus);
+	json_str(out, in->clock);
+	fprintf(out, ",\n     \"mode\": \"%s\", \"events_present\": ", et_mode_name(in->mode));
+	present_list(in->present, buf, sizeof(buf));
+	json_str(out, buf);
+	fprintf(out, ", \"not_recorded\": ");
+	if (in->mode == ET_MODE_STAGES) {
+		missing_stages(in, buf, sizeof(buf));
+		json_str(out, buf);
+	} else {
+		fprintf(out, "null");
+	}
+	fprintf(out, ", \"invisible\": [");
+	for (inv = et_mode_invisible(in->mode, in->present); *inv; inv++) {
+		fprintf(out, "%s", inv == et_mode_invisible(in->mode, in->present) ? "" : ", ");
+		json_str(out, *inv);
+	}
+	fprintf(out, "],\n     \"records\": %" PRIu64 ", \"decoded\": %" PRIu64
+		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64
+		", \"lost_per_cpu\": [", f->counts.records, f->counts.used,
+		f->counts.lost_events, f->counts.lost_unknown);
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.lost_per_cpu[c]);
+	fprintf(out, "],\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
+		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
+		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,
+		f->tl.seq_lost, f->tl.stray, f->tl.dup_stage);
+	for (int b = 0; b < 16; b++)
+		if (flag_names[b])
+			fprintf(out, ", \"%s\": %" PRIu64, flag_names[b], f->tl.flagged[b]);
+	fprintf(out, "}}");
+}
+
+static int render_json(const struct et_report *rep, FILE *out)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(rep->stats, &cells);
+	char nb[32], wb[160], eb[16];
+	bool first = true;
+
+	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"files\": [\n", ENTRY_STAGE_ABI);
+	for (int i = 0; i < rep->nr_files; i++) {
+		json_file(&rep->files[i], out);
+		fprintf(out, "%s\n", i + 1 < rep->nr_files ? "," : "");
+	}
+	fprintf(out, "  ],\n  \"filtered_out\": %" PRIu64 ",\n  \"syscalls\": %" PRIu64
+		",\n  \"cells\": [\n", rep->filtered_out, et_stats_syscalls(rep->stats));
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *c = cells[i];
+
+		if (!stage_shown(rep, c->stage))
+			continue;
+		fprintf(out, "%s    {\"syscall\": ", first ? "" : ",\n");
+		first = false;
+		json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
+		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
+		json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
+			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
+			et_kind_name(et_stages[c->stage].kind));
+		json_hist(out, &c->hist);
+		fprintf(out, ", \"occurrences\": %" PRIu64 "}", c->agg_count);
+	}
+	fprintf(out, "\n  ],\n  \"breakdown\": {");
+	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
+		static const char *const key[] = {
+			[ET_BY_PID] = "pid", [ET_BY_CPU] = "cpu", [ET_BY_RET] = "errno",
+		};
+		const struct et_group **g;
+		size_t ng = et_stats_groups(rep->stats, by, &g);
+
+		fprintf(out, "%s\n    \"%s\": [", by ? "," : "", key[by]);
+		for (size_t i = 0; i < ng; i++) {
+			fprintf(out, "%s\n      {\"syscall\": ", i ? "," : "");
+			json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
+			fprintf(out, ", \"nr\": %d, \"%s\": %ld", g[i]->nr, key[by], g[i]->key);
+			if (by == ET_BY_PID) {
+				fprintf(out, ", \"comm\": ");
+				json_str(out, g[i]->comm);
+			} else if (by == ET_BY_RET) {
+				fprintf(out, ", \"name\": ");
+				json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
+			}
+			fprintf(out, ", ");
+			json_hist(out, &g[i]->hist);
+			fprintf(out, "}");
+		}
+		fprintf(out, "%s]", ng ? "\n    " : "");
+	}
+	fprintf(out, "\n  }\n}\n");
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* CSV                                                                 */
+
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out);
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+}
+
+static int render_csv(const struct et_report *rep, FILE *out)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(rep->stats, &cells);
+	char nb[32], wb[160];
+
+	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,max,max_at,stddev,total,occurrences\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *c = cells[i];
+		const struct et_hist *h = &c->hist;
+
+		if (!stage_shown(rep, c->stage))
+			continue;
+		csv_field(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
+		fprintf(out, ",%d,", c->nr);
+		csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
+		fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
+			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
+			h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
+			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
+			et_hist_quantile(h, 0.99), h->max, h->max_ts / 1e9,
+			et_hist_stddev(h), h->total, c->agg_count);
+	}
+	return 0;
+}
+
+int et_render(const struct et_report *rep, enum et_format fmt, FILE *out)
+{
+	switch (fmt) {
+	case ET_FMT_TEXT:
+		return render_text(rep, out);
+	case ET_FMT_JSON:
+		return render_json(rep, out);
+	case ET_FMT_CSV:
+		return render_csv(rep, out);
+	}
+	return -1;
+}

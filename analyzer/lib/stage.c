@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The stage table, expanded from tracepoints/stages.def: the analyzer keeps
+ * no list of its own.
+ */
+#include <string.h>
+
+#include "entrytrace.h"
+
+#define ET_PH(phase) ET_PHASE_##phase
+#define ET_KD(kind) ET_KIND_##kind
+#define ET_PARENT(parent) ET_PARENT_##parent
+#define ET_PARENT_NONE ET_STAGE_NONE
+
+/* Parent ids: one constant per stage so "NONE" and SYM both resolve. */
+enum {
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) \
+	ET_PARENT_##SYM = ET_STAGE_##SYM,
+#define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) \
+	ET_PARENT_##SYM = ET_STAGE_##SYM,
+#include "stages.def"
+};
+
+#define ET_PATHS_G (ET_PATH_G)
+#define ET_PATHS_L (ET_PATH_L)
+#define ET_PATHS_S (ET_PATH_S)
+#define ET_PATHS_GL (ET_PATH_G | ET_PATH_L)
+#define ET_PATHS_GLS (ET_PATH_G | ET_PATH_L | ET_PATH_S)
+
+const struct et_stage_info et_stages[ET_STAGE_NR] = {
+#define ENTRY_STAGE(SYM, nm, ph, par, pa, kd, ds)			\
+	[ET_STAGE_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
+			     .kind = ET_KD(kd), .parent = ET_PARENT(par), \
+			     .paths = ET_PATHS_##pa },
+#define ENTRY_STAGE_DERIVED(SYM, nm, ph, par, pa, ds)			\
+	[ET_STAGE_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
+			     .kind = ET_KIND_DERIVED, .parent = ET_PARENT(par), \
+			     .paths = ET_PATHS_##pa },
+#include "stages.def"
+};
+
+const char *const et_work_names[ET_WORK_NR] = {
+#define ENTRY_STAGE_WORK(SYM, nm, ds) [ET_WORK_BIT_##SYM] = #nm,
+#include "stages.def"
+};
+
+enum {
+	ET_NR_KERNEL_STAGES = 0
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) + 1
+#include "stages.def"
+};
+
+const int et_stage_nr_kernel = ET_NR_KERNEL_STAGES;
+
+int et_stage_by_name(const char *name)
+{
+	for (int i = 0; i < ET_STAGE_NR; i++)
+		if (!strcmp(et_stages[i].name, name))
+			return i;
+	return ET_STAGE_NONE;
+}
+
+const char *et_phase_name(enum et_phase phase)
+{
+	static const char *const names[] = {
+		[ET_PHASE_ENTRY] = "entry", [ET_PHASE_BODY] = "body",
+		[ET_PHASE_EXIT] = "exit",   [ET_PHASE_USER] = "user",
+		[ET_PHASE_KERNEL] = "kernel", [ET_PHASE_ALL] = "all",
+	};
+	return names[phase];
+}
+
+const char *et_kind_name(enum et_stage_kind kind)
+{
+	static const char *const names[] = {
+		[ET_KIND_TIMED] = "timed",	 [ET_KIND_NOINSTR] = "noinstr",
+		[ET_KIND_DEFERRED] = "deferred", [ET_KIND_AGG] = "agg",
+		[ET_KIND_DERIVED] = "derived",
+	};
+	return names[kind];
+}
+
+char *et_work_str(unsigned int work, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < ET_WORK_NR; i++) {
+		if (!(work & (1u << i)))
+			continue;
+		int n = snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
+				 et_work_names[i]);
+		if (n < 0 || (size_t)n >= size - len)
+			break;
+		len += n;
+	}
+	if (!len)
+		snprintf(buf, size, "-");
+	return buf;
+}

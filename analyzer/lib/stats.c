@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Stats: per syscall x stage histograms (x path signature with by_work),
+ * and breakdowns of the per-syscall total by task, CPU and errno.  Only
+ * complete syscalls are added; the timeline's counts account for the rest.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+struct et_map {
+	uint64_t *keys;		/* key + 1; 0 = empty */
+	uint32_t *vals;
+	size_t nr_slots;
+	size_t used;
+};
+
+struct et_stats {
+	struct et_stats_opts opts;
+	struct et_map cell_map;
+	struct et_cell **cells;
+	size_t nr_cells, cap_cells;
+	struct et_map group_map;
+	struct et_group **groups;
+	size_t nr_groups, cap_groups;
+	uint64_t syscalls;
+
+	/* sorted views, rebuilt lazily */
+	bool dirty;
+	const struct et_cell **sorted;
+	const struct et_group **sorted_groups[ET_BY_NR_BREAKDOWNS];
+	size_t nr_sorted_groups[ET_BY_NR_BREAKDOWNS];
+};
+
+/* ------------------------------------------------------------------ */
+
+static uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return k;
+}
+
+static bool map_grow(struct et_map *m)
+{
+	size_t n = m->nr_slots ? m->nr_slots * 2 : 256;
+	uint64_t *keys = calloc(n, sizeof(*keys));
+	uint32_t *vals = calloc(n, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return false;
+	}
+	for (size_t i = 0; i < m->nr_slots; i++) {
+		size_t s;
+
+		if (!m->keys[i])
+			continue;
+		for (s = mix(m->keys[i]) & (n - 1); keys[s]; s = (s + 1) & (n - 1))
+			;
+		keys[s] = m->keys[i];
+		vals[s] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->nr_slots = n;
+	return true;
+}
+
+/* Index stored for key, or insert `next` and return it; -1 on ENOMEM. */
+static long map_get(struct et_map *m, uint64_t key, uint32_t next)
+{
+	size_t s;
+
+	key++;
+	if ((m->used + 1) * 2 > m->nr_slots && !map_grow(m))
+		return -1;
+	for (s = mix(key) & (m->nr_slots - 1); m->keys[s];
+	     s = (s + 1) & (m->nr_slots - 1))
+		if (m->keys[s] == key)
+			return m->vals[s];
+	m->keys[s] = key;
+	m->vals[s] = next;
+	m->used++;
+	return next;
+}
+
+static void map_free(struct et_map *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+/* ------------------------------------------------------------------ */
+
+struct et_stats *et_stats_new(const struct et_stats_opts *opts)
+{
+	struct et_stats *st = calloc(1, sizeof(*st));
+
+	if (st && opts)
+		st->opts = *opts;
+	return st;
+}
+
+/* exact: syscall number, 24 bits of path signature, 8 of stage */
+static uint64_t cell_key(int nr, uint32_t work, int stage)
+{
+	return ((uint64_t)(uint32_t)nr << 32) | ((uint64_t)(work & 0xffffff) << 8) |
+	       (uint64_t)stage;
+}
+
+static struct et_cell *cell_get(struct et_stats *st, int nr, uint32_t work,
+				int stage)
+{
+	long idx = map_get(&st->cell_map, cell_key(nr, work, stage),
+			   (uint32_t)st->nr_cells);
+	struct et_cell *c;
+
+	if (idx < 0)
+		return NULL;
+	if ((size_t)idx < st->nr_cells)
+		return st->cells[idx];
+	if (et_grow((void **)&st->cells, &st->cap_cells, st->nr_cells + 1,
+		    sizeof(*st->cells)))
+		return NULL;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->nr = nr;
+	c->work = work;
+	c->stage = stage;
+	st->cells[st->nr_cells++] = c;
+	return c;
+}
+
+static struct et_group *group_get(struct et_stats *st, enum et_breakdown by,
+				  int nr, long key)
+{
+	/* exact: 2 bits of kind, 30 of syscall number, 32 of key */
+	uint64_t k = ((uint64_t)by << 62) |
+		     ((uint64_t)((uint32_t)nr & 0x3fffffff) << 32) |
+		     (uint32_t)key;
+	long idx = map_get(&st->group_map, k, (uint32_t)st->nr_groups);
+	struct et_group *g;
+
+	if (idx < 0)
+		return NULL;
+	if ((size_t)idx < st->nr_groups)
+		return st->groups[idx];
+	if (et_grow((void **)&st->groups, &st->cap_groups, st->nr_groups + 1,
+		    sizeof(*st->groups)))
+		return NULL;
+	g = calloc(1, sizeof(*g));
+	if (!g)
+		return NULL;
+	g->by = by;
+	g->nr = nr;
+	g->key = key;
+	st->groups[st->nr_groups++] = g;
+	return g;
+}
+
+static long errno_key(const struct et_syscall *sc)
+{
+	if (sc->flags & ET_SC_SIGRETURN)
+		return 0;
+	return sc->ret < 0 && sc->ret >= -4095 ? -sc->ret : 0;
+}
+
+bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
+{
+	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
+	uint64_t mask = sc->stage_mask;
+
+	st->dirty = true;
+	st->syscalls++;
+	while (mask) {
+		int stage = __builtin_ctzll(mask);
+		struct et_cell *c = cell_get(st, sc->nr, work, stage);
+
+		mask &= mask - 1;
+		if (!c || !et_hist_add(&c->hist, sc->ns[stage], sc->ts_enter))
+			return false;
+		c->agg_count += sc->count[stage];
+	}
+	if (et_syscall_has(sc, ET_STAGE_TOTAL)) {
+		static const enum et_breakdown bys[] = { ET_BY_PID, ET_BY_CPU, ET_BY_RET };
+
+		for (size_t i = 0; i < ET_ARRAY_SIZE(bys); i++) {
+			long key = bys[i] == ET_BY_PID ? sc->pid :
+				   bys[i] == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
+			struct et_group *g = group_get(st, bys[i], sc->nr, key);
+
+			if (!g || !et_hist_add(&g->hist, sc->ns[ET_STAGE_TOTAL],
+					       sc->ts_enter))
+				return false;
+			if (bys[i] == ET_BY_PID)
+				memcpy(g->comm, sc->comm, ET_COMM_LEN);
+		}
+	}
+	return true;
+}
+
+bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
+{
+	dst->dirty = true;
+	dst->syscalls += src->syscalls;
+	for (size_t i = 0; i < src->nr_cells; i++) {
+		const struct et_cell *s = src->cells[i];
+		struct et_cell *c = cell_get(dst, s->nr, s->work, s->stage);
+
+		if (!c || !et_hist_merge(&c->hist, &s->hist))
+			return false;
+		c->agg_count += s->agg_count;
+	}
+	for (size_t i = 0; i < src->nr_groups; i++) {
+		const struct et_group *s = src->groups[i];
+		struct et_group *g = group_get(dst, s->by, s->nr, s->key);
+
+		if (!g || !et_hist_merge(&g->hist, &s->hist))
+			return false;
+		if (!g->comm[0])
+			memcpy(g->comm, s->comm, ET_COMM_LEN);
+	}
+	return true;
+}
+
+uint64_t et_stats_syscalls(const struct et_stats *st)
+{
+	return st->syscalls;
+}
+
+/* ------------------------------------------------------------------ */
+/* Sorted views                                                        */
+
+/* Total time of a syscall (and signature), to rank syscalls. */
+static uint64_t syscall_weight(const struct et_stats *st, int nr, uint32_t work)
+{
+	for (size_t i = 0; i < st->nr_cells; i++) {
+		const struct et_cell *c = st->cells[i];
+
+		if (c->nr == nr && c->work == work && c->stage == ET_STAGE_TOTAL)
+			return c->hist.total;
+	}
+	return 0;
+}
+
+static int stage_rank(int stage)
+{
+	return stage == ET_STAGE_TOTAL ? -1 : stage;
+}
+
+static const struct et_stats *sort_ctx;
+
+static int cmp_cells(const void *a, const void *b)
+{
+	const struct et_cell *x = *(const struct et_cell *const *)a;
+	const struct et_cell *y = *(const struct et_cell *const *)b;
+	uint64_t wx, wy;
+
+	if (x->nr != y->nr || x->work != y->work) {
+		wx = syscall_weight(sort_ctx, x->nr, x->work);
+		wy = syscall_weight(sort_ctx, y->nr, y->work);
+		if (wx != wy)
+			return wx > wy ? -1 : 1;
+		if (x->nr != y->nr)
+			return x->nr < y->nr ? -1 : 1;
+		return x->work < y->work ? -1 : 1;
+	}
+	return stage_rank(x->stage) - stage_rank(y->stage);
+}
+
+static int cmp_groups(const void *a, const void *b)
+{
+	const struct et_group *x = *(const struct et_group *const *)a;
+	const struct et_group *y = *(const struct et_group *const *)b;
+
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	if (x->hist.count != y->hist.count)
+		return x->hist.count > y->hist.count ? -1 : 1;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+static bool resort(struct et_stats *st)
+{
+	const struct et_cell **cells;
+
+	st->dirty = false;
+	cells = realloc(st->sorted, (st->nr_cells + 1) * sizeof(*cells));
+	if (!cells)
+		return false;
+	st->sorted = cells;
+	memcpy(cells, st->cells, st->nr_cells * sizeof(*cells));
+	sort_ctx = st;
+	qsort(cells, st->nr_cells, sizeof(*cells), cmp_cells);
+	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
+		const struct et_group **g;
+		size_t n = 0;
+
+		g = realloc(st->sorted_groups[by], (st->nr_groups + 1) * sizeof(*g));
+		if (!g)
+			return false;
+		st->sorted_groups[by] = g;
+		for (size_t i = 0; i < st->nr_groups; i++)
+			if (st->groups[i]->by == (enum et_breakdown)by)
+				g[n++] = st->groups[i];
+		qsort(g, n, sizeof(*g), cmp_groups);
+		st->nr_sorted_groups[by] = n;
+	}
+	return true;
+}
+
+size_t et_stats_cells(const struct et_stats *cst, const struct et_cell ***cells)
+{
+	struct et_stats *st = (struct et_stats *)cst;
+
+	if ((st->dirty || !st->sorted) && !resort(st)) {
+		*cells = NULL;
+		return 0;
+	}
+	*cells = st->sorted;
+	return st->nr_cells;
+}
+
+size_t et_stats_groups(const struct et_stats *cst, enum et_breakdown by,
+		       const struct et_group ***groups)
+{
+	struct et_stats *st = (struct et_stats *)cst;
+
+	if ((st->dirty || !st->sorted) && !resort(st)) {
+		*groups = NULL;
+		return 0;
+	}
+	*groups = st->sorted_groups[by];
+	return st->nr_sorted_groups[by];
+}
+
+void et_stats_free(struct et_stats *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nr_cells; i++) {
+		et_hist_free(&st->cells[i]->hist);
+		free(st->cells[i]);
+	}
+	for (size_t i = 0; i < st->nr_groups; i++) {
+		et_hist_free(&st->groups[i]->hist);
+		free(st->groups[i]);
+	}
+	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
+		free(st->sorted_groups[by]);
+	free(st->sorted);
+	free(st->cells);
+	free(st->groups);
+	map_free(&st->cell_map);
+	map_free(&st->group_map);
+	free(st);
+}
+
+/* ------------------------------------------------------------------ */
+/* Filters                                                             */
+
+bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
+		     uint64_t first_ts)
+{
+	int i;
+
+	if (!f)
+		return true;
+	if (f->nr_pids) {
+		for (i = 0; i < f->nr_pids && f->pids[i] != sc->pid; i++)
+			;
+		if (i == f->nr_pids)
+			return false;
+	}
+	if (f->nr_comms) {
+		for (i = 0; i < f->nr_comms && strcmp(f->comms[i], sc->comm); i++)
+			;
+		if (i == f->nr_comms)
+			return false;
+	}
+	if (f->nr_syscalls) {
+		for (i = 0; i < f->nr_syscalls && f->syscalls[i] != sc->nr; i++)
+			;
+		if (i == f->nr_syscalls)
+			return false;
+	}
+	if (f->nr_cpus) {
+		for (i = 0; i < f->nr_cpus && f->cpus[i] != sc->cpu_enter &&
+			    f->cpus[i] != sc->cpu_exit; i++)
+			;
+		if (i == f->nr_cpus)
+			return false;
+	}
+	if (f->have_window) {
+		double base = f->window_relative ? (double)first_ts / 1e9 : 0;
+		double t = (double)sc->ts_enter / 1e9 - base;
+
+		if (t < f->window_start || t > f->window_end)
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,878 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Timeline: a per-task state machine that turns decoded events into one
+ * struct et_syscall per syscall.
+ *
+ * Each task holds at most two syscalls: `cur`, the one being built, and
+ * `pend`, the previous one, kept until the task's next syscall is under way
+ * because things that belong to it still arrive after it returned: signal
+ * delivery and context tracking on a stock kernel, the DEFERRED stages of an
+ * entrytrace kernel (emitted at the next entry).  Memory is bounded by the
+ * number of tasks, never by the number of events.
+ *
+ * Nothing is dropped silently: every syscall reaches the sink, with flags
+ * saying why it is incomplete, and the counts say how many of each.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+struct et_task {
+	int pid;
+	bool has_cur;
+	bool has_pend;
+	bool pend_returned;	/* stock + ct: user_enter seen after pend */
+	bool seen_syscall;	/* a syscall of this task was seen */
+	bool created;		/* fork/clone seen inside the trace */
+	bool comm_known;
+	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
+	bool off_cpu;		/* switched out inside a syscall */
+	bool off_in_pend;	/* ...inside pend's exit path */
+	bool have_return;	/* last_return is valid */
+	bool pid_reused;	/* the next syscall is a reused pid's first */
+	bool seq_gap;		/* the next syscall follows lost ones */
+	uint32_t gen;		/* bumped per syscall, for overlays */
+	uint32_t off_gen;
+	uint32_t last_seq;	/* stage modes: seq of last_return */
+	uint64_t user_exit_ts;
+	uint64_t off_ts;
+	uint64_t last_return;	/* stock: trace clock; stage modes: kernel clock */
+	char comm[ET_COMM_LEN];
+	struct et_syscall cur;
+	struct et_syscall pend;
+};
+
+struct et_cpu {
+	int depth;		/* irq nesting */
+	int pid;		/* task the outermost irq interrupted */
+	uint32_t gen;
+	bool in_syscall;
+	uint64_t start;
+};
+
+struct et_timeline {
+	const struct et_trace *trace;
+	enum et_mode mode;
+	bool have_ct;
+	et_syscall_fn sink;
+	void *data;
+
+	struct et_task **slots;	/* open addressing by pid */
+	size_t nr_slots;
+	size_t nr_tasks;
+
+	struct et_cpu *cpus;
+	int nr_cpus;
+
+	long nr_exit, nr_exit_group;
+	long nr_clone, nr_clone3, nr_fork, nr_vfork;
+	uint64_t deferred_mask;	/* stage ids of kind DEFERRED */
+	uint64_t entry_mask;	/* kernel stages of phase ENTRY */
+	uint64_t exit_mask;	/* kernel stages of phase EXIT, not deferred */
+
+	struct et_timeline_counts counts;
+};
+
+/* ------------------------------------------------------------------ */
+/* Task table                                                          */
+
+static size_t slot_of(const struct et_timeline *tl, int pid)
+{
+	return ((uint32_t)pid * 2654435761u) & (tl->nr_slots - 1);
+}
+
+static bool rehash(struct et_timeline *tl)
+{
+	size_t n = tl->nr_slots ? tl->nr_slots * 2 : 1024;
+	struct et_task **old = tl->slots;
+	size_t old_n = tl->nr_slots;
+
+	tl->slots = calloc(n, sizeof(*tl->slots));
+	if (!tl->slots) {
+		tl->slots = old;
+		return false;
+	}
+	tl->nr_slots = n;
+	for (size_t i = 0; i < old_n; i++) {
+		struct et_task *t = old[i];
+		size_t s;
+
+		if (!t)
+			continue;
+		for (s = slot_of(tl, t->pid); tl->slots[s]; s = (s + 1) & (n - 1))
+			;
+		tl->slots[s] = t;
+	}
+	free(old);
+	return true;
+}
+
+static struct et_task *task_find(struct et_timeline *tl, int pid)
+{
+	for (size_t s = slot_of(tl, pid); tl->slots[s];
+	     s = (s + 1) & (tl->nr_slots - 1))
+		if (tl->slots[s]->pid == pid)
+			return tl->slots[s];
+	return NULL;
+}
+
+static struct et_task *task_get(struct et_timeline *tl, int pid)
+{
+	struct et_task *t = task_find(tl, pid);
+	size_t s;
+
+	if (t)
+		return t;
+	if ((tl->nr_tasks + 1) * 2 > tl->nr_slots && !rehash(tl))
+		return NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->pid = pid;
+	for (s = slot_of(tl, pid); tl->slots[s]; s = (s + 1) & (tl->nr_slots - 1))
+		;
+	tl->slots[s] = t;
+	tl->nr_tasks++;
+	tl->counts.tasks++;
+	return t;
+}
+
+static const char *task_comm(struct et_timeline *tl, struct et_task *t)
+{
+	if (!t->comm_known) {
+		const char *c = tep_data_comm_from_pid(et_trace_tep(tl->trace), t->pid);
+
+		snprintf(t->comm, sizeof(t->comm), "%s", c ? c : "<...>");
+		t->comm_known = true;
+	}
+	return t->comm;
+}
+
+static void task_set_comm(struct et_task *t, const char *comm)
+{
+	if (!comm || !comm[0])
+		return;
+	snprintf(t->comm, sizeof(t->comm), "%s", comm);
+	t->comm_known = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Syscall records                                                     */
+
+static void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
+{
+	sc->ns[stage] = ns;
+	sc->count[stage] = 1;
+	sc->stage_mask |= 1ull << stage;
+}
+
+static void sc_add(struct et_syscall *sc, int stage, uint64_t ns)
+{
+	sc->ns[stage] += ns;
+	sc->count[stage]++;
+	sc->stage_mask |= 1ull << stage;
+}
+
+static bool is_noreturn(const struct et_timeline *tl, long nr)
+{
+	return nr >= 0 && (nr == tl->nr_exit || nr == tl->nr_exit_group);
+}
+
+static bool is_fork(const struct et_timeline *tl, long nr)
+{
+	return nr >= 0 && (nr == tl->nr_clone || nr == tl->nr_clone3 ||
+			   nr == tl->nr_fork || nr == tl->nr_vfork);
+}
+
+static void emit(struct et_timeline *tl, const struct et_syscall *sc)
+{
+	tl->counts.syscalls++;
+	if (!(sc->flags & ET_SC_INCOMPLETE))
+		tl->counts.complete++;
+	for (int b = 0; b < 16; b++)
+		if (sc->flags & (1u << b))
+			tl->counts.flagged[b]++;
+	tl->sink(sc, tl->data);
+}
+
+static void sc_begin(struct et_timeline *tl, struct et_task *t,
+		     const struct et_event *ev)
+{
+	struct et_syscall *sc = &t->cur;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->pid = t->pid;
+	sc->nr = -1;
+	sc->cpu_enter = ev->cpu;
+	sc->cpu_exit = ev->cpu;
+	sc->ts_enter = ev->ts;
+	sc->ts_exit = ev->ts;
+	snprintf(sc->comm, sizeof(sc->comm), "%s", task_comm(tl, t));
+	if (t->pid_reused)
+		sc->flags |= ET_SC_PID_REUSE;
+	if (t->seq_gap)
+		sc->flags |= ET_SC_SEQ_GAP;
+	t->pid_reused = false;
+	t->seq_gap = false;
+	t->has_cur = true;
+	t->gen++;
+	t->off_cpu = false;
+}
+
+/*
+ * Stage modes: a syscall is final once the next one is under way, so its
+ * tail has arrived if it ever will.  Its total and the user gap before it
+ * are computed here, from the kernel's own stamps.
+ */
+static void stage_finalize(struct et_timeline *tl, struct et_task *t,
+			   struct et_syscall *sc)
+{
+	bool tail = sc->stage_mask & tl->deferred_mask;
+
+	if (sc->flags & ET_SC_NORETURN)
+		return;
+	if (!tail)
+		sc->flags |= ET_SC_NO_TAIL;
+	if (tl->mode == ET_MODE_STAGES) {
+		if (tail && sc->t1 >= sc->t0)
+			sc_set(sc, ET_STAGE_TOTAL, sc->t1 - sc->t0);
+	} else {
+		/* summary: the sum of the top-level stages */
+		uint64_t sum = 0;
+
+		for (int i = 0; i < et_stage_nr_kernel; i++)
+			if (et_stages[i].parent == ET_STAGE_NONE &&
+			    et_syscall_has(sc, i))
+				sum += sc->ns[i];
+		sc->t1 = sc->t0 + sum;
+		if (tail)
+			sc_set(sc, ET_STAGE_TOTAL, sum);
+	}
+	if (t->have_return && t->last_seq == sc->seq - 1 &&
+	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return)
+		sc_set(sc, ET_STAGE_USER_GAP, sc->t0 - t->last_return);
+	t->have_return = tail;
+	t->last_return = sc->t1;
+	t->last_seq = sc->seq;
+}
+
+static void flush_pend(struct et_timeline *tl, struct et_task *t)
+{
+	if (!t->has_pend)
+		return;
+	if (tl->mode != ET_MODE_STOCK)
+		stage_finalize(tl, t, &t->pend);
+	emit(tl, &t->pend);
+	t->has_pend = false;
+}
+
+/* cur's core is complete: it waits as pend for what comes after it. */
+static void cur_to_pend(struct et_timeline *tl, struct et_task *t)
+{
+	flush_pend(tl, t);
+	t->pend = t->cur;
+	t->has_pend = true;
+	t->pend_returned = false;
+	t->has_cur = false;
+}
+
+/* The pid now names another task: emit everything of the old one. */
+static void task_reset(struct et_timeline *tl, struct et_task *t)
+{
+	flush_pend(tl, t);
+	if (t->has_cur) {
+		if (is_noreturn(tl, t->cur.nr))
+			t->cur.flags |= ET_SC_NORETURN;
+		else if (tl->mode == ET_MODE_STOCK ||
+			 !(t->cur.stage_mask & tl->exit_mask))
+			t->cur.flags |= ET_SC_NO_EXIT;
+		if (tl->mode != ET_MODE_STOCK)
+			stage_finalize(tl, t, &t->cur);
+		emit(tl, &t->cur);
+		t->has_cur = false;
+	}
+	t->have_return = false;
+	t->user_exit_valid = false;
+	t->off_cpu = false;
+	t->seen_syscall = false;
+	t->created = false;
+	t->comm_known = false;
+	t->pid_reused = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Lost events                                                         */
+
+static void on_lost(struct et_timeline *tl)
+{
+	/*
+	 * Records were lost on one CPU just before this point.  Any task may
+	 * have run there, so every syscall still open is suspect, and so is a
+	 * stage-mode pend still waiting for its deferred stages.
+	 */
+	for (size_t i = 0; i < tl->nr_slots; i++) {
+		struct et_task *t = tl->slots[i];
+
+		if (!t)
+			continue;
+		if (t->has_cur)
+			t->cur.flags |= ET_SC_LOST;
+		if (t->has_pend && (tl->mode != ET_MODE_STOCK || !t->pend_returned))
+			t->pend.flags |= ET_SC_LOST;
+		t->user_exit_valid = false;
+		t->have_return = false;
+		t->off_cpu = false;
+	}
+	for (int c = 0; c < tl->nr_cpus; c++)
+		tl->cpus[c].depth = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stock kernel: raw_syscalls, context tracking, signal, rseq          */
+
+static void stock_enter(struct et_timeline *tl, struct et_task *t,
+			const struct et_event *ev)
+{
+	uint64_t entry_ts = ev->ts;
+
+	if (t->has_cur) {
+		if (is_noreturn(tl, t->cur.nr)) {
+			/* exit_group never returns: this is a new task */
+			task_reset(tl, t);
+		} else {
+			t->cur.flags |= ET_SC_NO_EXIT;
+			emit(tl, &t->cur);
+			t->has_cur = false;
+			t->have_return = false;
+		}
+	}
+	flush_pend(tl, t);
+	sc_begin(tl, t, ev);
+	t->seen_syscall = true;
+	t->cur.nr = (int)ev->enter.nr;
+	t->cur.work |= ET_WORK(TRACEPOINT);
+	if (t->user_exit_valid && t->user_exit_ts <= ev->ts) {
+		sc_set(&t->cur, ET_STAGE_KERNEL_ENTRY, ev->ts - t->user_exit_ts);
+		entry_ts = t->user_exit_ts;
+		t->cur.ts_enter = entry_ts;
+	}
+	t->user_exit_valid = false;
+	if (t->have_return && t->last_return <= entry_ts)
+		sc_set(&t->cur, ET_STAGE_USER_GAP, entry_ts - t->last_return);
+}
+
+static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
+			      const struct et_event *ev)
+{
+	struct et_syscall *sc = &t->cur;
+
+	flush_pend(tl, t);
+	sc_begin(tl, t, ev);
+	sc->nr = (int)ev->exit.nr;
+	sc->ret = ev->exit.ret;
+	if (is_fork(tl, ev->exit.nr) && ev->exit.ret == 0)
+		sc->flags |= ET_SC_CHILD;
+	else if (!t->seen_syscall && !t->created)
+		sc->flags |= ET_SC_OPEN_START;
+	else
+		sc->flags |= ET_SC_MISMATCH;
+	t->seen_syscall = true;
+	emit(tl, sc);
+	t->has_cur = false;
+	t->last_return = ev->ts;
+	t->have_return = true;
+}
+
+static void stock_exit(struct et_timeline *tl, struct et_task *t,
+		       const struct et_event *ev)
+{
+	struct et_syscall *sc = &t->cur;
+	uint64_t start;
+
+	if (!t->has_cur) {
+		stock_orphan_exit(tl, t, ev);
+		return;
+	}
+	sc->ret = ev->exit.ret;
+	sc->cpu_exit = ev->cpu;
+	sc->ts_exit = ev->ts;
+	if (sc->cpu_exit != sc->cpu_enter)
+		sc->flags |= ET_SC_MIGRATED;
+	if (ev->exit.nr != sc->nr) {
+		if (ev->exit.nr != -1) {
+			sc->flags |= ET_SC_MISMATCH;
+			emit(tl, sc);
+			t->has_cur = false;
+			t->have_return = false;
+			return;
+		}
+		/* rt_sigreturn (and restarts) report nr -1 on exit */
+		sc->flags |= ET_SC_SIGRETURN;
+	}
+	start = sc->ts_enter;
+	if (et_syscall_has(sc, ET_STAGE_KERNEL_ENTRY))
+		start += sc->ns[ET_STAGE_KERNEL_ENTRY];
+	sc_set(sc, ET_STAGE_SYSCALL_WINDOW, ev->ts - start);
+	sc_set(sc, ET_STAGE_TOTAL, ev->ts - sc->ts_enter);
+	t->last_return = ev->ts;
+	t->have_return = true;
+	cur_to_pend(tl, t);
+}
+
+static void stock_user_enter(struct et_task *t, const struct et_event *ev)
+{
+	struct et_syscall *sc = &t->pend;
+
+	t->user_exit_valid = false;
+	if (!t->has_pend || t->pend_returned)
+		return;
+	/* pend's exit path ends here, back in user mode */
+	sc_set(sc, ET_STAGE_KERNEL_EXIT, ev->ts - sc->ts_exit);
+	sc_set(sc, ET_STAGE_TOTAL, ev->ts - sc->ts_enter);
+	sc->ts_exit = ev->ts;
+	sc->cpu_exit = ev->cpu;
+	if (sc->cpu_exit != sc->cpu_enter)
+		sc->flags |= ET_SC_MIGRATED;
+	t->pend_returned = true;
+	t->last_return = ev->ts;
+	t->have_return = true;
+}
+
+static void stock_signal(struct et_timeline *tl, struct et_task *t,
+			 const struct et_event *ev)
+{
+	struct et_syscall *sc = &t->pend;
+
+	if (!t->has_pend || t->pend_returned || t->has_cur ||
+	    et_syscall_has(sc, ET_STAGE_SIGNAL_EXIT)) {
+		/* delivery after an interrupt or a fault, not a syscall */
+		tl->counts.stray++;
+		return;
+	}
+	sc->work |= ET_WORK(SIGNAL);
+	sc_set(sc, ET_STAGE_SIGNAL_EXIT, ev->ts - sc->ts_exit);
+}
+
+/* ------------------------------------------------------------------ */
+/* entrytrace kernel: per-stage events                                 */
+
+static int32_t seq_cmp(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
+/* Make cur the syscall seq; false if the event belongs to no timeline. */
+static bool stage_open(struct et_timeline *tl, struct et_task *t,
+		       const struct et_event *ev, uint32_t seq)
+{
+	if (t->has_cur) {
+		int32_t d = seq_cmp(seq, t->cur.seq);
+
+		if (d < 0) {
+			if (t->has_pend && seq_cmp(seq, t->pend.seq) <= 0) {
+				tl->counts.stray++;
+				return false;
+			}
+			/* The sequence went back: a new task has the pid. */
+			task_reset(tl, t);
+		} else {
+			if (d > 1) {
+				tl->counts.seq_lost += (uint32_t)d - 1;
+				t->seq_gap = true;
+			}
+			cur_to_pend(tl, t);
+		}
+	}
+	sc_begin(tl, t, ev);
+	t->cur.seq = seq;
+	if (!t->seen_syscall && !t->created)
+		t->cur.flags |= ET_SC_OPEN_START;	/* cleared by an entry stage */
+	t->seen_syscall = true;
+	return true;
+}
+
+static void stage_event(struct et_timeline *tl, struct et_task *t,
+			const struct et_event *ev)
+{
+	const struct et_stage_info *si;
+	struct et_syscall *sc;
+	int stage = ev->stage.stage;
+	uint64_t end = ev->stage.start + ev->stage.delta;
+
+	if (stage < 0 || stage >= et_stage_nr_kernel) {
+		tl->counts.stray++;
+		return;
+	}
+	si = &et_stages[stage];
+
+	if (t->has_cur && ev->stage.seq == t->cur.seq) {
+		sc = &t->cur;
+	} else if (t->has_pend && ev->stage.seq == t->pend.seq) {
+		sc = &t->pend;	/* deferred stages of the previous syscall */
+	} else {
+		if (!stage_open(tl, t, ev, ev->stage.seq))
+			return;
+		sc = &t->cur;
+	}
+
+	if (et_syscall_has(sc, stage) && si->kind != ET_KIND_AGG)
+		tl->counts.dup_stage++;
+	sc->ns[stage] += ev->stage.delta;
+	sc->count[stage] += si->kind == ET_KIND_AGG ? ev->stage.count : 1;
+	sc->stage_mask |= 1ull << stage;
+
+	if (!sc->t0 || ev->stage.start < sc->t0)
+		sc->t0 = ev->stage.start;
+	if (end > sc->t1)
+		sc->t1 = end;
+	if (ev->stage.nr >= 0 || sc->nr < 0)
+		sc->nr = ev->stage.nr;
+	sc->work |= ev->stage.work;
+	if (si->phase == ET_PHASE_ENTRY)
+		sc->flags &= ~ET_SC_OPEN_START;
+	if (si->phase == ET_PHASE_EXIT && si->kind != ET_KIND_DEFERRED)
+		sc->ret = ev->stage.ret;
+	if (si->kind != ET_KIND_DEFERRED) {
+		sc->ts_exit = ev->ts;
+		sc->cpu_exit = ev->cpu;
+		if (sc->cpu_exit != sc->cpu_enter)
+			sc->flags |= ET_SC_MIGRATED;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* entrytrace kernel: one summary event per syscall                    */
+
+static void summary_event(struct et_timeline *tl, struct et_task *t,
+			  const struct et_event *ev)
+{
+	struct et_syscall *sc;
+	uint64_t core = 0;
+
+	if (t->has_cur && ev->summary.tail_seq == t->cur.seq) {
+		for (int i = 0; i < et_stage_nr_kernel; i++)
+			if (et_stages[i].kind == ET_KIND_DEFERRED &&
+			    ev->summary.delta[i])
+				sc_set(&t->cur, i, ev->summary.delta[i]);
+	}
+	if (t->has_cur) {
+		int32_t d = seq_cmp(ev->summary.seq, t->cur.seq);
+
+		if (d <= 0) {
+			task_reset(tl, t);
+		} else {
+			if (d > 1) {
+				tl->counts.seq_lost += (uint32_t)d - 1;
+				t->seq_gap = true;
+			}
+			cur_to_pend(tl, t);
+			flush_pend(tl, t);
+		}
+	}
+
+	sc_begin(tl, t, ev);
+	t->seen_syscall = true;
+	sc = &t->cur;
+	sc->seq = ev->summary.seq;
+	sc->nr = ev->summary.nr;
+	sc->ret = ev->summary.ret;
+	sc->work = ev->summary.work;
+	for (int i = 0; i < et_stage_nr_kernel; i++) {
+		uint32_t d = ev->summary.delta[i];
+
+		if (!d || et_stages[i].kind == ET_KIND_DEFERRED)
+			continue;
+		sc_set(sc, i, d);
+		if (et_stages[i].parent == ET_STAGE_NONE)
+			core += d;
+	}
+	if (ev->summary.rcu_unlock_slow && et_syscall_has(sc, ET_STAGE_RCU_UNLOCK_SLOW))
+		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
+	sc->t0 = ev->summary.start;
+	sc->t1 = sc->t0 + core;
+	/* Emitted at the end of the exit path: it began about core ns ago. */
+	sc->ts_enter = ev->ts >= core ? ev->ts - core : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Overlays: off-CPU and interrupt time inside a syscall               */
+
+/* The syscall a task is inside for overlay purposes, or NULL. */
+static struct et_syscall *in_kernel(struct et_timeline *tl, struct et_task *t)
+{
+	switch (tl->mode) {
+	case ET_MODE_STOCK:
+		if (t->has_cur)
+			return &t->cur;
+		if (tl->have_ct && t->has_pend && !t->pend_returned)
+			return &t->pend;
+		return NULL;
+	case ET_MODE_STAGES:
+		/* between its first event and its exit stages */
+		if (t->has_cur && !(t->cur.stage_mask & tl->exit_mask &
+				    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
+			return &t->cur;
+		return NULL;
+	case ET_MODE_SUMMARY:
+		return NULL;	/* one event at the end: no span to test */
+	}
+	return NULL;
+}
+
+static void on_switch(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_task *prev = ev->sw.prev_pid ? task_get(tl, ev->sw.prev_pid) : NULL;
+	struct et_task *next = ev->sw.next_pid ? task_get(tl, ev->sw.next_pid) : NULL;
+
+	if (prev) {
+		struct et_syscall *sc = in_kernel(tl, prev);
+
+		task_set_comm(prev, ev->sw.prev_comm);
+		if (sc) {
+			prev->off_cpu = true;
+			prev->off_in_pend = sc == &prev->pend;
+			prev->off_ts = ev->ts;
+			prev->off_gen = prev->gen;
+		}
+	}
+	if (next) {
+		task_set_comm(next, ev->sw.next_comm);
+		if (next->off_cpu && next->off_gen == next->gen) {
+			struct et_syscall *sc = in_kernel(tl, next);
+
+			if (sc && (sc == &next->pend) == next->off_in_pend) {
+				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts);
+				if (next->off_in_pend)
+					sc->work |= ET_WORK(RESCHED);
+			}
+		}
+		next->off_cpu = false;
+	}
+}
+
+static void on_irq(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_cpu *c;
+	struct et_task *t;
+
+	if (ev->cpu < 0 || ev->cpu >= tl->nr_cpus)
+		return;
+	c = &tl->cpus[ev->cpu];
+	if (ev->kind == ET_EV_IRQ_ENTER) {
+		if (c->depth++ == 0) {
+			t = ev->pid ? task_find(tl, ev->pid) : NULL;
+			c->pid = ev->pid;
+			c->start = ev->ts;
+			c->in_syscall = t && in_kernel(tl, t);
+			c->gen = t ? t->gen : 0;
+		}
+		return;
+	}
+	if (c->depth == 0 || --c->depth || !c->in_syscall)
+		return;	/* unmatched, nested, or not inside a syscall */
+	t = task_find(tl, c->pid);
+	if (t && t->gen == c->gen) {
+		struct et_syscall *sc = in_kernel(tl, t);
+
+		if (sc)
+			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Task lifetime                                                       */
+
+static void on_task_new(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_task *t = task_find(tl, ev->task.pid);
+
+	if (t && (t->has_cur || t->has_pend || t->seen_syscall))
+		task_reset(tl, t);
+	t = task_get(tl, ev->task.pid);
+	if (!t)
+		return;
+	task_set_comm(t, ev->task.comm);
+	t->created = true;
+}
+
+static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_task *t = task_find(tl, ev->task.pid);
+
+	if (t) {
+		task_reset(tl, t);
+		t->pid_reused = false;	/* only a later task_new says so */
+	}
+}
+
+static void on_comm(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_task *t;
+
+	if (ev->task.old_pid != ev->task.pid) {
+		/* exec from a thread: it takes over the leader's pid */
+		struct et_task *old = task_find(tl, ev->task.old_pid);
+		struct et_task *lead = task_get(tl, ev->task.pid);
+
+		if (old && lead && old->has_cur) {
+			task_reset(tl, lead);
+			lead->pid_reused = false;
+			lead->cur = old->cur;
+			lead->cur.pid = lead->pid;
+			lead->has_cur = true;
+			lead->seen_syscall = true;
+			old->has_cur = false;
+			task_reset(tl, old);
+		}
+	}
+	t = task_get(tl, ev->task.pid);
+	if (t)
+		task_set_comm(t, ev->task.comm);
+}
+
+/* ------------------------------------------------------------------ */
+
+int et_timeline_feed(const struct et_event *ev, void *data)
+{
+	struct et_timeline *tl = data;
+	struct et_task *t;
+
+	switch (ev->kind) {
+	case ET_EV_LOST:
+		on_lost(tl);
+		return 0;
+	case ET_EV_SCHED_SWITCH:
+		on_switch(tl, ev);
+		return 0;
+	case ET_EV_IRQ_ENTER:
+	case ET_EV_IRQ_EXIT:
+		on_irq(tl, ev);
+		return 0;
+	case ET_EV_TASK_NEW:
+		on_task_new(tl, ev);
+		return 0;
+	case ET_EV_TASK_EXIT:
+		on_task_exit(tl, ev);
+		return 0;
+	case ET_EV_COMM:
+		on_comm(tl, ev);
+		return 0;
+	default:
+		break;
+	}
+
+	t = task_get(tl, ev->pid);
+	if (!t)
+		return -1;
+
+	switch (ev->kind) {
+	case ET_EV_SYS_ENTER:
+		stock_enter(tl, t, ev);
+		break;
+	case ET_EV_SYS_EXIT:
+		stock_exit(tl, t, ev);
+		break;
+	case ET_EV_USER_EXIT:
+		t->user_exit_valid = true;
+		t->user_exit_ts = ev->ts;
+		break;
+	case ET_EV_USER_ENTER:
+		stock_user_enter(t, ev);
+		break;
+	case ET_EV_SIGNAL_DELIVER:
+		stock_signal(tl, t, ev);
+		break;
+	case ET_EV_RSEQ_UPDATE:
+		if (t->has_pend && !t->pend_returned && !t->has_cur)
+			t->pend.work |= ET_WORK(RSEQ);
+		break;
+	case ET_EV_STAGE:
+		stage_event(tl, t, ev);
+		break;
+	case ET_EV_SUMMARY:
+		summary_event(tl, t, ev);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+struct et_timeline *et_timeline_new(const struct et_trace *trace,
+				    et_syscall_fn sink, void *data)
+{
+	const struct et_trace_info *info = et_trace_info(trace);
+	struct et_timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl)
+		return NULL;
+	tl->trace = trace;
+	tl->mode = info->mode;
+	tl->have_ct = info->present & ET_HAVE_CT;
+	tl->sink = sink;
+	tl->data = data;
+	tl->nr_cpus = info->cpus;
+	tl->cpus = calloc(info->cpus, sizeof(*tl->cpus));
+	if (!tl->cpus || !rehash(tl)) {
+		et_timeline_free(tl);
+		return NULL;
+	}
+	tl->nr_exit = et_syscall_number(trace, "exit");
+	tl->nr_exit_group = et_syscall_number(trace, "exit_group");
+	tl->nr_clone = et_syscall_number(trace, "clone");
+	tl->nr_clone3 = et_syscall_number(trace, "clone3");
+	tl->nr_fork = et_syscall_number(trace, "fork");
+	tl->nr_vfork = et_syscall_number(trace, "vfork");
+	for (int i = 0; i < et_stage_nr_kernel; i++) {
+		if (et_stages[i].kind == ET_KIND_DEFERRED)
+			tl->deferred_mask |= 1ull << i;
+		else if (et_stages[i].phase == ET_PHASE_ENTRY)
+			tl->entry_mask |= 1ull << i;
+		else if (et_stages[i].phase == ET_PHASE_EXIT)
+			tl->exit_mask |= 1ull << i;
+	}
+	return tl;
+}
+
+void et_timeline_finish(struct et_timeline *tl)
+{
+	for (size_t i = 0; i < tl->nr_slots; i++) {
+		struct et_task *t = tl->slots[i];
+
+		if (!t)
+			continue;
+		flush_pend(tl, t);
+		if (!t->has_cur)
+			continue;
+		if (is_noreturn(tl, t->cur.nr))
+			t->cur.flags |= ET_SC_NORETURN;
+		else if (tl->mode == ET_MODE_STOCK ||
+			 (tl->mode == ET_MODE_STAGES &&
+			  !(t->cur.stage_mask & tl->exit_mask)))
+			t->cur.flags |= ET_SC_OPEN_END;
+		if (tl->mode != ET_MODE_STOCK)
+			stage_finalize(tl, t, &t->cur);
+		emit(tl, &t->cur);
+		t->has_cur = false;
+	}
+}
+
+const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl)
+{
+	return &tl->counts;
+}
+
+void et_timeline_free(struct et_timeline *tl)
+{
+	if (!tl)
+		return;
+	for (size_t i = 0; i < tl->nr_slots; i++)
+		free(tl->slots[i]);
+	free(tl->slots);
+	free(tl->cpus);
+	free(tl);
+}
