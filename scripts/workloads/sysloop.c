@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sysloop: a syscall workload that does a known number of known syscalls,
+ * so traces of it can be checked against exact counts.  Static-linkable,
+ * used both on the host and inside the QEMU guests.
+ *
+ *   sysloop [-n N] MODE...
+ *
+ * Modes run in the order given, N iterations each (default 1000):
+ *   getppid    getppid()
+ *   kill0      kill(getpid(), 0): permission check only, no signal
+ *   killsig    kill(getpid(), SIGUSR1) with a handler: delivery on exit,
+ *              then rt_sigreturn from the handler
+ *   seccomp    install a seccomp filter of 64 instructions (allow all),
+ *              then getppid(); the filter stays for later modes
+ *   ptrace     fork a child that does N getppid() under PTRACE_SYSCALL;
+ *              the parent is the tracer
+ *   migrate    sched_setaffinity() to the other CPU and back: the task
+ *              returns from the syscall on another CPU than it entered on
+ *   sleep=MS   one nanosleep of MS milliseconds
+ *   reuse      fork a child (N getppid, exit), then fork children until one
+ *              gets the same pid again (writes /proc/sys/kernel/ns_last_pid)
+ *   exec=PATH  execve(PATH): comm changes; must be the last mode
+ *
+ * Each mode prints one line "sysloop: MODE SYSCALL COUNT pid=PID" per
+ * syscall kind it did N times, before it starts, so a trace can be checked
+ * against what really ran.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t delivered;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	delivered++;
+}
+
+static void announce(const char *mode, const char *sc, long n, pid_t pid)
+{
+	printf("sysloop: %s %s %ld pid=%d\n", mode, sc, n, (int)pid);
+	fflush(stdout);
+}
+
+static void loop_getppid(long n)
+{
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+}
+
+static int do_kill0(long n)
+{
+	pid_t me = getpid();
+
+	announce("kill0", "kill", n, me);
+	for (long i = 0; i < n; i++)
+		if (syscall(SYS_kill, me, 0))
+			return -1;
+	return 0;
+}
+
+static int do_killsig(long n)
+{
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	pid_t me = getpid();
+
+	if (sigaction(SIGUSR1, &sa, NULL))
+		return -1;
+	announce("killsig", "kill", n, me);
+	announce("killsig", "rt_sigreturn", n, me);
+	for (long i = 0; i < n; i++)
+		if (syscall(SYS_kill, me, SIGUSR1))
+			return -1;
+	if (delivered != n) {
+		fprintf(stderr, "sysloop: %ld signals sent, %d delivered\n", n,
+			(int)delivered);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_seccomp(long n)
+{
+	struct sock_filter insns[64];
+	struct sock_fprog prog = { .len = 64, .filter = insns };
+
+	/* 63 loads of the syscall number, then allow: a filter of known length */
+	for (int i = 0; i < 63; i++)
+		insns[i] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+							offsetof(struct seccomp_data, nr));
+	insns[63] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog))
+		return -1;
+	announce("seccomp", "getppid", n, getpid());
+	loop_getppid(n);
+	return 0;
+}
+
+static int do_ptrace(long n)
+{
+	int status;
+	pid_t child = fork();
+
+	if (child < 0)
+		return -1;
+	if (!child) {
+		ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+		raise(SIGSTOP);
+		loop_getppid(n);
+		_exit(0);
+	}
+	announce("ptrace", "getppid", n, child);
+	if (waitpid(child, &status, 0) < 0)
+		return -1;
+	ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)PTRACE_O_TRACESYSGOOD);
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, child, NULL, NULL) < 0)
+			return -1;
+		if (waitpid(child, &status, 0) < 0)
+			return -1;
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status) ? -1 : 0;
+	}
+}
+
+static int do_migrate(long n)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t a, b;
+
+	if (ncpu < 2) {
+		fprintf(stderr, "sysloop: migrate needs two CPUs\n");
+		return -1;
+	}
+	CPU_ZERO(&a);
+	CPU_SET(0, &a);
+	CPU_ZERO(&b);
+	CPU_SET(1, &b);
+	announce("migrate", "sched_setaffinity", 2 * n, getpid());
+	for (long i = 0; i < n; i++)
+		if (sched_setaffinity(0, sizeof(b), &b) ||
+		    sched_setaffinity(0, sizeof(a), &a))
+			return -1;
+	return 0;
+}
+
+static int do_sleep(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	announce("sleep", "nanosleep", 1, getpid());
+	return syscall(SYS_nanosleep, &ts, NULL) ? -1 : 0;
+}
+
+static int set_last_pid(pid_t pid)
+{
+	char buf[32];
+	int fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY);
+	int len = snprintf(buf, sizeof(buf), "%d", (int)pid - 1);
+	int ok;
+
+	if (fd < 0)
+		return -1;
+	ok = write(fd, buf, len) == len;
+	close(fd);
+	return ok ? 0 : -1;
+}
+
+static int do_reuse(long n)
+{
+	pid_t first = 0, pid;
+	int status;
+
+	for (int round = 0; round < 2; round++) {
+		for (int tries = 0; tries < 100; tries++) {
+			if (round && set_last_pid(first))
+				return -1;
+			pid = fork();
+			if (pid < 0)
+				return -1;
+			if (!pid) {
+				loop_getppid(n);
+				_exit(0);
+			}
+			if (waitpid(pid, &status, 0) < 0)
+				return -1;
+			if (!round || pid == first)
+				break;
+		}
+		if (round && pid != first) {
+			fprintf(stderr, "sysloop: could not reuse pid %d\n", (int)first);
+			return -1;
+		}
+		if (!round)
+			first = pid;
+		announce("reuse", "getppid", n, pid);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long n = 1000;
+	int i = 1;
+
+	if (argc > 2 && !strcmp(argv[1], "-n")) {
+		n = strtol(argv[2], NULL, 0);
+		i = 3;
+	}
+	if (i >= argc || n <= 0) {
+		fprintf(stderr, "usage: sysloop [-n N] MODE...  (see the source header)\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (; i < argc; i++) {
+		const char *m = argv[i];
+		int ret = 0;
+
+		if (!strcmp(m, "getppid")) {
+			announce(m, "getppid", n, getpid());
+			loop_getppid(n);
+		} else if (!strcmp(m, "kill0")) {
+			ret = do_kill0(n);
+		} else if (!strcmp(m, "killsig")) {
+			ret = do_killsig(n);
+		} else if (!strcmp(m, "seccomp")) {
+			ret = do_seccomp(n);
+		} else if (!strcmp(m, "ptrace")) {
+			ret = do_ptrace(n);
+		} else if (!strcmp(m, "migrate")) {
+			ret = do_migrate(n);
+		} else if (!strncmp(m, "sleep=", 6)) {
+			ret = do_sleep(strtol(m + 6, NULL, 0));
+		} else if (!strcmp(m, "reuse")) {
+			ret = do_reuse(n);
+		} else if (!strncmp(m, "exec=", 5)) {
+			char *args[] = { (char *)m + 5, NULL };
+
+			announce("exec", "execve", 1, getpid());
+			execv(m + 5, args);
+			perror("sysloop: execve");
+			return 1;
+		} else {
+			fprintf(stderr, "sysloop: unknown mode %s\n", m);
+			return 2;
+		}
+		if (ret) {
+			fprintf(stderr, "sysloop: mode %s failed: %s\n", m, strerror(errno));
+			return 1;
+		}
+	}
+	return 0;
+}
