@@ -97,3 +97,8 @@ clean:
 
 .PHONY: all san deps-check demo check bench install clean
 -include scripts/kernel.mk
+
+# The workload, static so the same binary runs on the host and in guests.
+build/sysloop: scripts/workloads/sysloop.c
+	@mkdir -p build
+	$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<

@@ -9,6 +9,7 @@
 
 #include "builtin.h"
 #include "entrytrace.h"
+#include "internal.h"
 
 static const char report_usage[] =
 	"usage: entrytrace report [options] FILE...\n"
@@ -47,6 +48,7 @@ static const char report_usage[] =
 	"      --no-breakdown     omit the task / CPU / result tables\n"
 	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n"
 	"      --strict           exit 5 if lost events touched any timeline\n"
+	"      --show-excluded    list every syscall kept out of the table, and why\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -66,6 +68,9 @@ struct report {
 	const struct et_trace *trace;	/* current file, for filters */
 	uint64_t filtered_out;
 	bool failed;
+	bool keep_excluded;
+	struct et_syscall *excluded;
+	size_t nr_excluded, cap_excluded;
 };
 
 static int add_int(const char *s, void *data)
@@ -179,8 +184,16 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 {
 	struct report *r = data;
 
-	if (sc->flags & ET_SC_INCOMPLETE)
+	if (sc->flags & ET_SC_INCOMPLETE) {
+		if (r->keep_excluded) {
+			if (et_grow((void **)&r->excluded, &r->cap_excluded,
+				    r->nr_excluded + 1, sizeof(*sc)))
+				r->failed = true;
+			else
+				r->excluded[r->nr_excluded++] = *sc;
+		}
 		return;
+	}
 	if (!et_filter_match(&r->filter, sc, et_trace_info(r->trace)->first_ts)) {
 		r->filtered_out++;
 		return;
@@ -214,6 +227,7 @@ enum {
 	OPT_MODE,
 	OPT_STRICT,
 	OPT_STAGES,
+	OPT_SHOW_EXCLUDED,
 };
 
 int cmd_report(int argc, char **argv)
@@ -234,6 +248,7 @@ int cmd_report(int argc, char **argv)
 		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "stages", no_argument, NULL, OPT_STAGES },
+		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -313,6 +328,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_STAGES:
 			list_stages();
 			return ET_EXIT_OK;
+		case OPT_SHOW_EXCLUDED:
+			r.keep_excluded = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return ET_EXIT_OK;
@@ -407,6 +425,9 @@ int cmd_report(int argc, char **argv)
 		.filter = &r.filter,
 		.filtered_out = r.filtered_out,
 		.breakdown = breakdown,
+		.show_excluded = r.keep_excluded,
+		.excluded = r.excluded,
+		.nr_excluded = r.nr_excluded,
 	};
 	et_render(&rep, fmt, out);
 	if (fflush(out) || ferror(out)) {
@@ -439,6 +460,7 @@ out:
 	for (int i = 0; i < r.nr_syscall_names; i++)
 		free(r.syscall_names[i]);
 	free(r.syscall_names);
+	free(r.excluded);
 	return ret;
 bad:
 	fputs(report_usage, stderr);

@@ -153,6 +153,7 @@ struct et_event {
 			int pid;		/* the task concerned */
 			int old_pid;		/* exec: pid before de_thread */
 			const char *comm;	/* valid during the callback */
+			const char *old_comm;	/* task_rename: name before */
 		} task;
 		struct {
 			uint32_t seq;
@@ -263,6 +264,9 @@ long et_syscall_number(const struct et_trace *trace, const char *name);
 			  ET_SC_NORETURN | ET_SC_NO_EXIT | ET_SC_MISMATCH | \
 			  ET_SC_CHILD)
 
+/* The one reason an incomplete syscall is counted under, most telling first. */
+uint32_t et_sc_reason(uint32_t flags);
+
 struct et_syscall {
 	int pid;
 	int nr;
@@ -293,10 +297,12 @@ struct et_timeline_counts {
 	uint64_t syscalls;	/* records handed to the sink */
 	uint64_t complete;	/* ...without ET_SC_INCOMPLETE flags */
 	uint64_t flagged[16];	/* per ET_SC_* bit */
+	uint64_t excluded[16];	/* incomplete ones by first reason, see below */
 	uint64_t tasks;		/* distinct tasks seen */
 	uint64_t seq_lost;	/* syscalls missing from seq gaps */
 	uint64_t stray;		/* events that fit no timeline */
 	uint64_t dup_stage;	/* a stage seen twice for one seq */
+	uint64_t comm_unverified; /* named from saved cmdlines only */
 };
 
 struct et_timeline;
@@ -437,7 +443,13 @@ struct et_report {
 	const struct et_filter *filter;
 	uint64_t filtered_out;
 	bool breakdown;		/* print pid/cpu/errno tables */
+	bool show_excluded;	/* list the syscalls kept out of the table */
+	const struct et_syscall *excluded;
+	size_t nr_excluded;
 };
+
+/* "lost|no_exit" for ET_SC_* flags; "-" when none. */
+char *et_sc_flags_str(uint32_t flags, char *buf, size_t size);
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
 

@@ -74,7 +74,8 @@ struct et_trace {
 	struct et_field pexit_pid;
 	struct et_field fork_child_pid, fork_child_comm;
 	struct et_field newtask_pid, newtask_comm;
-	struct et_field rename_pid, rename_newcomm;
+	struct et_field rename_pid, rename_newcomm, rename_oldcomm;
+	struct et_field pexit_comm;
 	struct et_field exec_pid, exec_old_pid, exec_filename;
 
 	/* entry_stage:<stage>: one class, same layout for every stage */
@@ -94,6 +95,7 @@ struct et_trace {
 	void *fn_data;
 	int fn_ret;
 	unsigned long long abi_errors;
+	bool *lost_announced;	/* per CPU: gap before the next record told */
 };
 
 /* ------------------------------------------------------------------ */
@@ -310,6 +312,7 @@ static void resolve_stock(struct et_trace *t)
 	}
 	ev = find(t, "sched", "sched_process_exit");
 	if (ev && resolve(ev, "pid", &t->pexit_pid)) {
+		resolve(ev, "comm", &t->pexit_comm);
 		set_handler(t, ev, H_PROCESS_EXIT, 0);
 		t->info.present |= ET_HAVE_TASK;
 	}
@@ -325,8 +328,10 @@ static void resolve_stock(struct et_trace *t)
 	}
 	ev = find(t, "task", "task_rename");
 	if (ev && resolve(ev, "pid", &t->rename_pid) &&
-	    resolve(ev, "newcomm", &t->rename_newcomm))
+	    resolve(ev, "newcomm", &t->rename_newcomm)) {
+		resolve(ev, "oldcomm", &t->rename_oldcomm);
 		set_handler(t, ev, H_TASK_RENAME, 0);
+	}
 	ev = find(t, "sched", "sched_process_exec");
 	if (ev && resolve(ev, "pid", &t->exec_pid) &&
 	    resolve(ev, "old_pid", &t->exec_old_pid) &&
@@ -537,7 +542,9 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	t->counts.nr_cpus = t->info.cpus;
 	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
 	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
-	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu) {
+	t->lost_announced = calloc(t->info.cpus, sizeof(bool));
+	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
+	    !t->lost_announced) {
 		*err = ET_ERR_NOMEM;
 		goto fail;
 	}
@@ -558,6 +565,7 @@ void et_trace_close(struct et_trace *t)
 	free(t->su_buf);
 	free(t->counts.lost_per_cpu);
 	free(t->counts.records_per_cpu);
+	free(t->lost_announced);
 	free(t->machine_str);
 	free(t->path);
 	free(t);
@@ -639,25 +647,30 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		ev->kind = ET_EV_TASK_EXIT;
 		ev->task.pid = rd_field(t, rec, &t->pexit_pid);
 		ev->task.old_pid = ev->task.pid;
-		ev->task.comm = NULL;
+		ev->task.comm = rd_comm(rec, &t->pexit_comm, t->comm_a);
+		ev->task.old_comm = NULL;
 		return true;
 	case H_PROCESS_FORK:
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->fork_child_pid);
 		ev->task.old_pid = ev->task.pid;
 		ev->task.comm = rd_comm(rec, &t->fork_child_comm, t->comm_a);
+		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_NEWTASK:
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->newtask_pid);
 		ev->task.old_pid = ev->task.pid;
 		ev->task.comm = rd_comm(rec, &t->newtask_comm, t->comm_a);
+		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_RENAME:
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->rename_pid);
 		ev->task.old_pid = ev->task.pid;
 		ev->task.comm = rd_comm(rec, &t->rename_newcomm, t->comm_a);
+		ev->task.old_comm = t->rename_oldcomm.size ?
+			rd_comm(rec, &t->rename_oldcomm, t->comm_b) : NULL;
 		return true;
 	case H_PROCESS_EXEC:
 		ev->kind = ET_EV_COMM;
@@ -665,6 +678,7 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		ev->task.old_pid = rd_field(t, rec, &t->exec_old_pid);
 		s = rd_dynstr(t, rec, &t->exec_filename, &len);
 		ev->task.comm = s ? exec_comm(s, len, t->comm_a) : NULL;
+		ev->task.old_comm = NULL;
 		return true;
 	case H_STAGE:
 		ev->kind = ET_EV_STAGE;
@@ -703,53 +717,73 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 	return false;
 }
 
+/*
+ * libtracecmd reports a ring-buffer overrun on the first record after the
+ * gap.  In global time order, records of other CPUs that fall inside the gap
+ * come first, so waiting for that record would announce the loss too late.
+ * After each record the CPU's next one is peeked at (it is already cached),
+ * and a gap is announced at its start instead.
+ */
+static int emit_lost(struct et_trace *t, int cpu, uint64_t ts, long long missed)
+{
+	struct et_event ev = {
+		.kind = ET_EV_LOST, .cpu = cpu, .pid = -1, .ts = ts,
+		.lost.count = missed > 0 ? missed : -1,
+	};
+
+	if (missed > 0)
+		t->counts.lost_events += missed;
+	else
+		t->counts.lost_unknown++;
+	if (cpu >= 0 && cpu < t->counts.nr_cpus)
+		t->counts.lost_per_cpu[cpu] += missed > 0 ? missed : 1;
+	t->fn_ret = t->fn(&ev, t->fn_data);
+	return t->fn_ret;
+}
+
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
 		     int cpu, void *data)
 {
 	struct et_trace *t = data;
 	const struct et_handler *h;
+	struct tep_record *next;
 	struct et_event ev;
+	bool known_cpu;
 	int id;
 
-	(void)handle;
 	cpu = rec->cpu;
+	known_cpu = cpu >= 0 && cpu < t->counts.nr_cpus;
 	t->counts.records++;
-	if (cpu >= 0 && cpu < t->counts.nr_cpus)
+	if (known_cpu)
 		t->counts.records_per_cpu[cpu]++;
 
-	if (rec->missed_events) {
-		ev.kind = ET_EV_LOST;
-		ev.cpu = cpu;
-		ev.pid = -1;
-		ev.ts = rec->ts;
-		ev.lost.count = rec->missed_events > 0 ? rec->missed_events : -1;
-		if (rec->missed_events > 0)
-			t->counts.lost_events += rec->missed_events;
-		else
-			t->counts.lost_unknown++;
-		if (cpu >= 0 && cpu < t->counts.nr_cpus)
-			t->counts.lost_per_cpu[cpu] +=
-				rec->missed_events > 0 ? rec->missed_events : 1;
-		t->fn_ret = t->fn(&ev, t->fn_data);
-		if (t->fn_ret)
-			return -1;
-	}
+	if (rec->missed_events && !(known_cpu && t->lost_announced[cpu]) &&
+	    emit_lost(t, cpu, rec->ts, rec->missed_events))
+		return -1;
+	if (known_cpu)
+		t->lost_announced[cpu] = false;
 
 	id = (int)rd_field(t, rec, &t->common_type);
-	if (id < 0 || id > t->max_id)
-		return 0;
-	h = &t->handlers[id];
-	if (h->kind == H_NONE || !handler_wanted(t, h->kind))
-		return 0;
+	h = id >= 0 && id <= t->max_id ? &t->handlers[id] : NULL;
+	if (h && h->kind != H_NONE && handler_wanted(t, h->kind)) {
+		ev.cpu = cpu;
+		ev.ts = rec->ts;
+		ev.pid = (int)rd_field(t, rec, &t->common_pid);
+		if (decode(t, rec, h, &ev)) {
+			t->counts.used++;
+			t->fn_ret = t->fn(&ev, t->fn_data);
+			if (t->fn_ret)
+				return -1;
+		}
+	}
 
-	ev.cpu = cpu;
-	ev.ts = rec->ts;
-	ev.pid = (int)rd_field(t, rec, &t->common_pid);
-	if (!decode(t, rec, h, &ev))
-		return 0;
-	t->counts.used++;
-	t->fn_ret = t->fn(&ev, t->fn_data);
-	return t->fn_ret ? -1 : 0;
+	next = known_cpu ? tracecmd_peek_data(handle, cpu) : NULL;
+	if (next && next->missed_events) {
+		t->lost_announced[cpu] = true;
+		if (emit_lost(t, cpu, rec->ts, next->missed_events))
+			return -1;
+	}
+	return 0;
 }
 
 int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)

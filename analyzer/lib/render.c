@@ -84,6 +84,20 @@ static const char *const flag_text[16] = {
 	"follow lost syscalls of the same task (kept)",
 };
 
+char *et_sc_flags_str(uint32_t flags, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int b = 0; b < 16; b++)
+		if ((flags & (1u << b)) && flag_names[b] && len < size)
+			len += snprintf(buf + len, size - len, "%s%s", len ? "|" : "",
+					flag_names[b]);
+	if (!len)
+		snprintf(buf, size, "-");
+	return buf;
+}
+
 static const char *syscall_name(const struct et_report *rep, int nr, char *buf,
 				size_t size)
 {
@@ -196,10 +210,13 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, ", %" PRIu64 " missing from sequence gaps", f->tl.seq_lost);
 	fprintf(out, "\n");
 	for (int b = 0; b < 16; b++)
-		if (f->tl.flagged[b])
-			fprintf(out, "             %8" PRIu64 " %s%s\n", f->tl.flagged[b],
-				flag_text[b],
-				(ET_SC_INCOMPLETE & (1u << b)) ? ": excluded from stats" : "");
+		if (f->tl.excluded[b])
+			fprintf(out, "             %8" PRIu64 " excluded: %s\n",
+				f->tl.excluded[b], flag_text[b]);
+	for (int b = 0; b < 16; b++)
+		if (f->tl.flagged[b] && !(ET_SC_INCOMPLETE & (1u << b)))
+			fprintf(out, "             %8" PRIu64 " %s\n", f->tl.flagged[b],
+				flag_text[b]);
 	if (f->tl.stray || f->tl.dup_stage)
 		fprintf(out, "             %8" PRIu64 " events fit no syscall, %" PRIu64
 			" duplicate stages\n", f->tl.stray, f->tl.dup_stage);
@@ -302,6 +319,27 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 		fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
 }
 
+static void text_excluded(const struct et_report *rep, FILE *out)
+{
+	char nb[32], fb[128];
+
+	if (!rep->show_excluded)
+		return;
+	fprintf(out, "\n%zu syscalls excluded from the table:\n", rep->nr_excluded);
+	fprintf(out, "%-22s %-16s %9s %16s %16s %7s  %s\n", "task", "syscall", "ret",
+		"enter(s)", "exit(s)", "cpus", "why");
+	for (size_t i = 0; i < rep->nr_excluded; i++) {
+		const struct et_syscall *sc = &rep->excluded[i];
+		char task[40];
+
+		snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
+		fprintf(out, "%-22s %-16s %9ld %16.6f %16.6f %3d>%-3d  %s\n", task,
+			syscall_name(rep, sc->nr, nb, sizeof(nb)), sc->ret,
+			sc->ts_enter / 1e9, sc->ts_exit / 1e9, sc->cpu_enter, sc->cpu_exit,
+			et_sc_flags_str(sc->flags, fb, sizeof(fb)));
+	}
+}
+
 static int render_text(const struct et_report *rep, FILE *out)
 {
 	for (int i = 0; i < rep->nr_files; i++) {
@@ -322,6 +360,7 @@ static int render_text(const struct et_report *rep, FILE *out)
 	if (rep->breakdown)
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 			text_groups(rep, by, out);
+	text_excluded(rep, out);
 	return 0;
 }
 
@@ -399,10 +438,17 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
 		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,
 		f->tl.seq_lost, f->tl.stray, f->tl.dup_stage);
-	for (int b = 0; b < 16; b++)
+	fprintf(out, ",\n       \"flagged\": {");
+	for (int b = 0, n = 0; b < 16; b++)
 		if (flag_names[b])
-			fprintf(out, ", \"%s\": %" PRIu64, flag_names[b], f->tl.flagged[b]);
-	fprintf(out, "}}");
+			fprintf(out, "%s\"%s\": %" PRIu64, n++ ? ", " : "", flag_names[b],
+				f->tl.flagged[b]);
+	fprintf(out, "},\n       \"excluded\": {");
+	for (int b = 0, n = 0; b < 16; b++)
+		if (flag_names[b] && (ET_SC_INCOMPLETE & (1u << b)))
+			fprintf(out, "%s\"%s\": %" PRIu64, n++ ? ", " : "", flag_names[b],
+				f->tl.excluded[b]);
+	fprintf(out, "}}}");
 }
 
 static int render_json(const struct et_report *rep, FILE *out)
@@ -461,7 +507,27 @@ static int render_json(const struct et_report *rep, FILE *out)
 		}
 		fprintf(out, "%s]", ng ? "\n    " : "");
 	}
-	fprintf(out, "\n  }\n}\n");
+	fprintf(out, "\n  }");
+	if (rep->show_excluded) {
+		char fb[128];
+
+		fprintf(out, ",\n  \"excluded_syscalls\": [");
+		for (size_t i = 0; i < rep->nr_excluded; i++) {
+			const struct et_syscall *sc = &rep->excluded[i];
+
+			fprintf(out, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", sc->pid);
+			json_str(out, sc->comm);
+			fprintf(out, ", \"syscall\": ");
+			json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
+			fprintf(out, ", \"nr\": %d, \"ret\": %ld, \"enter\": %.9f, \"exit\": %.9f, "
+				"\"cpu_enter\": %d, \"cpu_exit\": %d, \"flags\": \"%s\"}",
+				sc->nr, sc->ret, sc->ts_enter / 1e9, sc->ts_exit / 1e9,
+				sc->cpu_enter, sc->cpu_exit,
+				et_sc_flags_str(sc->flags, fb, sizeof(fb)));
+		}
+		fprintf(out, "%s]", rep->nr_excluded ? "\n  " : "");
+	}
+	fprintf(out, "\n}\n");
 	return 0;
 }
 

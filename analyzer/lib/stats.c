@@ -139,20 +139,40 @@ static struct et_cell *cell_get(struct et_stats *st, int nr, uint32_t work,
 	return c;
 }
 
-static struct et_group *group_get(struct et_stats *st, enum et_breakdown by,
-				  int nr, long key)
+static uint64_t hash_str(const char *s)
 {
-	/* exact: 2 bits of kind, 30 of syscall number, 32 of key */
-	uint64_t k = ((uint64_t)by << 62) |
-		     ((uint64_t)((uint32_t)nr & 0x3fffffff) << 32) |
-		     (uint32_t)key;
-	long idx = map_get(&st->group_map, k, (uint32_t)st->nr_groups);
-	struct et_group *g;
+	uint64_t h = 1469598103934665603ull;	/* FNV-1a */
 
-	if (idx < 0)
-		return NULL;
-	if ((size_t)idx < st->nr_groups)
-		return st->groups[idx];
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * Groups are (breakdown, syscall, key[, comm]): a 64-bit hash of the tuple
+ * indexes the map, and a hit is checked against the whole tuple; a clash of
+ * two tuples on one hash moves on to a rehash of it.
+ */
+static struct et_group *group_get(struct et_stats *st, enum et_breakdown by,
+				  int nr, long key, const char *comm)
+{
+	uint64_t k = mix(((uint64_t)by << 56) ^ ((uint64_t)(uint32_t)nr << 24) ^
+			 (uint64_t)key ^ (comm ? hash_str(comm) : 0));
+	struct et_group *g;
+	long idx;
+
+	for (;;) {
+		idx = map_get(&st->group_map, k, (uint32_t)st->nr_groups);
+		if (idx < 0)
+			return NULL;
+		if ((size_t)idx >= st->nr_groups)
+			break;
+		g = st->groups[idx];
+		if (g->by == by && g->nr == nr && g->key == key &&
+		    (!comm || !strncmp(g->comm, comm, ET_COMM_LEN)))
+			return g;
+		k = mix(k + 1);
+	}
 	if (et_grow((void **)&st->groups, &st->cap_groups, st->nr_groups + 1,
 		    sizeof(*st->groups)))
 		return NULL;
@@ -162,6 +182,8 @@ static struct et_group *group_get(struct et_stats *st, enum et_breakdown by,
 	g->by = by;
 	g->nr = nr;
 	g->key = key;
+	if (comm)
+		snprintf(g->comm, ET_COMM_LEN, "%s", comm);
 	st->groups[st->nr_groups++] = g;
 	return g;
 }
@@ -195,13 +217,12 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 		for (size_t i = 0; i < ET_ARRAY_SIZE(bys); i++) {
 			long key = bys[i] == ET_BY_PID ? sc->pid :
 				   bys[i] == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
-			struct et_group *g = group_get(st, bys[i], sc->nr, key);
+			struct et_group *g = group_get(st, bys[i], sc->nr, key,
+						       bys[i] == ET_BY_PID ? sc->comm : NULL);
 
 			if (!g || !et_hist_add(&g->hist, sc->ns[ET_STAGE_TOTAL],
 					       sc->ts_enter))
 				return false;
-			if (bys[i] == ET_BY_PID)
-				memcpy(g->comm, sc->comm, ET_COMM_LEN);
 		}
 	}
 	return true;
@@ -221,12 +242,11 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 	}
 	for (size_t i = 0; i < src->nr_groups; i++) {
 		const struct et_group *s = src->groups[i];
-		struct et_group *g = group_get(dst, s->by, s->nr, s->key);
+		struct et_group *g = group_get(dst, s->by, s->nr, s->key,
+					       s->by == ET_BY_PID ? s->comm : NULL);
 
 		if (!g || !et_hist_merge(&g->hist, &s->hist))
 			return false;
-		if (!g->comm[0])
-			memcpy(g->comm, s->comm, ET_COMM_LEN);
 	}
 	return true;
 }
@@ -239,24 +259,33 @@ uint64_t et_stats_syscalls(const struct et_stats *st)
 /* ------------------------------------------------------------------ */
 /* Sorted views                                                        */
 
-/* Total time of a syscall (and signature), to rank syscalls. */
-static uint64_t syscall_weight(const struct et_stats *st, int nr, uint32_t work)
-{
-	for (size_t i = 0; i < st->nr_cells; i++) {
-		const struct et_cell *c = st->cells[i];
+/*
+ * Syscalls are ranked by their total time (the TOTAL cells, summed over
+ * path signatures); the ranking is computed once per resort.
+ */
+struct rank {
+	int nr;
+	uint32_t work;
+	uint64_t weight;
+};
 
-		if (c->nr == nr && c->work == work && c->stage == ET_STAGE_TOTAL)
-			return c->hist.total;
-	}
-	return 0;
+static struct rank *ranks;
+static size_t nr_ranks;
+
+static uint64_t weight_of(int nr, uint32_t work, bool any_work)
+{
+	uint64_t w = 0;
+
+	for (size_t i = 0; i < nr_ranks; i++)
+		if (ranks[i].nr == nr && (any_work || ranks[i].work == work))
+			w += ranks[i].weight;
+	return w;
 }
 
 static int stage_rank(int stage)
 {
 	return stage == ET_STAGE_TOTAL ? -1 : stage;
 }
-
-static const struct et_stats *sort_ctx;
 
 static int cmp_cells(const void *a, const void *b)
 {
@@ -265,8 +294,8 @@ static int cmp_cells(const void *a, const void *b)
 	uint64_t wx, wy;
 
 	if (x->nr != y->nr || x->work != y->work) {
-		wx = syscall_weight(sort_ctx, x->nr, x->work);
-		wy = syscall_weight(sort_ctx, y->nr, y->work);
+		wx = weight_of(x->nr, x->work, false);
+		wy = weight_of(y->nr, y->work, false);
 		if (wx != wy)
 			return wx > wy ? -1 : 1;
 		if (x->nr != y->nr)
@@ -281,10 +310,15 @@ static int cmp_groups(const void *a, const void *b)
 	const struct et_group *x = *(const struct et_group *const *)a;
 	const struct et_group *y = *(const struct et_group *const *)b;
 
-	if (x->nr != y->nr)
+	if (x->nr != y->nr) {
+		uint64_t wx = weight_of(x->nr, 0, true), wy = weight_of(y->nr, 0, true);
+
+		if (wx != wy)
+			return wx > wy ? -1 : 1;
 		return x->nr < y->nr ? -1 : 1;
-	if (x->hist.count != y->hist.count)
-		return x->hist.count > y->hist.count ? -1 : 1;
+	}
+	if (x->hist.total != y->hist.total)
+		return x->hist.total > y->hist.total ? -1 : 1;
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
@@ -297,16 +331,28 @@ static bool resort(struct et_stats *st)
 	if (!cells)
 		return false;
 	st->sorted = cells;
-	memcpy(cells, st->cells, st->nr_cells * sizeof(*cells));
-	sort_ctx = st;
+	if (st->nr_cells)
+		memcpy(cells, st->cells, st->nr_cells * sizeof(*cells));
+	ranks = calloc(st->nr_cells + 1, sizeof(*ranks));
+	if (!ranks)
+		return false;
+	nr_ranks = 0;
+	for (size_t i = 0; i < st->nr_cells; i++)
+		if (st->cells[i]->stage == ET_STAGE_TOTAL)
+			ranks[nr_ranks++] = (struct rank){ st->cells[i]->nr,
+							   st->cells[i]->work,
+							   st->cells[i]->hist.total };
 	qsort(cells, st->nr_cells, sizeof(*cells), cmp_cells);
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
 		const struct et_group **g;
 		size_t n = 0;
 
 		g = realloc(st->sorted_groups[by], (st->nr_groups + 1) * sizeof(*g));
-		if (!g)
+		if (!g) {
+			free(ranks);
+			ranks = NULL;
 			return false;
+		}
 		st->sorted_groups[by] = g;
 		for (size_t i = 0; i < st->nr_groups; i++)
 			if (st->groups[i]->by == (enum et_breakdown)by)
@@ -314,6 +360,8 @@ static bool resort(struct et_stats *st)
 		qsort(g, n, sizeof(*g), cmp_groups);
 		st->nr_sorted_groups[by] = n;
 	}
+	free(ranks);
+	ranks = NULL;
 	return true;
 }
 

@@ -12,6 +12,12 @@
  *
  * Nothing is dropped silently: every syscall reaches the sink, with flags
  * saying why it is incomplete, and the counts say how many of each.
+ *
+ * Task names: until an event names a task (sched_switch, fork, rename,
+ * exit), the only name is the file's saved cmdlines entry, which is the
+ * pid's *last* name - wrong for syscalls before an exec.  Such a task's
+ * syscalls are held back (at most ET_HOLD_MAX) until its name is confirmed,
+ * then labelled with the name they really ran under.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,8 @@
 #include "entrytrace.h"
 #include "internal.h"
 
+#define ET_HOLD_MAX 1024
+
 struct et_task {
 	int pid;
 	bool has_cur;
@@ -29,6 +37,7 @@ struct et_task {
 	bool seen_syscall;	/* a syscall of this task was seen */
 	bool created;		/* fork/clone seen inside the trace */
 	bool comm_known;
+	bool comm_tentative;	/* comm came from the saved cmdlines */
 	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
 	bool off_cpu;		/* switched out inside a syscall */
 	bool off_in_pend;	/* ...inside pend's exit path */
@@ -39,11 +48,14 @@ struct et_task {
 	uint32_t off_gen;
 	uint32_t last_seq;	/* stage modes: seq of last_return */
 	uint64_t user_exit_ts;
+	uint64_t last_event;	/* trace clock of this task's last event */
 	uint64_t off_ts;
 	uint64_t last_return;	/* stock: trace clock; stage modes: kernel clock */
 	char comm[ET_COMM_LEN];
 	struct et_syscall cur;
 	struct et_syscall pend;
+	struct et_syscall *held;	/* emitted while comm_tentative */
+	size_t nr_held, cap_held;
 };
 
 struct et_cpu {
@@ -67,6 +79,7 @@ struct et_timeline {
 
 	struct et_cpu *cpus;
 	int nr_cpus;
+	uint64_t last_gap;	/* start of the latest lost-events gap */
 
 	long nr_exit, nr_exit_group;
 	long nr_clone, nr_clone3, nr_fork, nr_vfork;
@@ -148,16 +161,44 @@ static const char *task_comm(struct et_timeline *tl, struct et_task *t)
 
 		snprintf(t->comm, sizeof(t->comm), "%s", c ? c : "<...>");
 		t->comm_known = true;
+		t->comm_tentative = true;
 	}
 	return t->comm;
 }
 
-static void task_set_comm(struct et_task *t, const char *comm)
+static void flush_held(struct et_timeline *tl, struct et_task *t)
 {
-	if (!comm || !comm[0])
-		return;
-	snprintf(t->comm, sizeof(t->comm), "%s", comm);
-	t->comm_known = true;
+	for (size_t i = 0; i < t->nr_held; i++)
+		tl->sink(&t->held[i], tl->data);
+	t->nr_held = 0;
+}
+
+/*
+ * An event says what the task was called up to now (before: NULL when only
+ * the new name is known) and what it is called from now on (now).
+ */
+static void task_name(struct et_timeline *tl, struct et_task *t,
+		      const char *before, const char *now)
+{
+	if (t->comm_tentative) {
+		for (size_t i = 0; i < t->nr_held; i++) {
+			if (before && before[0])
+				snprintf(t->held[i].comm, ET_COMM_LEN, "%s", before);
+			else
+				tl->counts.comm_unverified++;
+		}
+		flush_held(tl, t);
+		t->comm_tentative = false;
+		if (before && before[0]) {
+			/* cur and pend began under the old name too */
+			snprintf(t->cur.comm, ET_COMM_LEN, "%s", before);
+			snprintf(t->pend.comm, ET_COMM_LEN, "%s", before);
+		}
+	}
+	if (now && now[0]) {
+		snprintf(t->comm, sizeof(t->comm), "%s", now);
+		t->comm_known = true;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -188,15 +229,48 @@ static bool is_fork(const struct et_timeline *tl, long nr)
 			   nr == tl->nr_fork || nr == tl->nr_vfork);
 }
 
-static void emit(struct et_timeline *tl, const struct et_syscall *sc)
+uint32_t et_sc_reason(uint32_t flags)
 {
+	static const uint32_t order[] = {
+		ET_SC_LOST, ET_SC_OPEN_START, ET_SC_OPEN_END, ET_SC_NORETURN,
+		ET_SC_CHILD, ET_SC_NO_EXIT, ET_SC_MISMATCH,
+	};
+
+	for (size_t i = 0; i < ET_ARRAY_SIZE(order); i++)
+		if (flags & order[i])
+			return order[i];
+	return 0;
+}
+
+static void emit(struct et_timeline *tl, struct et_task *t,
+		 const struct et_syscall *sc)
+{
+	uint32_t reason = et_sc_reason(sc->flags);
+
 	tl->counts.syscalls++;
-	if (!(sc->flags & ET_SC_INCOMPLETE))
+	if (!reason)
 		tl->counts.complete++;
+	else
+		tl->counts.excluded[__builtin_ctz(reason)]++;
 	for (int b = 0; b < 16; b++)
 		if (sc->flags & (1u << b))
 			tl->counts.flagged[b]++;
-	tl->sink(sc, tl->data);
+	if (!t->comm_tentative) {
+		tl->sink(sc, tl->data);
+		return;
+	}
+	if (t->nr_held == ET_HOLD_MAX ||
+	    et_grow((void **)&t->held, &t->cap_held, t->nr_held + 1, sizeof(*sc))) {
+		/* never named: give up waiting, the cmdlines name stands */
+		tl->counts.comm_unverified += t->nr_held;
+		flush_held(tl, t);
+		if (et_grow((void **)&t->held, &t->cap_held, 1, sizeof(*sc))) {
+			tl->counts.comm_unverified++;
+			tl->sink(sc, tl->data);
+			return;
+		}
+	}
+	t->held[t->nr_held++] = *sc;
 }
 
 static void sc_begin(struct et_timeline *tl, struct et_task *t,
@@ -266,7 +340,7 @@ static void flush_pend(struct et_timeline *tl, struct et_task *t)
 		return;
 	if (tl->mode != ET_MODE_STOCK)
 		stage_finalize(tl, t, &t->pend);
-	emit(tl, &t->pend);
+	emit(tl, t, &t->pend);
 	t->has_pend = false;
 }
 
@@ -292,7 +366,7 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 			t->cur.flags |= ET_SC_NO_EXIT;
 		if (tl->mode != ET_MODE_STOCK)
 			stage_finalize(tl, t, &t->cur);
-		emit(tl, &t->cur);
+		emit(tl, t, &t->cur);
 		t->has_cur = false;
 	}
 	t->have_return = false;
@@ -300,6 +374,12 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 	t->off_cpu = false;
 	t->seen_syscall = false;
 	t->created = false;
+	if (t->comm_tentative) {
+		/* the old task was never named: its cmdlines name stands */
+		tl->counts.comm_unverified += t->nr_held;
+		flush_held(tl, t);
+		t->comm_tentative = false;
+	}
 	t->comm_known = false;
 	t->pid_reused = true;
 }
@@ -307,7 +387,7 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 /* ------------------------------------------------------------------ */
 /* Lost events                                                         */
 
-static void on_lost(struct et_timeline *tl)
+static void on_lost(struct et_timeline *tl, const struct et_event *ev)
 {
 	/*
 	 * Records were lost on one CPU just before this point.  Any task may
@@ -321,7 +401,13 @@ static void on_lost(struct et_timeline *tl)
 			continue;
 		if (t->has_cur)
 			t->cur.flags |= ET_SC_LOST;
-		if (t->has_pend && (tl->mode != ET_MODE_STOCK || !t->pend_returned))
+		/*
+		 * pend is paired already; it is suspect only while a stage
+		 * of it can still arrive: deferred stages, or the exit span
+		 * up to context_tracking:user_enter.
+		 */
+		if (t->has_pend && (tl->mode != ET_MODE_STOCK ||
+				    (tl->have_ct && !t->pend_returned)))
 			t->pend.flags |= ET_SC_LOST;
 		t->user_exit_valid = false;
 		t->have_return = false;
@@ -329,6 +415,7 @@ static void on_lost(struct et_timeline *tl)
 	}
 	for (int c = 0; c < tl->nr_cpus; c++)
 		tl->cpus[c].depth = 0;
+	tl->last_gap = ev->ts;
 }
 
 /* ------------------------------------------------------------------ */
@@ -345,7 +432,7 @@ static void stock_enter(struct et_timeline *tl, struct et_task *t,
 			task_reset(tl, t);
 		} else {
 			t->cur.flags |= ET_SC_NO_EXIT;
-			emit(tl, &t->cur);
+			emit(tl, t, &t->cur);
 			t->has_cur = false;
 			t->have_return = false;
 		}
@@ -376,12 +463,14 @@ static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
 	sc->ret = ev->exit.ret;
 	if (is_fork(tl, ev->exit.nr) && ev->exit.ret == 0)
 		sc->flags |= ET_SC_CHILD;
+	else if (tl->last_gap && tl->last_gap >= t->last_event)
+		sc->flags |= ET_SC_LOST;	/* its entry may be in the gap */
 	else if (!t->seen_syscall && !t->created)
 		sc->flags |= ET_SC_OPEN_START;
 	else
 		sc->flags |= ET_SC_MISMATCH;
 	t->seen_syscall = true;
-	emit(tl, sc);
+	emit(tl, t, sc);
 	t->has_cur = false;
 	t->last_return = ev->ts;
 	t->have_return = true;
@@ -405,7 +494,7 @@ static void stock_exit(struct et_timeline *tl, struct et_task *t,
 	if (ev->exit.nr != sc->nr) {
 		if (ev->exit.nr != -1) {
 			sc->flags |= ET_SC_MISMATCH;
-			emit(tl, sc);
+			emit(tl, t, sc);
 			t->has_cur = false;
 			t->have_return = false;
 			return;
@@ -631,7 +720,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 	if (prev) {
 		struct et_syscall *sc = in_kernel(tl, prev);
 
-		task_set_comm(prev, ev->sw.prev_comm);
+		task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
 		if (sc) {
 			prev->off_cpu = true;
 			prev->off_in_pend = sc == &prev->pend;
@@ -640,7 +729,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 		}
 	}
 	if (next) {
-		task_set_comm(next, ev->sw.next_comm);
+		task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
 		if (next->off_cpu && next->off_gen == next->gen) {
 			struct et_syscall *sc = in_kernel(tl, next);
 
@@ -695,7 +784,8 @@ static void on_task_new(struct et_timeline *tl, const struct et_event *ev)
 	t = task_get(tl, ev->task.pid);
 	if (!t)
 		return;
-	task_set_comm(t, ev->task.comm);
+	task_name(tl, t, NULL, ev->task.comm);
+	t->comm_tentative = false;
 	t->created = true;
 }
 
@@ -704,6 +794,7 @@ static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *t = task_find(tl, ev->task.pid);
 
 	if (t) {
+		task_name(tl, t, ev->task.comm, ev->task.comm);
 		task_reset(tl, t);
 		t->pid_reused = false;	/* only a later task_new says so */
 	}
@@ -731,7 +822,7 @@ static void on_comm(struct et_timeline *tl, const struct et_event *ev)
 	}
 	t = task_get(tl, ev->task.pid);
 	if (t)
-		task_set_comm(t, ev->task.comm);
+		task_name(tl, t, ev->task.old_comm, ev->task.comm);
 }
 
 /* ------------------------------------------------------------------ */
@@ -743,7 +834,7 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 
 	switch (ev->kind) {
 	case ET_EV_LOST:
-		on_lost(tl);
+		on_lost(tl, ev);
 		return 0;
 	case ET_EV_SCHED_SWITCH:
 		on_switch(tl, ev);
@@ -799,6 +890,7 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 	default:
 		break;
 	}
+	t->last_event = ev->ts;
 	return 0;
 }
 
@@ -856,9 +948,13 @@ void et_timeline_finish(struct et_timeline *tl)
 			t->cur.flags |= ET_SC_OPEN_END;
 		if (tl->mode != ET_MODE_STOCK)
 			stage_finalize(tl, t, &t->cur);
-		emit(tl, &t->cur);
+		emit(tl, t, &t->cur);
 		t->has_cur = false;
 	}
+	/* never renamed in the trace: the saved cmdlines name is right */
+	for (size_t i = 0; i < tl->nr_slots; i++)
+		if (tl->slots[i])
+			flush_held(tl, tl->slots[i]);
 }
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl)
@@ -870,8 +966,11 @@ void et_timeline_free(struct et_timeline *tl)
 {
 	if (!tl)
 		return;
-	for (size_t i = 0; i < tl->nr_slots; i++)
+	for (size_t i = 0; i < tl->nr_slots; i++) {
+		if (tl->slots[i])
+			free(tl->slots[i]->held);
 		free(tl->slots[i]);
+	}
 	free(tl->slots);
 	free(tl->cpus);
 	free(tl);

@@ -4,7 +4,7 @@
  * so traces of it can be checked against exact counts.  Static-linkable,
  * used both on the host and inside the QEMU guests.
  *
- *   sysloop [-n N] MODE...
+ *   sysloop [-n N] [-o FILE] MODE...
  *
  * Modes run in the order given, N iterations each (default 1000):
  *   getppid    getppid()
@@ -20,11 +20,13 @@
  *   sleep=MS   one nanosleep of MS milliseconds
  *   reuse      fork a child (N getppid, exit), then fork children until one
  *              gets the same pid again (writes /proc/sys/kernel/ns_last_pid)
- *   exec=PATH  execve(PATH): comm changes; must be the last mode
+ *   exec=PATH  execve(PATH) with the remaining arguments: comm changes to
+ *              PATH's last component; PATH runs the rest of the modes
  *
  * Each mode prints one line "sysloop: MODE SYSCALL COUNT pid=PID" per
- * syscall kind it did N times, before it starts, so a trace can be checked
- * against what really ran.
+ * syscall kind it does N times, before it starts, so a trace can be checked
+ * against what really ran.  -o appends those lines to FILE instead of
+ * stdout (opened once, before the first mode).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -220,12 +222,20 @@ int main(int argc, char **argv)
 	long n = 1000;
 	int i = 1;
 
-	if (argc > 2 && !strcmp(argv[1], "-n")) {
-		n = strtol(argv[2], NULL, 0);
-		i = 3;
+	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+		if (!strcmp(argv[i], "-n")) {
+			n = strtol(argv[i + 1], NULL, 0);
+		} else if (!strcmp(argv[i], "-o")) {
+			if (!freopen(argv[i + 1], "a", stdout)) {
+				perror(argv[i + 1]);
+				return 2;
+			}
+		} else {
+			break;
+		}
 	}
 	if (i >= argc || n <= 0) {
-		fprintf(stderr, "usage: sysloop [-n N] MODE...  (see the source header)\n");
+		fprintf(stderr, "usage: sysloop [-n N] [-o FILE] MODE...  (see the source header)\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -251,10 +261,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(m, "reuse")) {
 			ret = do_reuse(n);
 		} else if (!strncmp(m, "exec=", 5)) {
-			char *args[] = { (char *)m + 5, NULL };
-
+			/* the new image gets argv[i + 1...] as its own modes */
+			argv[i] = (char *)m + 5;
 			announce("exec", "execve", 1, getpid());
-			execv(m + 5, args);
+			execv(m + 5, argv + i);
 			perror("sysloop: execve");
 			return 1;
 		} else {

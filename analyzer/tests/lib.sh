@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers sourced by every analyzer/tests/t-*.sh.  A check prints one
+# "ok"/"not ok" line and appends pass/fail to $RESULTS.
+
+_pass() { echo "ok - $TEST: $1"; echo pass >> "$RESULTS"; }
+_fail() { echo "not ok - $TEST: $1"; echo fail >> "$RESULTS"; }
+
+# check DESC CMD...: passes when CMD exits 0
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		_pass "$desc"
+	else
+		_fail "$desc"
+		printf '%s\n' "$out" | tail -20 | sed 's/^/#   /'
+	fi
+	[ "$VERBOSE" = 1 ] && printf '%s\n' "$out" | sed 's/^/#   /'
+	return 0
+}
+
+# expect_eq DESC ACTUAL EXPECTED
+expect_eq() {
+	if [ "$2" == "$3" ]; then
+		_pass "$1 ($2)"
+	else
+		_fail "$1: got '$2', expected '$3'"
+	fi
+}
+
+# expect_exit DESC CODE CMD...: CMD must exit with CODE and say why on stderr
+expect_exit() {
+	local desc=$1 code=$2 rc err
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$code" ] && [ -n "$err" ]; then
+		_pass "$desc (exit $rc: $(printf '%s' "$err" | head -1 | cut -c1-100))"
+	else
+		_fail "$desc: exit $rc, expected $code; stderr: $(printf '%s' "$err" | head -3)"
+	fi
+}
+
+# jq-like: jget FILE PYEXPR, with the parsed JSON as d
+jget() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+v=eval(sys.argv[2])
+print(v)' "$1" "$2"
+}
+
+# cell FILE SYSCALL STAGE FIELD: one statistic of one syscall x stage
+cell() {
+	jget "$1" "sum(c['$4'] for c in d['cells'] if c['syscall']=='$2' and c['stage']=='$3')"
+}
+
+# expected SYSCALL [FILE.expect]: what the workload said it did
+expected() {
+	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"
+}
+
+# The workload, built once per run.
+sysloop() {
+	make -s -C "$TOP" build/sysloop >/dev/null && echo "$TOP/build/sysloop"
+}
