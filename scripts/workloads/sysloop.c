@@ -4,7 +4,7 @@
  * so traces of it can be checked against exact counts.  Static-linkable,
  * used both on the host and inside the QEMU guests.
  *
- *   sysloop [-n N] [-o FILE] MODE...
+ *   sysloop [-t] [-n N] [-o FILE] MODE...
  *
  * Modes run in the order given, N iterations each (default 1000):
  *   getppid    getppid()
@@ -22,16 +22,27 @@
  *              gets the same pid again (writes /proc/sys/kernel/ns_last_pid)
  *   exec=PATH  execve(PATH) with the remaining arguments: comm changes to
  *              PATH's last component; PATH runs the rest of the modes
+ *   sud        getppid() with syscall user dispatch armed and its selector
+ *              set to ALLOW: every syscall runs the dispatch check
+ *   audit      enable audit and add an exit rule for getppid limited to
+ *              uid 4242 (never matches: no records) through the audit
+ *              netlink socket, then fork a child that does N getppid():
+ *              its syscalls run the audit entry/exit work.  Audit stays
+ *              enabled, so every task forked later is audited too
  *
  * Each mode prints one line "sysloop: MODE SYSCALL COUNT pid=PID" per
  * syscall kind it does N times, before it starts, so a trace can be checked
  * against what really ran.  -o appends those lines to FILE instead of
- * stdout (opened once, before the first mode).
+ * stdout (opened once, before the first mode).  -t also prints
+ * "sysloop-time: MODE NS" after each getppid-loop mode: the loop's
+ * CLOCK_MONOTONIC time (with QEMU -icount shift=0: instructions).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/netlink.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <signal.h>
@@ -41,12 +52,23 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#ifndef PR_SET_SYSCALL_USER_DISPATCH
+#define PR_SET_SYSCALL_USER_DISPATCH 59
+#define PR_SYS_DISPATCH_OFF 0
+#define PR_SYS_DISPATCH_ON 1
+#endif
+#ifndef SYSCALL_DISPATCH_FILTER_ALLOW
+#define SYSCALL_DISPATCH_FILTER_ALLOW 0
+#endif
+
 static volatile sig_atomic_t delivered;
+static int timed;
 
 static void on_usr1(int sig)
 {
@@ -60,10 +82,27 @@ static void announce(const char *mode, const char *sc, long n, pid_t pid)
 	fflush(stdout);
 }
 
-static void loop_getppid(long n)
+static unsigned long long now_ns(void)
 {
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void loop_getppid_timed(const char *mode, long n)
+{
+	unsigned long long t0 = now_ns();
+
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
+	if (timed)
+		printf("sysloop-time: %s %llu\n", mode, now_ns() - t0);
+}
+
+static void loop_getppid(long n)
+{
+	loop_getppid_timed("getppid", n);
 }
 
 static int do_kill0(long n)
@@ -140,6 +179,80 @@ static int do_ptrace(long n)
 		if (WIFEXITED(status))
 			return WEXITSTATUS(status) ? -1 : 0;
 	}
+}
+
+static int do_sud(long n)
+{
+	static volatile char selector = SYSCALL_DISPATCH_FILTER_ALLOW;
+
+	announce("sud", "getppid", n, getpid());
+	if (prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_ON, 0, 0, &selector))
+		return -1;
+	loop_getppid_timed("sud", n);
+	return prctl(PR_SET_SYSCALL_USER_DISPATCH, PR_SYS_DISPATCH_OFF, 0, 0, 0) ? -1 : 0;
+}
+
+/* One audit netlink request; returns 0 or -errno from the kernel's ack. */
+static int audit_request(int fd, int type, const void *data, size_t len)
+{
+	struct {
+		struct nlmsghdr nlh;
+		char buf[sizeof(struct audit_rule_data) + 64];
+	} req = { 0 };
+	struct {
+		struct nlmsghdr nlh;
+		struct nlmsgerr err;
+		char pad[256];
+	} ack;
+	struct sockaddr_nl addr = { .nl_family = AF_NETLINK };
+
+	req.nlh.nlmsg_len = NLMSG_LENGTH(len);
+	req.nlh.nlmsg_type = type;
+	req.nlh.nlmsg_flags = NLM_F_REQUEST | NLM_F_ACK;
+	memcpy(NLMSG_DATA(&req.nlh), data, len);
+	if (sendto(fd, &req, req.nlh.nlmsg_len, 0, (struct sockaddr *)&addr,
+		   sizeof(addr)) < 0 || recv(fd, &ack, sizeof(ack), 0) < 0)
+		return -errno;
+	return ack.nlh.nlmsg_type == NLMSG_ERROR ? ack.err.error : 0;
+}
+
+static int do_audit(long n)
+{
+	struct audit_status st = { .mask = AUDIT_STATUS_ENABLED, .enabled = 1 };
+	struct audit_rule_data rule = {
+		.flags = AUDIT_FILTER_EXIT,
+		.action = AUDIT_ALWAYS,
+		.field_count = 1,
+		.fields = { AUDIT_UID },
+		.fieldflags = { AUDIT_EQUAL },
+		.values = { 4242 },
+	};
+	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT), err, status;
+	pid_t child;
+
+	if (fd < 0)
+		return -1;
+	rule.mask[SYS_getppid / 32] |= 1U << (SYS_getppid % 32);
+	err = audit_request(fd, AUDIT_SET, &st, sizeof(st));
+	if (!err)
+		err = audit_request(fd, AUDIT_ADD_RULE, &rule, sizeof(rule));
+	close(fd);
+	if (err && err != -EEXIST) {
+		errno = -err;
+		return -1;
+	}
+	/* audit contexts are set up at fork: only a new task is audited */
+	child = fork();
+	if (child < 0)
+		return -1;
+	if (!child) {
+		loop_getppid_timed("audit", n);
+		_exit(0);
+	}
+	announce("audit", "getppid", n, child);
+	if (waitpid(child, &status, 0) < 0)
+		return -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
 static int do_migrate(long n)
@@ -222,7 +335,14 @@ int main(int argc, char **argv)
 	long n = 1000;
 	int i = 1;
 
-	for (; i + 1 < argc && argv[i][0] == '-'; i += 2) {
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "-t")) {
+			timed = 1;
+			i++;
+			continue;
+		}
+		if (i + 1 >= argc)
+			break;
 		if (!strcmp(argv[i], "-n")) {
 			n = strtol(argv[i + 1], NULL, 0);
 		} else if (!strcmp(argv[i], "-o")) {
@@ -233,9 +353,10 @@ int main(int argc, char **argv)
 		} else {
 			break;
 		}
+		i += 2;
 	}
 	if (i >= argc || n <= 0) {
-		fprintf(stderr, "usage: sysloop [-n N] [-o FILE] MODE...  (see the source header)\n");
+		fprintf(stderr, "usage: sysloop [-t] [-n N] [-o FILE] MODE...  (see the source header)\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -260,6 +381,10 @@ int main(int argc, char **argv)
 			ret = do_sleep(strtol(m + 6, NULL, 0));
 		} else if (!strcmp(m, "reuse")) {
 			ret = do_reuse(n);
+		} else if (!strcmp(m, "sud")) {
+			ret = do_sud(n);
+		} else if (!strcmp(m, "audit")) {
+			ret = do_audit(n);
 		} else if (!strncmp(m, "exec=", 5)) {
 			/* the new image gets argv[i + 1...] as its own modes */
 			argv[i] = (char *)m + 5;
