@@ -336,8 +336,9 @@ struct et_hist {
 	uint64_t min_ts;	/* timestamp of a min exemplar */
 	uint64_t max_ts;
 	uint64_t total;		/* exact sum of the values */
-	double mean;		/* Welford running mean and sum of squared */
-	double m2;		/* deviations; merged with Chan's formula */
+	uint64_t shift;		/* the first value; mean and m2 are kept on */
+	double mean;		/* value - shift (Welford), so they stay small */
+	double m2;		/* and exact; merged with Chan's formula */
 };
 
 void et_hist_init(struct et_hist *h);

@@ -210,6 +210,21 @@ static void set_handler(struct et_trace *t, struct tep_event *ev,
 /* ------------------------------------------------------------------ */
 /* Open                                                                */
 
+/*
+ * libtracecmd 1.3.1 crashes in tracecmd_close() on a handle whose data
+ * failed to initialise (tracecmd_open() itself does that on a truncated v6
+ * file).  Such a handle is parked here instead: never closed, still
+ * reachable, so it is neither a crash nor a leak report.  One per bad file.
+ */
+static struct tracecmd_input *parked[64];
+static unsigned int nr_parked;
+
+static void park_handle(struct tracecmd_input *handle)
+{
+	if (nr_parked < ET_ARRAY_SIZE(parked))
+		parked[nr_parked++] = handle;
+}
+
 static enum et_err check_path(const char *path, char *errbuf, size_t errlen)
 {
 	struct stat st;
@@ -469,12 +484,21 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	t->path = strdup(path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	t->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!t->handle) {
 		snprintf(errbuf, errlen,
-			 "%s: libtracecmd cannot read this file (truncated or corrupt headers, or an unsupported file version)",
+			 "%s: libtracecmd cannot read the headers (truncated or corrupt file, or an unsupported version)",
 			 path);
 		*err = ET_ERR_FORMAT;
+		goto fail;
+	}
+	if (tracecmd_init_data(t->handle) < 0) {
+		snprintf(errbuf, errlen,
+			 "%s: the trace data is shorter or other than the headers describe (truncated file?)",
+			 path);
+		*err = ET_ERR_TRUNCATED;
+		park_handle(t->handle);
+		t->handle = NULL;
 		goto fail;
 	}
 	t->tep = tracecmd_get_tep(t->handle);

@@ -86,13 +86,16 @@ bool et_hist_add(struct et_hist *h, uint64_t v, uint64_t ts)
 		h->max = v;
 		h->max_ts = ts;
 	}
+	if (!h->count)
+		h->shift = v;
 	h->count++;
 	h->total += v;
 	{
-		double d = (double)v - h->mean;
+		double x = (double)(int64_t)(v - h->shift);
+		double d = x - h->mean;
 
 		h->mean += d / (double)h->count;
-		h->m2 += d * ((double)v - h->mean);
+		h->m2 += d * (x - h->mean);
 	}
 	return true;
 }
@@ -113,9 +116,14 @@ bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
 		dst->max = src->max;
 		dst->max_ts = src->max_ts;
 	}
-	{
+	if (!dst->count) {
+		dst->shift = src->shift;
+		dst->mean = src->mean;
+		dst->m2 = src->m2;
+	} else {
 		double n1 = (double)dst->count, n2 = (double)src->count;
-		double d = src->mean - dst->mean;
+		double d = (double)(int64_t)(src->shift - dst->shift) +
+			   (src->mean - dst->mean);
 
 		dst->m2 += src->m2 + d * d * n1 * n2 / (n1 + n2);
 		dst->mean += d * n2 / (n1 + n2);
@@ -157,7 +165,7 @@ uint64_t et_hist_quantile(const struct et_hist *h, double q)
 
 double et_hist_mean(const struct et_hist *h)
 {
-	return h->count ? h->mean : 0;
+	return h->count ? (double)h->shift + h->mean : 0;
 }
 
 /* Sample standard deviation. */

@@ -63,3 +63,18 @@ expected() {
 sysloop() {
 	make -s -C "$TOP" build/sysloop >/dev/null && echo "$TOP/build/sysloop"
 }
+
+# tap CMD...: run a program that prints ok/not ok lines, count each one
+tap() {
+	local out rc line
+	out=$("$@" 2>&1)
+	rc=$?
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*) _pass "${line#ok - }" ;;
+		"not ok - "*) _fail "${line#not ok - }" ;;
+		*) echo "#   $line" ;;
+		esac
+	done <<< "$out"
+	[ $rc -eq 0 ] || _fail "$1 exited $rc"
+}

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Bad input and bad usage: one clear line on stderr, the documented exit code,
+# never a report that looks complete.
+. "$(dirname "$0")/lib.sh"
+
+f=$DATA/host-kill-getppid.dat
+
+expect_exit "no arguments" 2 "$ET"
+expect_exit "unknown command" 2 "$ET" frobnicate
+expect_exit "report without a file" 2 "$ET" report
+expect_exit "unknown option" 2 "$ET" report --frob "$f"
+expect_exit "bad --format" 2 "$ET" report --format=xml "$f"
+expect_exit "unknown --stage" 2 "$ET" report -S nosuchstage "$f"
+expect_exit "bad --time-window" 2 "$ET" report -w 5 "$f"
+expect_exit "reversed --time-window" 2 "$ET" report -w 5,1 "$f"
+expect_exit "syscall name unknown on the trace's arch" 2 "$ET" report -s nosuchcall "$f"
+expect_exit "--mode the file cannot do" 4 "$ET" report --mode=stages "$f"
+check "--help exits 0" "$ET" report --help
+check "--help documents the exit codes" grep -q "exit status" <("$ET" report --help)
+check "entrytrace --help lists report" grep -q "report" <("$ET" --help)
+check "entrytrace help report = report --help" cmp <("$ET" help report) <("$ET" report --help)
+
+expect_exit "missing file" 3 "$ET" report /nonexistent/trace.dat
+expect_exit "a directory" 3 "$ET" report "$DATA"
+: > empty.dat
+expect_exit "an empty file" 3 "$ET" report empty.dat
+printf 'not a trace at all\n' > text.dat
+expect_exit "not a trace.dat" 3 "$ET" report text.dat
+head -c 4096 "$f" > head.dat
+expect_exit "v7 cut after 4 KB" 3 "$ET" report head.dat
+size=$(stat -c %s "$f")
+head -c $((size / 2)) "$f" > half.dat
+expect_exit "v7 cut in half" 3 "$ET" report half.dat
+trace-cmd convert --file-version 6 --compression none -i "$f" -o v6.dat >/dev/null 2>&1
+size=$(stat -c %s v6.dat)
+head -c $((size * 8 / 10)) v6.dat > v6cut.dat
+expect_exit "v6 cut inside the CPU data (libtracecmd alone would crash here)" 3 "$ET" report v6cut.dat
+expect_exit "one bad file among good ones fails the whole report" 3 "$ET" report "$f" half.dat
+"$ET" report "$f" half.dat > partial.txt 2>/dev/null
+expect_eq "...and prints no partial table" "$(wc -c < partial.txt)" 0
+
+# A real trace without syscall events (only sched_switch): exit 4.
+if scripts_ok=$("$TOP/scripts/record-host" -E sched:sched_switch -o nosys.dat -- /bin/true 2>&1); then
+	expect_exit "a trace with no syscall events" 4 "$ET" report nosys.dat
+else
+	_fail "could not record a sched-only trace: $scripts_ok"
+fi

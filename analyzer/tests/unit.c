@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit checks of libentrytrace pieces that have exact answers: histogram
+ * bucket geometry and its error bound against exact quantiles, merging,
+ * the numerically stable stddev, and the stage vocabulary's invariants.
+ * Prints one "ok - ..." or "not ok - ..." line per check.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                   \
+	do {                                               \
+		printf("%s - ", (cond) ? "ok" : "not ok"); \
+		printf(__VA_ARGS__);                       \
+		printf("\n");                              \
+		if (!(cond))                               \
+			failures++;                        \
+	} while (0)
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rng(void)
+{
+	rng_state ^= rng_state << 13;
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void hist_geometry(void)
+{
+	bool contiguous = true, roundtrip = true;
+	uint32_t last = et_hist_index(UINT64_MAX);
+
+	for (uint32_t i = 0; i < last; i++) {
+		if (et_hist_upper(i) + 1 != et_hist_lower(i + 1))
+			contiguous = false;
+		if (et_hist_index(et_hist_lower(i)) != i ||
+		    et_hist_index(et_hist_upper(i)) != i)
+			roundtrip = false;
+	}
+	CHECK(contiguous, "histogram buckets tile [0, 2^64) without gaps (%u buckets)", last + 1);
+	CHECK(roundtrip, "every bucket's bounds index back to it");
+	CHECK(et_hist_index(255) == 255 && et_hist_lower(255) == 255,
+	      "values below 256 have buckets of their own");
+	for (uint32_t i = 256; i < last; i++) {
+		double w = (double)(et_hist_upper(i) - et_hist_lower(i) + 1);
+
+		if (w / (double)et_hist_lower(i) > 1.0 / 128 + 1e-12) {
+			CHECK(false, "bucket %u wider than 1/128 of its lower bound", i);
+			return;
+		}
+	}
+	CHECK(true, "no bucket is wider than 1/128 of its lower bound");
+}
+
+/* Against exact nearest-rank quantiles of a heavy-tailed sample. */
+static void hist_error_bound(void)
+{
+	enum { N = 200000 };
+	static const double qs[] = { 0.01, 0.1, 0.5, 0.9, 0.99, 0.999 };
+	uint64_t *v = malloc(N * sizeof(*v));
+	struct et_hist h;
+	double worst = 0;
+
+	et_hist_init(&h);
+	for (int i = 0; i < N; i++) {
+		/* 50 ns .. ~50 ms, log-uniform */
+		double e = (double)(rng() % 1000000) / 1000000.0 * 20.0;
+		v[i] = (uint64_t)(50.0 * pow(2.0, e));
+		et_hist_add(&h, v[i], (uint64_t)i);
+	}
+	qsort(v, N, sizeof(*v), cmp_u64);
+	for (size_t k = 0; k < sizeof(qs) / sizeof(qs[0]); k++) {
+		uint64_t exact = v[(size_t)ceil(qs[k] * N) - 1];
+		uint64_t got = et_hist_quantile(&h, qs[k]);
+		double err = fabs((double)got - (double)exact) / (double)exact;
+
+		if (err > worst)
+			worst = err;
+	}
+	CHECK(worst <= 1.0 / 256, "quantiles within 1/256 of exact (worst %.5f%%)", worst * 100);
+	CHECK(h.min == v[0] && h.max == v[N - 1], "min and max are exact");
+	CHECK(et_hist_quantile(&h, 0) == h.min && et_hist_quantile(&h, 1) == h.max,
+	      "q=0 and q=1 are min and max");
+	et_hist_free(&h);
+	free(v);
+}
+
+static void hist_merge_and_stddev(void)
+{
+	enum { N = 100000 };
+	struct et_hist a, b, all;
+	double mean = 0, m2 = 0, sd;
+	uint64_t *v = malloc(N * sizeof(*v));
+
+	et_hist_init(&a);
+	et_hist_init(&b);
+	et_hist_init(&all);
+	/*
+	 * Values near 1e12 with a spread of 100: a sum of squares would cancel.
+	 * The reference works on the exact offsets from 1e12.
+	 */
+	for (int i = 0; i < N; i++) {
+		v[i] = 1000000000000ull + rng() % 100;
+		et_hist_add(i % 3 ? &a : &b, v[i], (uint64_t)i);
+		et_hist_add(&all, v[i], (uint64_t)i);
+		mean += (double)(v[i] - 1000000000000ull);
+	}
+	mean /= N;
+	for (int i = 0; i < N; i++) {
+		double d = (double)(v[i] - 1000000000000ull) - mean;
+
+		m2 += d * d;
+	}
+	sd = sqrt(m2 / (N - 1));
+	et_hist_merge(&a, &b);
+	CHECK(a.count == all.count && a.total == all.total && a.min == all.min &&
+	      a.max == all.max, "merge keeps count, total, min and max");
+	CHECK(a.nr_buckets >= all.nr_buckets &&
+	      !memcmp(a.buckets, all.buckets, all.nr_buckets * sizeof(uint64_t)),
+	      "merge gives the same buckets as adding everything to one");
+	CHECK(fabs(et_hist_stddev(&all) - sd) < 1e-6 * sd,
+	      "stddev of 1e12+U(0,100) matches two-pass (%.4f vs %.4f)", et_hist_stddev(&all), sd);
+	CHECK(fabs(et_hist_stddev(&a) - sd) < 1e-6 * sd, "merged stddev matches (%.4f)",
+	      et_hist_stddev(&a));
+	et_hist_free(&a);
+	et_hist_free(&b);
+	et_hist_free(&all);
+	free(v);
+}
+
+static void vocabulary(void)
+{
+	bool unique = true, parents = true, kinds = true, derived_last = true;
+	bool work_unique = true;
+
+	for (int i = 0; i < ET_STAGE_NR; i++) {
+		const struct et_stage_info *s = &et_stages[i];
+
+		for (int j = 0; j < i; j++)
+			if (!strcmp(et_stages[j].name, s->name))
+				unique = false;
+		if (et_stage_by_name(s->name) != i)
+			unique = false;
+		if (s->parent != ET_STAGE_NONE &&
+		    (s->parent >= i || et_stages[s->parent].phase != s->phase))
+			parents = false;
+		if ((s->kind == ET_KIND_NOINSTR && s->phase != ET_PHASE_ENTRY) ||
+		    (s->kind == ET_KIND_DEFERRED && s->phase != ET_PHASE_EXIT) ||
+		    (s->kind == ET_KIND_AGG && s->parent == ET_STAGE_NONE))
+			kinds = false;
+		if ((s->kind == ET_KIND_DERIVED) != (i >= et_stage_nr_kernel))
+			derived_last = false;
+		if (s->kind != ET_KIND_DERIVED && (s->paths & ET_PATH_S))
+			kinds = false;
+	}
+	for (int i = 0; i < ET_WORK_NR; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(et_work_names[i], et_work_names[j]))
+				work_unique = false;
+	CHECK(unique, "%d stage names, unique, found by name", ET_STAGE_NR);
+	CHECK(parents, "every parent precedes its children, in the same phase");
+	CHECK(kinds, "NOINSTR only on entry, DEFERRED only on exit, AGG inside a parent, S only derived");
+	CHECK(derived_last, "the %d kernel stages come first, derived ones after", et_stage_nr_kernel);
+	CHECK(work_unique && ET_WORK_NR <= 24, "%d path signature bits, unique, fit the cell key", ET_WORK_NR);
+	CHECK(et_stage_by_name("no-such-stage") == ET_STAGE_NONE, "unknown names are refused");
+}
+
+int main(void)
+{
+	hist_geometry();
+	hist_error_bound();
+	hist_merge_and_stddev();
+	vocabulary();
+	return failures ? 1 : 0;
+}
