@@ -10,6 +10,7 @@
 #   make demo       install dependencies, build, report on the shipped trace
 #   make check      install dependencies, ASan/UBSan build, run the test suite
 #   make bench      throughput benchmark against trace-cmd and libtracecmd
+#   make docs       regenerate the generated parts of Documentation/
 #   make install    PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -17,10 +18,10 @@ CC       ?= gcc
 O        ?= build
 PKGS     := libtracecmd libtraceevent libtracefs audit
 
-ET_CFLAGS  = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+ET_CFLAGS  = -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wno-unused-parameter \
 	     -Ianalyzer/include -Ianalyzer/lib -Itracepoints \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-ET_LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
+ET_LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
 OPT_CFLAGS ?= -O2 -g
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
@@ -88,6 +89,9 @@ check:
 bench: all
 	scripts/bench-analyzer
 
+docs: all
+	scripts/gen-docs
+
 install: all
 	install -D -m 0755 analyzer/entrytrace $(DESTDIR)$(PREFIX)/bin/entrytrace
 	install -D -m 0644 Documentation/entrytrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/entrytrace.1
@@ -95,10 +99,15 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench install clean
+.PHONY: all san deps-check demo check bench docs install clean
 -include scripts/kernel.mk
 
 # The workload, static so the same binary runs on the host and in guests.
 build/sysloop: scripts/workloads/sysloop.c
 	@mkdir -p build
 	$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<
+
+# Benchmark baseline: libtracecmd's ordered iteration and nothing else.
+build/bare-iterate: analyzer/tools/bare-iterate.c | deps-check
+	@mkdir -p build
+	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -o $@ $< $(ET_LDLIBS)

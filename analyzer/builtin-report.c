@@ -6,6 +6,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "builtin.h"
 #include "entrytrace.h"
@@ -47,6 +48,8 @@ static const char report_usage[] =
 	"                         work ran: audit, seccomp, signal, resched, ...)\n"
 	"      --no-breakdown     omit the task / CPU / result tables\n"
 	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n"
+	"  -j, --jobs=N           reader threads (default: online CPUs, at most the\n"
+	"                         trace's CPUs); the result does not depend on N\n"
 	"      --strict           exit 5 if lost events touched any timeline\n"
 	"      --show-excluded    list every syscall kept out of the table, and why\n"
 	"      --stages           list the stage vocabulary and exit\n"
@@ -69,6 +72,7 @@ struct report {
 	uint64_t filtered_out;
 	bool failed;
 	bool keep_excluded;
+	bool filtering;		/* any filter given */
 	struct et_syscall *excluded;
 	size_t nr_excluded, cap_excluded;
 };
@@ -194,7 +198,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		}
 		return;
 	}
-	if (!et_filter_match(&r->filter, sc, et_trace_info(r->trace)->first_ts)) {
+	if (r->filtering &&
+	    !et_filter_match(&r->filter, sc, et_trace_info(r->trace)->first_ts)) {
 		r->filtered_out++;
 		return;
 	}
@@ -217,6 +222,9 @@ static void list_stages(void)
 		       paths[s->paths & 7], s->desc);
 	}
 	printf("\npaths: G generic entry, L powerpc legacy entry, S stock kernel\n");
+	printf("\n%-3s %-14s %s\n", "bit", "work", "description");
+	for (int i = 0; i < ET_WORK_NR; i++)
+		printf("%-3d %-14s %s\n", i, et_work_names[i], et_work_descs[i]);
 }
 
 enum {
@@ -249,6 +257,7 @@ int cmd_report(int argc, char **argv)
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "stages", no_argument, NULL, OPT_STAGES },
 		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -257,6 +266,7 @@ int cmd_report(int argc, char **argv)
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *mode = NULL;
 	bool breakdown = true, strict = false;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	struct et_report_file *files = NULL;
 	struct et_trace **traces = NULL;
 	int nfiles, ret = ET_EXIT_OK, c;
@@ -265,7 +275,7 @@ int cmd_report(int argc, char **argv)
 	struct et_report rep;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:p:c:s:C:w:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:p:c:s:C:w:S:j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -331,6 +341,11 @@ int cmd_report(int argc, char **argv)
 		case OPT_SHOW_EXCLUDED:
 			r.keep_excluded = true;
 			break;
+		case 'j':
+			jobs = atoi(optarg);
+			if (jobs < 1)
+				goto bad;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return ET_EXIT_OK;
@@ -344,6 +359,8 @@ int cmd_report(int argc, char **argv)
 		goto bad;
 	}
 
+	r.filtering = r.filter.nr_pids || r.filter.nr_comms || r.nr_syscall_names ||
+		      r.filter.nr_cpus || r.filter.have_window;
 	r.stats = et_stats_new(&sopts);
 	files = calloc(nfiles, sizeof(*files));
 	traces = calloc(nfiles, sizeof(*traces));
@@ -378,6 +395,7 @@ int cmd_report(int argc, char **argv)
 				goto out;
 			}
 		}
+		et_trace_set_jobs(traces[i], jobs);
 		r.trace = traces[i];
 		if (!resolve_syscalls(&r, traces[i])) {
 			ret = ET_EXIT_USAGE;

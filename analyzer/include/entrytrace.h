@@ -75,6 +75,7 @@ struct et_stage_info {
 
 extern const struct et_stage_info et_stages[ET_STAGE_NR];
 extern const char *const et_work_names[ET_WORK_NR];
+extern const char *const et_work_descs[ET_WORK_NR];
 /* First id of the stages the kernel emits; ids >= this are derived. */
 extern const int et_stage_nr_kernel;
 
@@ -234,6 +235,12 @@ struct et_trace_counts {
  * event.  A non-zero return from fn stops the walk and is returned.
  */
 int et_trace_iterate(struct et_trace *trace, et_event_fn fn, void *data);
+/*
+ * Read with this many threads (default 1): each reads a share of the CPUs
+ * through its own libtracecmd handle, and the events still arrive in the
+ * same order, on the calling thread.
+ */
+void et_trace_set_jobs(struct et_trace *trace, int jobs);
 const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
 
 /* Syscall names for the trace's own architecture. */
@@ -280,10 +287,11 @@ struct et_syscall {
 	uint64_t ts_exit;	/* latest known point (return to user) */
 	uint64_t t0;		/* stage modes: kernel clock of the first */
 	uint64_t t1;		/* stage start and of the last stage end */
+	char comm[ET_COMM_LEN];
 	uint64_t stage_mask;	/* bit per stage id that has a value */
+	/* valid only where stage_mask has the bit: */
 	uint64_t ns[ET_STAGE_NR];
 	uint32_t count[ET_STAGE_NR];
-	char comm[ET_COMM_LEN];
 };
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
@@ -330,22 +338,27 @@ void et_timeline_free(struct et_timeline *tl);
 struct et_hist {
 	uint64_t *buckets;
 	uint32_t nr_buckets;
+	bool moments_only;	/* no buckets: count, min, max, mean, stddev */
 	uint64_t count;
 	uint64_t min;
 	uint64_t max;
 	uint64_t min_ts;	/* timestamp of a min exemplar */
 	uint64_t max_ts;
 	uint64_t total;		/* exact sum of the values */
-	uint64_t shift;		/* the first value; mean and m2 are kept on */
-	double mean;		/* value - shift (Welford), so they stay small */
-	double m2;		/* and exact; merged with Chan's formula */
+	uint64_t shift;		/* the first value; the moments below are */
+	__int128 sum;		/* of value - shift, in exact integers, so */
+	unsigned __int128 sumsq; /* mean and stddev lose nothing to rounding */
 };
 
 void et_hist_init(struct et_hist *h);
 bool et_hist_add(struct et_hist *h, uint64_t value, uint64_t ts);
 bool et_hist_merge(struct et_hist *dst, const struct et_hist *src);
-/* q in [0, 1]: nearest-rank quantile. */
+/* q in [0, 1]: nearest-rank quantile; 0 for a moments_only histogram. */
 uint64_t et_hist_quantile(const struct et_hist *h, double q);
+static inline bool et_hist_has_quantiles(const struct et_hist *h)
+{
+	return !h->moments_only;
+}
 double et_hist_mean(const struct et_hist *h);
 double et_hist_stddev(const struct et_hist *h);
 void et_hist_free(struct et_hist *h);

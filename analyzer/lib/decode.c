@@ -59,7 +59,8 @@ struct et_trace {
 	bool swap;
 	int machine;		/* libaudit MACH_*, -1 unknown */
 
-	struct et_handler *handlers;
+	struct et_handler *handlers;	/* every event the analyzer knows */
+	struct et_handler *active;	/* ...and those the mode decodes */
 	int max_id;
 	unsigned int want;	/* ET_HAVE_* families decoded in this mode */
 
@@ -84,18 +85,13 @@ struct et_trace {
 	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
 		su_rcu, su_delta;
 	int su_nr_delta;
-	uint32_t *su_buf;
 
-	char comm_a[ET_COMM_LEN + 1];
-	char comm_b[ET_COMM_LEN + 1];
 	char *path;
 	char *machine_str;
 
-	et_event_fn fn;
-	void *fn_data;
-	int fn_ret;
 	unsigned long long abi_errors;
 	bool *lost_announced;	/* per CPU: gap before the next record told */
+	int jobs;		/* reader threads for et_trace_iterate */
 };
 
 /* ------------------------------------------------------------------ */
@@ -129,16 +125,24 @@ static inline int64_t rd_field(const struct et_trace *t,
 			       const struct tep_record *rec,
 			       const struct et_field *f)
 {
-	uint64_t v;
+	const char *p = (const char *)rec->data + f->offset;
 
-	if (f->size <= 0 || f->offset + f->size > rec->size)
+	if (__builtin_expect(f->offset + f->size > rec->size, 0))
 		return 0;
-	v = rd_u(t, (const char *)rec->data + f->offset, f->size);
-	if (f->is_signed && f->size < 8) {
-		int shift = 64 - 8 * f->size;
-		return (int64_t)(v << shift) >> shift;
+	switch (f->size) {
+	case 8:
+		return (int64_t)rd_u(t, p, 8);
+	case 4:
+		return f->is_signed ? (int64_t)(int32_t)rd_u(t, p, 4) :
+				      (int64_t)rd_u(t, p, 4);
+	case 2:
+		return f->is_signed ? (int64_t)(int16_t)rd_u(t, p, 2) :
+				      (int64_t)rd_u(t, p, 2);
+	case 1:
+		return f->is_signed ? (int64_t)(int8_t)rd_u(t, p, 1) :
+				      (int64_t)rd_u(t, p, 1);
 	}
-	return (int64_t)v;
+	return 0;
 }
 
 static const char *rd_comm(const struct tep_record *rec,
@@ -409,9 +413,6 @@ static enum et_err resolve_stages(struct et_trace *t, char *errbuf,
 				 t->path, t->su_nr_delta, et_stage_nr_kernel);
 			return ET_ERR_ABI;
 		}
-		t->su_buf = calloc(t->su_nr_delta, sizeof(*t->su_buf));
-		if (!t->su_buf)
-			return ET_ERR_NOMEM;
 		set_handler(t, ev, H_SUMMARY, 0);
 		t->info.present |= ET_HAVE_SUMMARY;
 	}
@@ -535,7 +536,8 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 			if (all[i]->id > t->max_id)
 				t->max_id = all[i]->id;
 		t->handlers = calloc(t->max_id + 1, sizeof(*t->handlers));
-		if (!t->handlers) {
+		t->active = calloc(t->max_id + 1, sizeof(*t->active));
+		if (!t->handlers || !t->active) {
 			*err = ET_ERR_NOMEM;
 			goto fail;
 		}
@@ -586,7 +588,7 @@ void et_trace_close(struct et_trace *t)
 	if (t->handle)
 		tracecmd_close(t->handle);
 	free(t->handlers);
-	free(t->su_buf);
+	free(t->active);
 	free(t->counts.lost_per_cpu);
 	free(t->counts.records_per_cpu);
 	free(t->lost_announced);
@@ -624,8 +626,9 @@ static const char *exec_comm(const char *file, int len, char *buf)
 	return buf;
 }
 
-static bool decode(struct et_trace *t, const struct tep_record *rec,
-		   const struct et_handler *h, struct et_event *ev)
+static bool decode(const struct et_trace *t, struct et_walk *w,
+		   const struct tep_record *rec, const struct et_handler *h,
+		   struct et_event *ev)
 {
 	int len;
 	const char *s;
@@ -658,8 +661,8 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		ev->sw.prev_pid = rd_field(t, rec, &t->sw_prev_pid);
 		ev->sw.next_pid = rd_field(t, rec, &t->sw_next_pid);
 		ev->sw.prev_state = rd_field(t, rec, &t->sw_prev_state);
-		ev->sw.prev_comm = rd_comm(rec, &t->sw_prev_comm, t->comm_a);
-		ev->sw.next_comm = rd_comm(rec, &t->sw_next_comm, t->comm_b);
+		ev->sw.prev_comm = rd_comm(rec, &t->sw_prev_comm, w->comm_a);
+		ev->sw.next_comm = rd_comm(rec, &t->sw_next_comm, w->comm_b);
 		return true;
 	case H_IRQ_ENTER:
 		ev->kind = ET_EV_IRQ_ENTER;
@@ -671,37 +674,37 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		ev->kind = ET_EV_TASK_EXIT;
 		ev->task.pid = rd_field(t, rec, &t->pexit_pid);
 		ev->task.old_pid = ev->task.pid;
-		ev->task.comm = rd_comm(rec, &t->pexit_comm, t->comm_a);
+		ev->task.comm = rd_comm(rec, &t->pexit_comm, w->comm_a);
 		ev->task.old_comm = NULL;
 		return true;
 	case H_PROCESS_FORK:
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->fork_child_pid);
 		ev->task.old_pid = ev->task.pid;
-		ev->task.comm = rd_comm(rec, &t->fork_child_comm, t->comm_a);
+		ev->task.comm = rd_comm(rec, &t->fork_child_comm, w->comm_a);
 		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_NEWTASK:
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->newtask_pid);
 		ev->task.old_pid = ev->task.pid;
-		ev->task.comm = rd_comm(rec, &t->newtask_comm, t->comm_a);
+		ev->task.comm = rd_comm(rec, &t->newtask_comm, w->comm_a);
 		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_RENAME:
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->rename_pid);
 		ev->task.old_pid = ev->task.pid;
-		ev->task.comm = rd_comm(rec, &t->rename_newcomm, t->comm_a);
+		ev->task.comm = rd_comm(rec, &t->rename_newcomm, w->comm_a);
 		ev->task.old_comm = t->rename_oldcomm.size ?
-			rd_comm(rec, &t->rename_oldcomm, t->comm_b) : NULL;
+			rd_comm(rec, &t->rename_oldcomm, w->comm_b) : NULL;
 		return true;
 	case H_PROCESS_EXEC:
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->exec_pid);
 		ev->task.old_pid = rd_field(t, rec, &t->exec_old_pid);
 		s = rd_dynstr(t, rec, &t->exec_filename, &len);
-		ev->task.comm = s ? exec_comm(s, len, t->comm_a) : NULL;
+		ev->task.comm = s ? exec_comm(s, len, w->comm_a) : NULL;
 		ev->task.old_comm = NULL;
 		return true;
 	case H_STAGE:
@@ -716,7 +719,7 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		ev->stage.ret = rd_field(t, rec, &t->st_ret);
 		if (ev->stage.stage != h->stage) {
 			/* The event's name and its id field disagree. */
-			t->abi_errors++;
+			w->abi_errors++;
 			ev->stage.stage = h->stage;
 		}
 		return true;
@@ -732,9 +735,9 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
 		if (t->su_delta.offset + t->su_delta.size > rec->size)
 			return false;
 		for (int i = 0; i < t->su_nr_delta; i++)
-			t->su_buf[i] = (uint32_t)rd_u(t, (const char *)rec->data +
+			w->su_buf[i] = (uint32_t)rd_u(t, (const char *)rec->data +
 						      t->su_delta.offset + 4 * i, 4);
-		ev->summary.delta = t->su_buf;
+		ev->summary.delta = w->su_buf;
 		ev->summary.nr_delta = t->su_nr_delta;
 		return true;
 	}
@@ -745,10 +748,11 @@ static bool decode(struct et_trace *t, const struct tep_record *rec,
  * libtracecmd reports a ring-buffer overrun on the first record after the
  * gap.  In global time order, records of other CPUs that fall inside the gap
  * come first, so waiting for that record would announce the loss too late.
- * After each record the CPU's next one is peeked at (it is already cached),
- * and a gap is announced at its start instead.
+ * The merge below already holds each CPU's next record, so a gap is
+ * announced at its start instead: right after the record before it.
  */
-static int emit_lost(struct et_trace *t, int cpu, uint64_t ts, long long missed)
+static int emit_lost(struct et_trace *t, struct et_walk *w, int cpu,
+		     uint64_t ts, long long missed)
 {
 	struct et_event ev = {
 		.kind = ET_EV_LOST, .cpu = cpu, .pid = -1, .ts = ts,
@@ -756,71 +760,231 @@ static int emit_lost(struct et_trace *t, int cpu, uint64_t ts, long long missed)
 	};
 
 	if (missed > 0)
-		t->counts.lost_events += missed;
+		w->lost_events += missed;
 	else
-		t->counts.lost_unknown++;
-	if (cpu >= 0 && cpu < t->counts.nr_cpus)
-		t->counts.lost_per_cpu[cpu] += missed > 0 ? missed : 1;
-	t->fn_ret = t->fn(&ev, t->fn_data);
-	return t->fn_ret;
+		w->lost_unknown++;
+	t->counts.lost_per_cpu[cpu] += missed > 0 ? missed : 1;
+	return w->fn(&ev, w->data);
 }
 
-static int on_record(struct tracecmd_input *handle, struct tep_record *rec,
-		     int cpu, void *data)
+/* Each CPU is walked by exactly one walker: per-CPU state needs no lock. */
+static int on_record(struct et_trace *t, struct et_walk *w,
+		     const struct tep_record *rec, const struct tep_record *next,
+		     int cpu)
 {
-	struct et_trace *t = data;
 	const struct et_handler *h;
-	struct tep_record *next;
 	struct et_event ev;
-	bool known_cpu;
-	int id;
+	int id, ret;
 
-	cpu = rec->cpu;
-	known_cpu = cpu >= 0 && cpu < t->counts.nr_cpus;
-	t->counts.records++;
-	if (known_cpu)
-		t->counts.records_per_cpu[cpu]++;
+	w->records++;
+	t->counts.records_per_cpu[cpu]++;
 
-	if (rec->missed_events && !(known_cpu && t->lost_announced[cpu]) &&
-	    emit_lost(t, cpu, rec->ts, rec->missed_events))
-		return -1;
-	if (known_cpu)
-		t->lost_announced[cpu] = false;
+	/* only the first record of a CPU can carry an unannounced gap */
+	if (rec->missed_events && !t->lost_announced[cpu]) {
+		ret = emit_lost(t, w, cpu, rec->ts, rec->missed_events);
+		if (ret)
+			return ret;
+	}
+	t->lost_announced[cpu] = false;
 
 	id = (int)rd_field(t, rec, &t->common_type);
-	h = id >= 0 && id <= t->max_id ? &t->handlers[id] : NULL;
-	if (h && h->kind != H_NONE && handler_wanted(t, h->kind)) {
+	h = id >= 0 && id <= t->max_id ? &t->active[id] : NULL;
+	if (h && h->kind != H_NONE) {
 		ev.cpu = cpu;
 		ev.ts = rec->ts;
 		ev.pid = (int)rd_field(t, rec, &t->common_pid);
-		if (decode(t, rec, h, &ev)) {
-			t->counts.used++;
-			t->fn_ret = t->fn(&ev, t->fn_data);
-			if (t->fn_ret)
-				return -1;
+		if (decode(t, w, rec, h, &ev)) {
+			w->used++;
+			ret = w->fn(&ev, w->data);
+			if (ret)
+				return ret;
 		}
 	}
 
-	next = known_cpu ? tracecmd_peek_data(handle, cpu) : NULL;
 	if (next && next->missed_events) {
 		t->lost_announced[cpu] = true;
-		if (emit_lost(t, cpu, rec->ts, next->missed_events))
+		return emit_lost(t, w, cpu, rec->ts, next->missed_events);
+	}
+	return 0;
+}
+
+/* Min-heap of CPUs keyed by their next record's timestamp. */
+struct merge {
+	struct tep_record **next;	/* per CPU, NULL when drained */
+	int *heap;
+	int n;
+};
+
+static bool before(const struct merge *m, int a, int b)
+{
+	return m->next[a]->ts < m->next[b]->ts ||
+	       (m->next[a]->ts == m->next[b]->ts && a < b);
+}
+
+static void sift_down(struct merge *m, int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, r = l + 1, s = i, tmp;
+
+		if (l < m->n && before(m, m->heap[l], m->heap[s]))
+			s = l;
+		if (r < m->n && before(m, m->heap[r], m->heap[s]))
+			s = r;
+		if (s == i)
+			return;
+		tmp = m->heap[i];
+		m->heap[i] = m->heap[s];
+		m->heap[s] = tmp;
+		i = s;
+	}
+}
+
+int et_walk_init(const struct et_trace *t, struct et_walk *w, et_event_fn fn,
+		 void *data)
+{
+	memset(w, 0, sizeof(*w));
+	w->fn = fn;
+	w->data = data;
+	if (t->su_nr_delta) {
+		w->su_buf = calloc(t->su_nr_delta, sizeof(*w->su_buf));
+		if (!w->su_buf)
 			return -1;
 	}
 	return 0;
 }
 
+void et_walk_fini(struct et_trace *t, struct et_walk *w)
+{
+	t->counts.records += w->records;
+	t->counts.used += w->used;
+	t->counts.lost_events += w->lost_events;
+	t->counts.lost_unknown += w->lost_unknown;
+	t->abi_errors += w->abi_errors;
+	free(w->su_buf);
+	w->su_buf = NULL;
+}
+
+/*
+ * The same walk as tracecmd_iterate_events(), over the given CPUs of the
+ * given handle: their records merged by timestamp, ties to the lower CPU.
+ * Done here because the merge holds the next record of the CPU just read,
+ * which is what lost-event announcement needs, and a heap keeps many-CPU
+ * traces at log(CPUs) per record.
+ */
+int et_walk_cpus(struct et_trace *t, struct tracecmd_input *handle,
+		 const int *cpus, int ncpus, struct et_walk *w)
+{
+	struct merge m = { 0 };
+	int ret = 0;
+
+	/* indexed by trace CPU, so the heap compares the real CPU numbers */
+	m.next = calloc(t->info.cpus, sizeof(*m.next));
+	m.heap = calloc(ncpus, sizeof(*m.heap));
+	if (!m.next || !m.heap) {
+		ret = -1;
+		goto out;
+	}
+	for (int i = 0; i < ncpus; i++) {
+		int c = cpus[i];
+
+		m.next[c] = tracecmd_peek_data(handle, c);
+		if (m.next[c])
+			m.heap[m.n++] = c;
+	}
+	for (int i = m.n / 2 - 1; i >= 0; i--)
+		sift_down(&m, i);
+
+	while (m.n && !ret) {
+		int cpu = m.heap[0];
+		struct tep_record *rec;
+
+		if (m.n <= 8) {
+			/* few CPUs: a scan beats the heap's bookkeeping */
+			for (int i = 1; i < m.n; i++)
+				if (before(&m, m.heap[i], cpu))
+					cpu = m.heap[i];
+		}
+		rec = tracecmd_read_data(handle, cpu);
+		m.next[cpu] = tracecmd_peek_data(handle, cpu);
+		if (m.n <= 8) {
+			if (!m.next[cpu]) {
+				for (int i = 0; i < m.n; i++)
+					if (m.heap[i] == cpu)
+						m.heap[i] = m.heap[--m.n];
+				/* the heap order is rebuilt if it is needed again */
+				for (int i = m.n / 2 - 1; i >= 0; i--)
+					sift_down(&m, i);
+			}
+		} else {
+			if (!m.next[cpu])
+				m.heap[0] = m.heap[--m.n];
+			sift_down(&m, 0);
+		}
+		if (!rec)
+			continue;
+		ret = on_record(t, w, rec, m.next[cpu], cpu);
+		tracecmd_free_record(rec);
+	}
+out:
+	free(m.next);
+	free(m.heap);
+	return ret;
+}
+
+static void activate_handlers(struct et_trace *t)
+{
+	for (int id = 0; id <= t->max_id; id++)
+		t->active[id] = handler_wanted(t, t->handlers[id].kind) ?
+					t->handlers[id] : (struct et_handler){ H_NONE, 0 };
+}
+
 int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 {
-	int ret;
+	struct et_walk w;
+	int *all, ret;
 
-	t->fn = fn;
-	t->fn_data = data;
-	t->fn_ret = 0;
-	ret = tracecmd_iterate_events(t->handle, NULL, 0, on_record, t);
-	if (t->fn_ret)
-		return t->fn_ret;
-	return ret < 0 ? -1 : 0;
+	activate_handlers(t);
+	if (t->jobs > 1 && t->info.cpus > 1)
+		return et_iterate_parallel(t, t->jobs, fn, data);
+
+	all = calloc(t->info.cpus, sizeof(*all));
+	if (!all || et_walk_init(t, &w, fn, data)) {
+		free(all);
+		return -1;
+	}
+	for (int c = 0; c < t->info.cpus; c++)
+		all[c] = c;
+	ret = et_walk_cpus(t, t->handle, all, t->info.cpus, &w);
+	et_walk_fini(t, &w);
+	free(all);
+	return ret;
+}
+
+void et_trace_set_jobs(struct et_trace *t, int jobs)
+{
+	t->jobs = jobs;
+}
+
+/* A second handle on the same file, for a reader thread. */
+struct tracecmd_input *et_trace_reopen(const struct et_trace *t)
+{
+	struct tracecmd_input *h = tracecmd_open_head(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+
+	if (h && tracecmd_init_data(h) < 0) {
+		park_handle(h);
+		return NULL;
+	}
+	return h;
+}
+
+int et_trace_summary_slots(const struct et_trace *t)
+{
+	return t->su_nr_delta;
+}
+
+int et_trace_cpus(const struct et_trace *t)
+{
+	return t->info.cpus;
 }
 
 unsigned long long et_trace_abi_errors(const struct et_trace *t)

@@ -18,13 +18,7 @@
 
 uint32_t et_hist_index(uint64_t v)
 {
-	int e, shift;
-
-	if (v < 2 * SUB)
-		return (uint32_t)v;
-	e = 63 - __builtin_clzll(v);
-	shift = e - ET_HIST_SUB_BITS;
-	return (uint32_t)((shift + 1) * SUB + ((v >> shift) - SUB));
+	return et_hist_index_inline(v);
 }
 
 uint64_t et_hist_lower(uint32_t idx)
@@ -52,7 +46,7 @@ void et_hist_init(struct et_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static bool reserve(struct et_hist *h, uint32_t idx)
+bool et_hist_reserve(struct et_hist *h, uint32_t idx)
 {
 	uint32_t n;
 	uint64_t *b;
@@ -73,41 +67,21 @@ static bool reserve(struct et_hist *h, uint32_t idx)
 
 bool et_hist_add(struct et_hist *h, uint64_t v, uint64_t ts)
 {
-	uint32_t idx = et_hist_index(v);
-
-	if (!reserve(h, idx))
-		return false;
-	h->buckets[idx]++;
-	if (!h->count || v < h->min) {
-		h->min = v;
-		h->min_ts = ts;
-	}
-	if (!h->count || v > h->max) {
-		h->max = v;
-		h->max_ts = ts;
-	}
-	if (!h->count)
-		h->shift = v;
-	h->count++;
-	h->total += v;
-	{
-		double x = (double)(int64_t)(v - h->shift);
-		double d = x - h->mean;
-
-		h->mean += d / (double)h->count;
-		h->m2 += d * (x - h->mean);
-	}
-	return true;
+	return et_hist_add_inline(h, v, ts);
 }
 
 bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
 {
 	if (!src->count)
 		return true;
-	if (!reserve(dst, src->nr_buckets - 1))
-		return false;
-	for (uint32_t i = 0; i < src->nr_buckets; i++)
-		dst->buckets[i] += src->buckets[i];
+	if (src->moments_only)
+		dst->moments_only = true;
+	if (!dst->moments_only) {
+		if (!et_hist_reserve(dst, src->nr_buckets - 1))
+			return false;
+		for (uint32_t i = 0; i < src->nr_buckets; i++)
+			dst->buckets[i] += src->buckets[i];
+	}
 	if (!dst->count || src->min < dst->min) {
 		dst->min = src->min;
 		dst->min_ts = src->min_ts;
@@ -118,15 +92,16 @@ bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
 	}
 	if (!dst->count) {
 		dst->shift = src->shift;
-		dst->mean = src->mean;
-		dst->m2 = src->m2;
+		dst->sum = src->sum;
+		dst->sumsq = src->sumsq;
 	} else {
-		double n1 = (double)dst->count, n2 = (double)src->count;
-		double d = (double)(int64_t)(src->shift - dst->shift) +
-			   (src->mean - dst->mean);
+		/* re-base src's moments from src->shift onto dst->shift */
+		__int128 d = (__int128)src->shift - (__int128)dst->shift;
+		__int128 n = (__int128)src->count;
 
-		dst->m2 += src->m2 + d * d * n1 * n2 / (n1 + n2);
-		dst->mean += d * n2 / (n1 + n2);
+		dst->sum += src->sum + n * d;
+		dst->sumsq += src->sumsq + (unsigned __int128)(2 * d * src->sum) +
+			      (unsigned __int128)(n * d * d);
 	}
 	dst->count += src->count;
 	dst->total += src->total;
@@ -137,7 +112,7 @@ uint64_t et_hist_quantile(const struct et_hist *h, double q)
 {
 	uint64_t rank, seen = 0;
 
-	if (!h->count)
+	if (!h->count || h->moments_only)
 		return 0;
 	if (q <= 0)
 		return h->min;
@@ -165,21 +140,40 @@ uint64_t et_hist_quantile(const struct et_hist *h, double q)
 
 double et_hist_mean(const struct et_hist *h)
 {
-	return h->count ? (double)h->shift + h->mean : 0;
+	if (!h->count)
+		return 0;
+	return (double)h->shift + (double)((long double)h->sum / h->count);
 }
 
-/* Sample standard deviation. */
+/*
+ * Sample standard deviation from the exact moments: n*sumsq - sum^2 is
+ * computed in 128-bit integers when it fits (always, unless values spread
+ * over more than ~2^40 ns across ~2^40 samples), else in long double.
+ */
 double et_hist_stddev(const struct et_hist *h)
 {
+	unsigned __int128 nsq, s2;
+	__int128 sum = h->sum < 0 ? -h->sum : h->sum;
+	long double n = h->count, num;
+
 	if (h->count < 2)
 		return 0;
-	return sqrt(h->m2 / (double)(h->count - 1));
+	if (!__builtin_mul_overflow(h->sumsq, (unsigned __int128)h->count, &nsq) &&
+	    !__builtin_mul_overflow((unsigned __int128)sum, (unsigned __int128)sum, &s2) &&
+	    nsq >= s2)
+		num = (long double)(nsq - s2) / n;
+	else
+		num = (long double)h->sumsq - (long double)h->sum * (long double)h->sum / n;
+	return num > 0 ? (double)sqrtl(num / (n - 1)) : 0;
 }
 
 void et_hist_free(struct et_hist *h)
 {
+	bool moments_only = h->moments_only;
+
 	free(h->buckets);
 	memset(h, 0, sizeof(*h));
+	h->moments_only = moments_only;
 }
 
 int et_grow(void **arr, size_t *cap, size_t need, size_t sz)

@@ -16,7 +16,7 @@
 /* What each mode cannot see                                           */
 
 static const char *const invisible_stock[] = {
-	"arch entry, context tracking (RCU eqs exit), kstack randomisation: run before raw_syscalls:sys_enter; outside the syscall window",
+	"arch entry, context tracking (RCU eqs exit), kstack randomisation: run before raw_syscalls:sys_enter; outside total, which is the sys_enter..sys_exit window",
 	"ptrace and seccomp on entry: run before sys_enter fires, so their cost lies outside the syscall window (a seccomp filter makes the syscall slower, not the window longer)",
 	"audit entry/exit, LSM hooks, RCU read-side slow paths: inside the window, not separable from the body",
 	"exit loop (resched, signal delivery, notify-resume/rseq) and arch exit: after sys_exit; only their markers are visible (signal_exit ends at signal:signal_deliver, off_cpu needs context tracking to be attributed to the exit path)",
@@ -287,8 +287,9 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 
 	if (!n)
 		return;
-	fprintf(out, "\n%-16s %-22s %9s %11s %9s %9s %14s   (total per syscall, by %s)\n",
-		"syscall", title[by], "count", "mean", "p50", "p99", "total", title[by]);
+	fprintf(out, "\n%-16s %-22s %9s %11s %9s %9s %11s %10s %14s   (total per syscall, by %s)\n",
+		"syscall", title[by], "count", "mean", "p50", "p99", "stddev", "max",
+		"total", title[by]);
 	for (size_t i = 0; i < n; i++) {
 		const struct et_hist *h = &g[i]->hist;
 		const char *name = "";
@@ -311,9 +312,15 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
 		else
 			snprintf(kb, sizeof(kb), "%s", errno_name(g[i]->key, eb, sizeof(eb)));
-		fprintf(out, "%-16s %-22s %9" PRIu64 " %11.1f %9" PRIu64 " %9" PRIu64
-			" %14" PRIu64 "\n", name, kb, h->count, et_hist_mean(h),
-			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.99), h->total);
+		fprintf(out, "%-16s %-22s %9" PRIu64 " %11.1f", name, kb, h->count,
+			et_hist_mean(h));
+		if (et_hist_has_quantiles(h))
+			fprintf(out, " %9" PRIu64 " %9" PRIu64, et_hist_quantile(h, 0.5),
+				et_hist_quantile(h, 0.99));
+		else
+			fprintf(out, " %9s %9s", "-", "-");
+		fprintf(out, " %11.1f %10" PRIu64 " %14" PRIu64 "\n", et_hist_stddev(h),
+			h->max, h->total);
 	}
 	if (skipped)
 		fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
@@ -386,12 +393,15 @@ static void json_str(FILE *out, const char *s)
 static void json_hist(FILE *out, const struct et_hist *h)
 {
 	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
-		"\"mean\": %.3f, \"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
-		", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
-		h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
-		et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-		et_hist_quantile(h, 0.99), h->max, h->max_ts / 1e9, et_hist_stddev(h),
-		h->total);
+		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / 1e9, et_hist_mean(h));
+	if (et_hist_has_quantiles(h))
+		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64,
+			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
+			et_hist_quantile(h, 0.99));
+	else
+		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null");
+	fprintf(out, ", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
+		h->max, h->max_ts / 1e9, et_hist_stddev(h), h->total);
 }
 
 static void json_file(const struct et_report_file *f, FILE *out)

@@ -44,6 +44,11 @@ const char *const et_work_names[ET_WORK_NR] = {
 #include "stages.def"
 };
 
+const char *const et_work_descs[ET_WORK_NR] = {
+#define ENTRY_STAGE_WORK(SYM, nm, ds) [ET_WORK_BIT_##SYM] = ds,
+#include "stages.def"
+};
+
 enum {
 	ET_NR_KERNEL_STAGES = 0
 #define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) + 1

@@ -17,9 +17,20 @@ struct et_map {
 	size_t used;
 };
 
+/* All cells of one syscall (x signature), indexed by stage. */
+struct et_row {
+	int nr;
+	uint32_t work;
+	struct et_cell *cells[ET_STAGE_NR];
+	struct et_group *last[ET_BY_NR_BREAKDOWNS];	/* lookup caches */
+};
+
 struct et_stats {
 	struct et_stats_opts opts;
-	struct et_map cell_map;
+	struct et_map cell_map;		/* (nr, work) -> row */
+	struct et_row **rows;
+	size_t nr_rows, cap_rows;
+	struct et_row *last_row;
 	struct et_cell **cells;
 	size_t nr_cells, cap_cells;
 	struct et_map group_map;
@@ -108,34 +119,54 @@ struct et_stats *et_stats_new(const struct et_stats_opts *opts)
 	return st;
 }
 
-/* exact: syscall number, 24 bits of path signature, 8 of stage */
+/* exact: syscall number, 24 bits of path signature, 8 of stage (rows: 0) */
 static uint64_t cell_key(int nr, uint32_t work, int stage)
 {
 	return ((uint64_t)(uint32_t)nr << 32) | ((uint64_t)(work & 0xffffff) << 8) |
 	       (uint64_t)stage;
 }
 
-static struct et_cell *cell_get(struct et_stats *st, int nr, uint32_t work,
-				int stage)
+static struct et_row *row_get(struct et_stats *st, int nr, uint32_t work)
 {
-	long idx = map_get(&st->cell_map, cell_key(nr, work, stage),
-			   (uint32_t)st->nr_cells);
-	struct et_cell *c;
+	struct et_row *r = st->last_row;
+	long idx;
 
+	if (r && r->nr == nr && r->work == work)
+		return r;
+	idx = map_get(&st->cell_map, cell_key(nr, work, 0), (uint32_t)st->nr_rows);
 	if (idx < 0)
 		return NULL;
-	if ((size_t)idx < st->nr_cells)
-		return st->cells[idx];
+	if ((size_t)idx < st->nr_rows)
+		return st->last_row = st->rows[idx];
+	if (et_grow((void **)&st->rows, &st->cap_rows, st->nr_rows + 1,
+		    sizeof(*st->rows)))
+		return NULL;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->nr = nr;
+	r->work = work;
+	st->rows[st->nr_rows++] = r;
+	return st->last_row = r;
+}
+
+static struct et_cell *cell_get(struct et_stats *st, struct et_row *r, int stage)
+{
+	struct et_cell *c = r->cells[stage];
+
+	if (c)
+		return c;
 	if (et_grow((void **)&st->cells, &st->cap_cells, st->nr_cells + 1,
 		    sizeof(*st->cells)))
 		return NULL;
 	c = calloc(1, sizeof(*c));
 	if (!c)
 		return NULL;
-	c->nr = nr;
-	c->work = work;
+	c->nr = r->nr;
+	c->work = r->work;
 	c->stage = stage;
 	st->cells[st->nr_cells++] = c;
+	r->cells[stage] = c;
 	return c;
 }
 
@@ -182,6 +213,8 @@ static struct et_group *group_get(struct et_stats *st, enum et_breakdown by,
 	g->by = by;
 	g->nr = nr;
 	g->key = key;
+	/* percentiles per task; per CPU and result the moments suffice */
+	g->hist.moments_only = by != ET_BY_PID;
 	if (comm)
 		snprintf(g->comm, ET_COMM_LEN, "%s", comm);
 	st->groups[st->nr_groups++] = g;
@@ -195,36 +228,57 @@ static long errno_key(const struct et_syscall *sc)
 	return sc->ret < 0 && sc->ret >= -4095 ? -sc->ret : 0;
 }
 
+static bool same_comm(const char *a, const char *b)
+{
+	uint64_t x[2], y[2];
+
+	memcpy(x, a, ET_COMM_LEN);
+	memcpy(y, b, ET_COMM_LEN);
+	return x[0] == y[0] && x[1] == y[1];
+}
+
+static bool add_groups(struct et_stats *st, struct et_row *r,
+		       const struct et_syscall *sc)
+{
+	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
+		long key = by == ET_BY_PID ? sc->pid :
+			   by == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
+		const char *comm = by == ET_BY_PID ? sc->comm : NULL;
+		struct et_group *g = r->last[by];
+
+		if (!g || g->key != key || (comm && !same_comm(g->comm, comm))) {
+			g = group_get(st, by, sc->nr, key, comm);
+			if (!g)
+				return false;
+			r->last[by] = g;
+		}
+		if (!et_hist_add_inline(&g->hist, sc->ns[ET_STAGE_TOTAL], sc->ts_enter))
+			return false;
+	}
+	return true;
+}
+
 bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 {
 	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
 	uint64_t mask = sc->stage_mask;
+	struct et_row *r = row_get(st, sc->nr, work);
 
+	if (!r)
+		return false;
 	st->dirty = true;
 	st->syscalls++;
 	while (mask) {
 		int stage = __builtin_ctzll(mask);
-		struct et_cell *c = cell_get(st, sc->nr, work, stage);
+		struct et_cell *c = cell_get(st, r, stage);
 
 		mask &= mask - 1;
-		if (!c || !et_hist_add(&c->hist, sc->ns[stage], sc->ts_enter))
+		if (!c || !et_hist_add_inline(&c->hist, sc->ns[stage], sc->ts_enter))
 			return false;
 		c->agg_count += sc->count[stage];
 	}
-	if (et_syscall_has(sc, ET_STAGE_TOTAL)) {
-		static const enum et_breakdown bys[] = { ET_BY_PID, ET_BY_CPU, ET_BY_RET };
-
-		for (size_t i = 0; i < ET_ARRAY_SIZE(bys); i++) {
-			long key = bys[i] == ET_BY_PID ? sc->pid :
-				   bys[i] == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
-			struct et_group *g = group_get(st, bys[i], sc->nr, key,
-						       bys[i] == ET_BY_PID ? sc->comm : NULL);
-
-			if (!g || !et_hist_add(&g->hist, sc->ns[ET_STAGE_TOTAL],
-					       sc->ts_enter))
-				return false;
-		}
-	}
+	if (et_syscall_has(sc, ET_STAGE_TOTAL))
+		return add_groups(st, r, sc);
 	return true;
 }
 
@@ -234,7 +288,8 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 	dst->syscalls += src->syscalls;
 	for (size_t i = 0; i < src->nr_cells; i++) {
 		const struct et_cell *s = src->cells[i];
-		struct et_cell *c = cell_get(dst, s->nr, s->work, s->stage);
+		struct et_row *r = row_get(dst, s->nr, s->work);
+		struct et_cell *c = r ? cell_get(dst, r, s->stage) : NULL;
 
 		if (!c || !et_hist_merge(&c->hist, &s->hist))
 			return false;
@@ -404,6 +459,9 @@ void et_stats_free(struct et_stats *st)
 	}
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 		free(st->sorted_groups[by]);
+	for (size_t i = 0; i < st->nr_rows; i++)
+		free(st->rows[i]);
+	free(st->rows);
 	free(st->sorted);
 	free(st->cells);
 	free(st->groups);
@@ -420,7 +478,8 @@ bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
 {
 	int i;
 
-	if (!f)
+	if (!f || !(f->nr_pids | f->nr_comms | f->nr_syscalls | f->nr_cpus |
+		    f->have_window))
 		return true;
 	if (f->nr_pids) {
 		for (i = 0; i < f->nr_pids && f->pids[i] != sc->pid; i++)

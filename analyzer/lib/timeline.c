@@ -19,6 +19,7 @@
  * syscalls are held back (at most ET_HOLD_MAX) until its name is confirmed,
  * then labelled with the name they really ran under.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +29,9 @@
 #include "internal.h"
 
 #define ET_HOLD_MAX 1024
+
+#define CUR(t) (&(t)->sc[(t)->ci])
+#define PEND(t) (&(t)->sc[(t)->ci ^ 1])
 
 struct et_task {
 	int pid;
@@ -52,8 +56,8 @@ struct et_task {
 	uint64_t off_ts;
 	uint64_t last_return;	/* stock: trace clock; stage modes: kernel clock */
 	char comm[ET_COMM_LEN];
-	struct et_syscall cur;
-	struct et_syscall pend;
+	struct et_syscall sc[2];	/* cur is sc[ci], pend the other */
+	int ci;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -76,6 +80,7 @@ struct et_timeline {
 	struct et_task **slots;	/* open addressing by pid */
 	size_t nr_slots;
 	size_t nr_tasks;
+	struct et_task *last;	/* the previous lookup: events come in runs */
 
 	struct et_cpu *cpus;
 	int nr_cpus;
@@ -126,10 +131,12 @@ static bool rehash(struct et_timeline *tl)
 
 static struct et_task *task_find(struct et_timeline *tl, int pid)
 {
+	if (tl->last && tl->last->pid == pid)
+		return tl->last;
 	for (size_t s = slot_of(tl, pid); tl->slots[s];
 	     s = (s + 1) & (tl->nr_slots - 1))
 		if (tl->slots[s]->pid == pid)
-			return tl->slots[s];
+			return tl->last = tl->slots[s];
 	return NULL;
 }
 
@@ -191,8 +198,8 @@ static void task_name(struct et_timeline *tl, struct et_task *t,
 		t->comm_tentative = false;
 		if (before && before[0]) {
 			/* cur and pend began under the old name too */
-			snprintf(t->cur.comm, ET_COMM_LEN, "%s", before);
-			snprintf(t->pend.comm, ET_COMM_LEN, "%s", before);
+			snprintf(CUR(t)->comm, ET_COMM_LEN, "%s", before);
+			snprintf(PEND(t)->comm, ET_COMM_LEN, "%s", before);
 		}
 	}
 	if (now && now[0]) {
@@ -211,11 +218,16 @@ static void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
 	sc->stage_mask |= 1ull << stage;
 }
 
-static void sc_add(struct et_syscall *sc, int stage, uint64_t ns)
+/* ns[] and count[] are valid only where stage_mask has the bit. */
+static void sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
 {
+	if (!et_syscall_has(sc, stage)) {
+		sc_set(sc, stage, ns);
+		sc->count[stage] = n;
+		return;
+	}
 	sc->ns[stage] += ns;
-	sc->count[stage]++;
-	sc->stage_mask |= 1ull << stage;
+	sc->count[stage] += n;
 }
 
 static bool is_noreturn(const struct et_timeline *tl, long nr)
@@ -245,16 +257,18 @@ uint32_t et_sc_reason(uint32_t flags)
 static void emit(struct et_timeline *tl, struct et_task *t,
 		 const struct et_syscall *sc)
 {
-	uint32_t reason = et_sc_reason(sc->flags);
+	uint32_t reason, flags = sc->flags;
 
 	tl->counts.syscalls++;
-	if (!reason)
+	if (!(flags & ET_SC_INCOMPLETE))
 		tl->counts.complete++;
-	else
-		tl->counts.excluded[__builtin_ctz(reason)]++;
-	for (int b = 0; b < 16; b++)
-		if (sc->flags & (1u << b))
-			tl->counts.flagged[b]++;
+	if (flags) {
+		reason = et_sc_reason(flags);
+		if (reason)
+			tl->counts.excluded[__builtin_ctz(reason)]++;
+		for (; flags; flags &= flags - 1)
+			tl->counts.flagged[__builtin_ctz(flags)]++;
+	}
 	if (!t->comm_tentative) {
 		tl->sink(sc, tl->data);
 		return;
@@ -276,16 +290,16 @@ static void emit(struct et_timeline *tl, struct et_task *t,
 static void sc_begin(struct et_timeline *tl, struct et_task *t,
 		     const struct et_event *ev)
 {
-	struct et_syscall *sc = &t->cur;
+	struct et_syscall *sc = CUR(t);
 
-	memset(sc, 0, sizeof(*sc));
+	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
 	sc->pid = t->pid;
 	sc->nr = -1;
 	sc->cpu_enter = ev->cpu;
 	sc->cpu_exit = ev->cpu;
 	sc->ts_enter = ev->ts;
 	sc->ts_exit = ev->ts;
-	snprintf(sc->comm, sizeof(sc->comm), "%s", task_comm(tl, t));
+	memcpy(sc->comm, task_comm(tl, t), ET_COMM_LEN);
 	if (t->pid_reused)
 		sc->flags |= ET_SC_PID_REUSE;
 	if (t->seq_gap)
@@ -339,8 +353,8 @@ static void flush_pend(struct et_timeline *tl, struct et_task *t)
 	if (!t->has_pend)
 		return;
 	if (tl->mode != ET_MODE_STOCK)
-		stage_finalize(tl, t, &t->pend);
-	emit(tl, t, &t->pend);
+		stage_finalize(tl, t, PEND(t));
+	emit(tl, t, PEND(t));
 	t->has_pend = false;
 }
 
@@ -348,7 +362,7 @@ static void flush_pend(struct et_timeline *tl, struct et_task *t)
 static void cur_to_pend(struct et_timeline *tl, struct et_task *t)
 {
 	flush_pend(tl, t);
-	t->pend = t->cur;
+	t->ci ^= 1;	/* cur becomes pend */
 	t->has_pend = true;
 	t->pend_returned = false;
 	t->has_cur = false;
@@ -359,14 +373,14 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 {
 	flush_pend(tl, t);
 	if (t->has_cur) {
-		if (is_noreturn(tl, t->cur.nr))
-			t->cur.flags |= ET_SC_NORETURN;
+		if (is_noreturn(tl, CUR(t)->nr))
+			CUR(t)->flags |= ET_SC_NORETURN;
 		else if (tl->mode == ET_MODE_STOCK ||
-			 !(t->cur.stage_mask & tl->exit_mask))
-			t->cur.flags |= ET_SC_NO_EXIT;
+			 !(CUR(t)->stage_mask & tl->exit_mask))
+			CUR(t)->flags |= ET_SC_NO_EXIT;
 		if (tl->mode != ET_MODE_STOCK)
-			stage_finalize(tl, t, &t->cur);
-		emit(tl, t, &t->cur);
+			stage_finalize(tl, t, CUR(t));
+		emit(tl, t, CUR(t));
 		t->has_cur = false;
 	}
 	t->have_return = false;
@@ -400,7 +414,7 @@ static void on_lost(struct et_timeline *tl, const struct et_event *ev)
 		if (!t)
 			continue;
 		if (t->has_cur)
-			t->cur.flags |= ET_SC_LOST;
+			CUR(t)->flags |= ET_SC_LOST;
 		/*
 		 * pend is paired already; it is suspect only while a stage
 		 * of it can still arrive: deferred stages, or the exit span
@@ -408,7 +422,7 @@ static void on_lost(struct et_timeline *tl, const struct et_event *ev)
 		 */
 		if (t->has_pend && (tl->mode != ET_MODE_STOCK ||
 				    (tl->have_ct && !t->pend_returned)))
-			t->pend.flags |= ET_SC_LOST;
+			PEND(t)->flags |= ET_SC_LOST;
 		t->user_exit_valid = false;
 		t->have_return = false;
 		t->off_cpu = false;
@@ -427,12 +441,12 @@ static void stock_enter(struct et_timeline *tl, struct et_task *t,
 	uint64_t entry_ts = ev->ts;
 
 	if (t->has_cur) {
-		if (is_noreturn(tl, t->cur.nr)) {
+		if (is_noreturn(tl, CUR(t)->nr)) {
 			/* exit_group never returns: this is a new task */
 			task_reset(tl, t);
 		} else {
-			t->cur.flags |= ET_SC_NO_EXIT;
-			emit(tl, t, &t->cur);
+			CUR(t)->flags |= ET_SC_NO_EXIT;
+			emit(tl, t, CUR(t));
 			t->has_cur = false;
 			t->have_return = false;
 		}
@@ -440,22 +454,22 @@ static void stock_enter(struct et_timeline *tl, struct et_task *t,
 	flush_pend(tl, t);
 	sc_begin(tl, t, ev);
 	t->seen_syscall = true;
-	t->cur.nr = (int)ev->enter.nr;
-	t->cur.work |= ET_WORK(TRACEPOINT);
+	CUR(t)->nr = (int)ev->enter.nr;
+	CUR(t)->work |= ET_WORK(TRACEPOINT);
 	if (t->user_exit_valid && t->user_exit_ts <= ev->ts) {
-		sc_set(&t->cur, ET_STAGE_KERNEL_ENTRY, ev->ts - t->user_exit_ts);
+		sc_set(CUR(t), ET_STAGE_KERNEL_ENTRY, ev->ts - t->user_exit_ts);
 		entry_ts = t->user_exit_ts;
-		t->cur.ts_enter = entry_ts;
+		CUR(t)->ts_enter = entry_ts;
 	}
 	t->user_exit_valid = false;
 	if (t->have_return && t->last_return <= entry_ts)
-		sc_set(&t->cur, ET_STAGE_USER_GAP, entry_ts - t->last_return);
+		sc_set(CUR(t), ET_STAGE_USER_GAP, entry_ts - t->last_return);
 }
 
 static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
 			      const struct et_event *ev)
 {
-	struct et_syscall *sc = &t->cur;
+	struct et_syscall *sc = CUR(t);
 
 	flush_pend(tl, t);
 	sc_begin(tl, t, ev);
@@ -479,7 +493,7 @@ static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
 static void stock_exit(struct et_timeline *tl, struct et_task *t,
 		       const struct et_event *ev)
 {
-	struct et_syscall *sc = &t->cur;
+	struct et_syscall *sc = CUR(t);
 	uint64_t start;
 
 	if (!t->has_cur) {
@@ -502,11 +516,17 @@ static void stock_exit(struct et_timeline *tl, struct et_task *t,
 		/* rt_sigreturn (and restarts) report nr -1 on exit */
 		sc->flags |= ET_SC_SIGRETURN;
 	}
-	start = sc->ts_enter;
-	if (et_syscall_has(sc, ET_STAGE_KERNEL_ENTRY))
-		start += sc->ns[ET_STAGE_KERNEL_ENTRY];
-	sc_set(sc, ET_STAGE_SYSCALL_WINDOW, ev->ts - start);
+	/*
+	 * Without context tracking the whole syscall is the sys_enter..sys_exit
+	 * window: it is reported once, as total, not twice.
+	 */
 	sc_set(sc, ET_STAGE_TOTAL, ev->ts - sc->ts_enter);
+	if (tl->have_ct) {
+		start = sc->ts_enter;
+		if (et_syscall_has(sc, ET_STAGE_KERNEL_ENTRY))
+			start += sc->ns[ET_STAGE_KERNEL_ENTRY];
+		sc_set(sc, ET_STAGE_SYSCALL_WINDOW, ev->ts - start);
+	}
 	t->last_return = ev->ts;
 	t->have_return = true;
 	cur_to_pend(tl, t);
@@ -514,7 +534,7 @@ static void stock_exit(struct et_timeline *tl, struct et_task *t,
 
 static void stock_user_enter(struct et_task *t, const struct et_event *ev)
 {
-	struct et_syscall *sc = &t->pend;
+	struct et_syscall *sc = PEND(t);
 
 	t->user_exit_valid = false;
 	if (!t->has_pend || t->pend_returned)
@@ -534,7 +554,7 @@ static void stock_user_enter(struct et_task *t, const struct et_event *ev)
 static void stock_signal(struct et_timeline *tl, struct et_task *t,
 			 const struct et_event *ev)
 {
-	struct et_syscall *sc = &t->pend;
+	struct et_syscall *sc = PEND(t);
 
 	if (!t->has_pend || t->pend_returned || t->has_cur ||
 	    et_syscall_has(sc, ET_STAGE_SIGNAL_EXIT)) {
@@ -559,10 +579,10 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
 		       const struct et_event *ev, uint32_t seq)
 {
 	if (t->has_cur) {
-		int32_t d = seq_cmp(seq, t->cur.seq);
+		int32_t d = seq_cmp(seq, CUR(t)->seq);
 
 		if (d < 0) {
-			if (t->has_pend && seq_cmp(seq, t->pend.seq) <= 0) {
+			if (t->has_pend && seq_cmp(seq, PEND(t)->seq) <= 0) {
 				tl->counts.stray++;
 				return false;
 			}
@@ -577,9 +597,9 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
 		}
 	}
 	sc_begin(tl, t, ev);
-	t->cur.seq = seq;
+	CUR(t)->seq = seq;
 	if (!t->seen_syscall && !t->created)
-		t->cur.flags |= ET_SC_OPEN_START;	/* cleared by an entry stage */
+		CUR(t)->flags |= ET_SC_OPEN_START;	/* cleared by an entry stage */
 	t->seen_syscall = true;
 	return true;
 }
@@ -598,21 +618,20 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 	}
 	si = &et_stages[stage];
 
-	if (t->has_cur && ev->stage.seq == t->cur.seq) {
-		sc = &t->cur;
-	} else if (t->has_pend && ev->stage.seq == t->pend.seq) {
-		sc = &t->pend;	/* deferred stages of the previous syscall */
+	if (t->has_cur && ev->stage.seq == CUR(t)->seq) {
+		sc = CUR(t);
+	} else if (t->has_pend && ev->stage.seq == PEND(t)->seq) {
+		sc = PEND(t);	/* deferred stages of the previous syscall */
 	} else {
 		if (!stage_open(tl, t, ev, ev->stage.seq))
 			return;
-		sc = &t->cur;
+		sc = CUR(t);
 	}
 
 	if (et_syscall_has(sc, stage) && si->kind != ET_KIND_AGG)
 		tl->counts.dup_stage++;
-	sc->ns[stage] += ev->stage.delta;
-	sc->count[stage] += si->kind == ET_KIND_AGG ? ev->stage.count : 1;
-	sc->stage_mask |= 1ull << stage;
+	sc_add(sc, stage, ev->stage.delta,
+	       si->kind == ET_KIND_AGG ? ev->stage.count : 1);
 
 	if (!sc->t0 || ev->stage.start < sc->t0)
 		sc->t0 = ev->stage.start;
@@ -642,14 +661,14 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 	struct et_syscall *sc;
 	uint64_t core = 0;
 
-	if (t->has_cur && ev->summary.tail_seq == t->cur.seq) {
+	if (t->has_cur && ev->summary.tail_seq == CUR(t)->seq) {
 		for (int i = 0; i < et_stage_nr_kernel; i++)
 			if (et_stages[i].kind == ET_KIND_DEFERRED &&
 			    ev->summary.delta[i])
-				sc_set(&t->cur, i, ev->summary.delta[i]);
+				sc_set(CUR(t), i, ev->summary.delta[i]);
 	}
 	if (t->has_cur) {
-		int32_t d = seq_cmp(ev->summary.seq, t->cur.seq);
+		int32_t d = seq_cmp(ev->summary.seq, CUR(t)->seq);
 
 		if (d <= 0) {
 			task_reset(tl, t);
@@ -665,7 +684,7 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 
 	sc_begin(tl, t, ev);
 	t->seen_syscall = true;
-	sc = &t->cur;
+	sc = CUR(t);
 	sc->seq = ev->summary.seq;
 	sc->nr = ev->summary.nr;
 	sc->ret = ev->summary.ret;
@@ -696,15 +715,15 @@ static struct et_syscall *in_kernel(struct et_timeline *tl, struct et_task *t)
 	switch (tl->mode) {
 	case ET_MODE_STOCK:
 		if (t->has_cur)
-			return &t->cur;
+			return CUR(t);
 		if (tl->have_ct && t->has_pend && !t->pend_returned)
-			return &t->pend;
+			return PEND(t);
 		return NULL;
 	case ET_MODE_STAGES:
 		/* between its first event and its exit stages */
-		if (t->has_cur && !(t->cur.stage_mask & tl->exit_mask &
+		if (t->has_cur && !(CUR(t)->stage_mask & tl->exit_mask &
 				    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
-			return &t->cur;
+			return CUR(t);
 		return NULL;
 	case ET_MODE_SUMMARY:
 		return NULL;	/* one event at the end: no span to test */
@@ -723,7 +742,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 		task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
 		if (sc) {
 			prev->off_cpu = true;
-			prev->off_in_pend = sc == &prev->pend;
+			prev->off_in_pend = sc == PEND(prev);
 			prev->off_ts = ev->ts;
 			prev->off_gen = prev->gen;
 		}
@@ -733,8 +752,8 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 		if (next->off_cpu && next->off_gen == next->gen) {
 			struct et_syscall *sc = in_kernel(tl, next);
 
-			if (sc && (sc == &next->pend) == next->off_in_pend) {
-				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts);
+			if (sc && (sc == PEND(next)) == next->off_in_pend) {
+				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
 			}
@@ -768,7 +787,7 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 		struct et_syscall *sc = in_kernel(tl, t);
 
 		if (sc)
-			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start);
+			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
 	}
 }
 
@@ -812,8 +831,8 @@ static void on_comm(struct et_timeline *tl, const struct et_event *ev)
 		if (old && lead && old->has_cur) {
 			task_reset(tl, lead);
 			lead->pid_reused = false;
-			lead->cur = old->cur;
-			lead->cur.pid = lead->pid;
+			*CUR(lead) = *CUR(old);
+			CUR(lead)->pid = lead->pid;
 			lead->has_cur = true;
 			lead->seen_syscall = true;
 			old->has_cur = false;
@@ -879,7 +898,7 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 		break;
 	case ET_EV_RSEQ_UPDATE:
 		if (t->has_pend && !t->pend_returned && !t->has_cur)
-			t->pend.work |= ET_WORK(RSEQ);
+			PEND(t)->work |= ET_WORK(RSEQ);
 		break;
 	case ET_EV_STAGE:
 		stage_event(tl, t, ev);
@@ -940,15 +959,15 @@ void et_timeline_finish(struct et_timeline *tl)
 		flush_pend(tl, t);
 		if (!t->has_cur)
 			continue;
-		if (is_noreturn(tl, t->cur.nr))
-			t->cur.flags |= ET_SC_NORETURN;
+		if (is_noreturn(tl, CUR(t)->nr))
+			CUR(t)->flags |= ET_SC_NORETURN;
 		else if (tl->mode == ET_MODE_STOCK ||
 			 (tl->mode == ET_MODE_STAGES &&
-			  !(t->cur.stage_mask & tl->exit_mask)))
-			t->cur.flags |= ET_SC_OPEN_END;
+			  !(CUR(t)->stage_mask & tl->exit_mask)))
+			CUR(t)->flags |= ET_SC_OPEN_END;
 		if (tl->mode != ET_MODE_STOCK)
-			stage_finalize(tl, t, &t->cur);
-		emit(tl, t, &t->cur);
+			stage_finalize(tl, t, CUR(t));
+		emit(tl, t, CUR(t));
 		t->has_cur = false;
 	}
 	/* never renamed in the trace: the saved cmdlines name is right */

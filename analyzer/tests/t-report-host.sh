@@ -30,7 +30,7 @@ trace-cmd report --profile "$f" 2>/dev/null |
 		split($2, a, ":"); c = $3; gsub(/[()]/, "", c); print a[2], c, $5 }' > profile.txt
 check "trace-cmd --profile lists the workload's syscalls" test -s profile.txt
 while read -r nr count total; do
-	ours=$(jget r.json "[(c['count'], c['total']) for c in d['cells'] if c['nr'] == $nr and c['stage'] == 'syscall_window']")
+	ours=$(jget r.json "[(c['count'], c['total']) for c in d['cells'] if c['nr'] == $nr and c['stage'] == 'total']")
 	expect_eq "nr $nr: count and total as trace-cmd report --profile" "$ours" "[($count, $total)]"
 done < profile.txt
 
