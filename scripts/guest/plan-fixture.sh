@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest plan: one short sysloop run over all modes, recorded per-stage and
+# compact, as analyzer test fixtures.  /plan.env sets N and MODES.
+out=$1
+set -eu
+. /plan.env
+T=/sys/kernel/tracing
+stage_ev=""
+for e in $(ls $T/events/entry_stage); do
+	[ -d $T/events/entry_stage/$e ] && [ "$e" != summary ] &&
+		stage_ev="$stage_ev -e entry_stage:$e"
+done
+trace-cmd record -q -b 8192 $stage_ev -o $out/stage.dat -F -c \
+	/work/sysloop -n $N $MODES >$out/stage.expect
+trace-cmd record -q -b 8192 -e entry_stage:summary -o $out/compact.dat -F -c \
+	/work/sysloop -n $N $MODES >$out/compact.expect
+trace-cmd --version >$out/trace-cmd.version 2>&1 || true
+cat $out/stage.expect $out/compact.expect
