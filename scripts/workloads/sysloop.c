@@ -4,7 +4,7 @@
  * so traces of it can be checked against exact counts.  Static-linkable,
  * used both on the host and inside the QEMU guests.
  *
- *   sysloop [-t] [-n N] [-o FILE] MODE...
+ *   sysloop [-t] [-n N] [-u NS] [-o FILE] MODE...
  *
  * Modes run in the order given, N iterations each (default 1000):
  *   getppid    getppid()
@@ -36,6 +36,9 @@
  * stdout (opened once, before the first mode).  -t also prints
  * "sysloop-time: MODE NS" after each getppid-loop mode: the loop's
  * CLOCK_MONOTONIC time (with QEMU -icount shift=0: instructions).
+ * -u NS busy-waits NS ns in user space (vDSO clock, no syscall) before each
+ * syscall of the getppid, kill0 and killsig loops: a known delay that moves
+ * exactly one stage, the user gap, for calibrating 'entrytrace diff'.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -90,12 +93,27 @@ static unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
+static unsigned long long spin_ns;
+
+static void spin(void)
+{
+	unsigned long long end;
+
+	if (!spin_ns)
+		return;
+	end = now_ns() + spin_ns;
+	while (now_ns() < end)
+		;
+}
+
 static void loop_getppid_timed(const char *mode, long n)
 {
 	unsigned long long t0 = now_ns();
 
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
+		spin();
 		syscall(SYS_getppid);
+	}
 	if (timed)
 		printf("sysloop-time: %s %llu\n", mode, now_ns() - t0);
 }
@@ -110,9 +128,11 @@ static int do_kill0(long n)
 	pid_t me = getpid();
 
 	announce("kill0", "kill", n, me);
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
+		spin();
 		if (syscall(SYS_kill, me, 0))
 			return -1;
+	}
 	return 0;
 }
 
@@ -125,9 +145,11 @@ static int do_killsig(long n)
 		return -1;
 	announce("killsig", "kill", n, me);
 	announce("killsig", "rt_sigreturn", n, me);
-	for (long i = 0; i < n; i++)
+	for (long i = 0; i < n; i++) {
+		spin();
 		if (syscall(SYS_kill, me, SIGUSR1))
 			return -1;
+	}
 	if (delivered != n) {
 		fprintf(stderr, "sysloop: %ld signals sent, %d delivered\n", n,
 			(int)delivered);
@@ -345,6 +367,8 @@ int main(int argc, char **argv)
 			break;
 		if (!strcmp(argv[i], "-n")) {
 			n = strtol(argv[i + 1], NULL, 0);
+		} else if (!strcmp(argv[i], "-u")) {
+			spin_ns = strtoull(argv[i + 1], NULL, 0);
 		} else if (!strcmp(argv[i], "-o")) {
 			if (!freopen(argv[i + 1], "a", stdout)) {
 				perror(argv[i + 1]);
@@ -356,7 +380,7 @@ int main(int argc, char **argv)
 		i += 2;
 	}
 	if (i >= argc || n <= 0) {
-		fprintf(stderr, "usage: sysloop [-t] [-n N] [-o FILE] MODE...  (see the source header)\n");
+		fprintf(stderr, "usage: sysloop [-t] [-n N] [-u NS] [-o FILE] MODE...  (see the source header)\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
