@@ -51,6 +51,9 @@ DECLARE_EVENT_CLASS(entry_stage_class,
 		entry_stage_reg, entry_stage_unreg);
 #include <linux/entry_stage_defs.h>
 
+/* The summary's delta array is ENTRY_STAGE_NR long: tell user space the value. */
+TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
+
 /* One event per syscall with all its stage times. */
 TRACE_EVENT_FN(summary,
 	       TP_PROTO(const struct entry_stage_task *es, const u32 *delta,

@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel half of entrytrace: the kernel/BASE patch series, guest kernels built
+# per (base, variant) and booted in QEMU.  Included by the top Makefile.
+# Nothing here is part of 'make check'; 'make check-kernel' runs it all.
+#
+#   make check-vocabulary   the series' copies of tracepoints/ are current
+#   make kernel-fetch       extract linux-source-{6.12,7.3} into the cache
+#   make kernel-images      build base + entrytrace kernels (cached)
+#   make kernel-checkpatch  checkpatch.pl --strict on each series
+#   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
+#   make kernel-identity    CONFIG_ENTRY_STAGE_TRACE=n code == base code
+#   make kernel-hotpath     static-branch NOPs added to the syscall path
+#   make kernel-coverage    per-workload stage coverage + icount determinism
+#   make kernel-parity      selftests: base vs entrytrace (off, on)
+#   make kernel-overhead    instructions per getppid() -> Documentation/overhead.md
+#   make kernel-fixtures    guest trace.dat fixtures -> analyzer/tests/data/
+#   make check-kernel       all of the checks above (not overhead/fixtures)
+#
+# KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
+
+KERNEL_BASES     ?= 6.12 7.3
+KARCH            ?= x86_64
+ENTRYTRACE_CACHE ?= /var/cache/entrytrace
+export ENTRYTRACE_CACHE
+KERNEL_ENV       := ARCH=$(KARCH)
+
+check-vocabulary:
+	scripts/gen-kernel-defs --check
+
+kernel-fetch:
+	@for b in $(KERNEL_BASES); do scripts/fetch-kernel $$b || exit 1; done
+
+kernel-images:
+	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
+		$(KERNEL_ENV) scripts/build-kernel $$b $$v || exit 1; done; done
+
+kernel-checkpatch:
+	scripts/kernel-checkpatch $(KERNEL_BASES)
+
+kernel-objtool:
+	$(KERNEL_ENV) scripts/kernel-objtool $(KERNEL_BASES)
+
+kernel-identity:
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-objdump-identity $$b || exit 1; done
+
+kernel-hotpath:
+	@for b in $(KERNEL_BASES); do scripts/kernel-hotpath $$b || exit 1; done
+
+kernel-coverage:
+	@for b in $(KERNEL_BASES); do scripts/kernel-record-check $$b || exit 1; done
+
+kernel-parity:
+	@for b in $(KERNEL_BASES); do scripts/kernel-parity $$b || exit 1; done
+
+kernel-overhead:
+	scripts/kernel-overhead --write Documentation/overhead.md $(KERNEL_BASES)
+
+kernel-fixtures:
+	scripts/kernel-fixtures $(KERNEL_BASES)
+
+check-kernel:
+	KERNEL_BASES="$(KERNEL_BASES)" scripts/check-kernel
+
+.PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
+	kernel-identity kernel-hotpath kernel-coverage kernel-parity kernel-overhead \
+	kernel-fixtures check-kernel
