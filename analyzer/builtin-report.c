@@ -6,11 +6,9 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "builtin.h"
 #include "entrytrace.h"
-#include "internal.h"
 
 static const char report_usage[] =
 	"usage: entrytrace report [options] FILE...\n"
@@ -35,21 +33,10 @@ static const char report_usage[] =
 	"  -f, --format=FMT       text (default), json or csv\n"
 	"      --json, --csv      same as --format=json / csv\n"
 	"  -o, --output=FILE      write the report to FILE instead of stdout\n"
-	"  -p, --pid=PID[,PID]    only these tasks\n"
-	"  -c, --comm=COMM[,..]   only tasks of these names (name at syscall entry)\n"
-	"  -s, --syscall=S[,..]   only these syscalls, by name (the trace's own\n"
-	"                         architecture) or number\n"
-	"  -C, --cpu=CPU[,..]     only syscalls that entered or returned on these CPUs\n"
-	"  -w, --time-window=A,B  only syscalls entered between A and B seconds on the\n"
-	"                         trace clock (as trace-cmd report prints); +A,+B are\n"
-	"                         offsets from the first event\n"
-	"  -S, --stage=NAME[,..]  only show these stages (see 'entrytrace report --stages')\n"
+	ET_COMMON_USAGE
 	"      --by-work          split each syscall by path signature (which optional\n"
 	"                         work ran: audit, seccomp, signal, resched, ...)\n"
 	"      --no-breakdown     omit the task / CPU / result tables\n"
-	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n"
-	"  -j, --jobs=N           reader threads (default: online CPUs, at most the\n"
-	"                         trace's CPUs); the result does not depend on N\n"
 	"      --strict           exit 5 if lost events touched any timeline\n"
 	"      --show-excluded    list every syscall kept out of the table, and why\n"
 	"      --stages           list the stage vocabulary and exit\n"
@@ -62,150 +49,6 @@ static const char report_usage[] =
 	"exit status: 0 report printed, 1 runtime failure, 2 usage error, 3 an input\n"
 	"file is missing, unreadable or corrupt, 4 no syscall events or nothing\n"
 	"matched the filters, 5 (--strict) lost events touched the report.\n";
-
-struct report {
-	struct et_filter filter;
-	char **syscall_names;
-	int nr_syscall_names;
-	struct et_stats *stats;
-	const struct et_trace *trace;	/* current file, for filters */
-	uint64_t filtered_out;
-	bool failed;
-	bool keep_excluded;
-	bool filtering;		/* any filter given */
-	struct et_syscall *excluded;
-	size_t nr_excluded, cap_excluded;
-};
-
-static int add_int(const char *s, void *data)
-{
-	int **arr = ((int ***)data)[0];
-	int *n = ((int **)data)[1];
-	char *end;
-	long v = strtol(s, &end, 10);
-	int *p;
-
-	if (!*s || *end)
-		return -1;
-	p = realloc(*arr, (*n + 1) * sizeof(int));
-	if (!p)
-		return -1;
-	p[(*n)++] = (int)v;
-	*arr = p;
-	return 0;
-}
-
-static int parse_ints(const char *list, int **arr, int *n)
-{
-	void *ctx[2] = { arr, n };
-
-	return et_for_each_csv(list, add_int, ctx);
-}
-
-static int add_str(const char *s, void *data)
-{
-	char ***arr = ((char ****)data)[0];
-	int *n = ((int **)data)[1];
-	char **p = realloc(*arr, (*n + 1) * sizeof(char *));
-
-	if (!p)
-		return -1;
-	*arr = p;
-	p[*n] = strdup(s);
-	if (!p[*n])
-		return -1;
-	(*n)++;
-	return 0;
-}
-
-static int parse_strs(const char *list, char ***arr, int *n)
-{
-	void *ctx[2] = { arr, n };
-
-	return et_for_each_csv(list, add_str, ctx);
-}
-
-static int add_stage(const char *s, void *data)
-{
-	uint64_t *mask = data;
-	int id = et_stage_by_name(s);
-
-	if (id < 0) {
-		fprintf(stderr, "entrytrace report: unknown stage '%s' (see --stages)\n", s);
-		return -1;
-	}
-	*mask |= 1ull << id;
-	return 0;
-}
-
-static bool parse_window(const char *arg, struct et_filter *f)
-{
-	const char *comma = strchr(arg, ',');
-	char *end;
-
-	if (!comma)
-		return false;
-	f->window_relative = arg[0] == '+';
-	f->window_start = strtod(arg + f->window_relative, &end);
-	if (end != comma)
-		return false;
-	if (f->window_relative != (comma[1] == '+'))
-		return false;
-	f->window_end = strtod(comma + 1 + f->window_relative, &end);
-	if (*end || f->window_end < f->window_start)
-		return false;
-	f->have_window = true;
-	return true;
-}
-
-/* Syscall names depend on the architecture: resolve per file. */
-static bool resolve_syscalls(struct report *r, const struct et_trace *trace)
-{
-	free(r->filter.syscalls);
-	r->filter.syscalls = NULL;
-	r->filter.nr_syscalls = r->nr_syscall_names;
-	if (!r->nr_syscall_names)
-		return true;
-	r->filter.syscalls = calloc(r->nr_syscall_names, sizeof(long));
-	if (!r->filter.syscalls)
-		return false;
-	for (int i = 0; i < r->nr_syscall_names; i++) {
-		long nr = et_syscall_number(trace, r->syscall_names[i]);
-
-		if (nr < 0) {
-			fprintf(stderr, "entrytrace report: %s: no syscall '%s' on %s\n",
-				et_trace_info(trace)->path, r->syscall_names[i],
-				et_trace_info(trace)->machine ? et_trace_info(trace)->machine
-							      : "this architecture");
-			return false;
-		}
-		r->filter.syscalls[i] = nr;
-	}
-	return true;
-}
-
-static void on_syscall(const struct et_syscall *sc, void *data)
-{
-	struct report *r = data;
-
-	if (sc->flags & ET_SC_INCOMPLETE) {
-		if (r->keep_excluded) {
-			if (et_grow((void **)&r->excluded, &r->cap_excluded,
-				    r->nr_excluded + 1, sizeof(*sc)))
-				r->failed = true;
-			else
-				r->excluded[r->nr_excluded++] = *sc;
-		}
-		return;
-	}
-	if (r->filtering &&
-	    !et_filter_match(&r->filter, sc, et_trace_info(r->trace)->first_ts)) {
-		r->filtered_out++;
-		return;
-	}
-	if (!et_stats_add(r->stats, sc))
-		r->failed = true;
-}
 
 static void list_stages(void)
 {
@@ -232,7 +75,6 @@ enum {
 	OPT_CSV,
 	OPT_BY_WORK,
 	OPT_NO_BREAKDOWN,
-	OPT_MODE,
 	OPT_STRICT,
 	OPT_STAGES,
 	OPT_SHOW_EXCLUDED,
@@ -245,37 +87,34 @@ int cmd_report(int argc, char **argv)
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "output", required_argument, NULL, 'o' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "syscall", required_argument, NULL, 's' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "time-window", required_argument, NULL, 'w' },
-		{ "stage", required_argument, NULL, 'S' },
+		ET_COMMON_LONGOPTS,
 		{ "by-work", no_argument, NULL, OPT_BY_WORK },
 		{ "no-breakdown", no_argument, NULL, OPT_NO_BREAKDOWN },
-		{ "mode", required_argument, NULL, OPT_MODE },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "stages", no_argument, NULL, OPT_STAGES },
 		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
-		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct report r = { 0 };
-	struct et_stats_opts sopts = { 0 };
+	struct et_common com;
+	struct et_load ld = { 0 };
 	enum et_format fmt = ET_FMT_TEXT;
-	const char *output = NULL, *mode = NULL;
+	const char *output = NULL;
 	bool breakdown = true, strict = false;
-	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	struct et_report_file *files = NULL;
-	struct et_trace **traces = NULL;
-	int nfiles, ret = ET_EXIT_OK, c;
-	uint64_t lost = 0, seen = 0;
+	int ret = ET_EXIT_OK, c, r;
 	FILE *out = stdout;
 	struct et_report rep;
+	char err[512];
+	enum et_err e;
 
+	et_common_init(&com);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:p:c:s:C:w:S:j:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
+		r = et_common_option(&com, c, optarg);
+		if (r < 0)
+			goto bad;
+		if (r > 0)
+			continue;
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -296,137 +135,41 @@ int cmd_report(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 'p':
-			if (parse_ints(optarg, &r.filter.pids, &r.filter.nr_pids))
-				goto bad;
-			break;
-		case 'c':
-			if (parse_strs(optarg, &r.filter.comms, &r.filter.nr_comms))
-				goto bad;
-			break;
-		case 's':
-			if (parse_strs(optarg, &r.syscall_names, &r.nr_syscall_names))
-				goto bad;
-			break;
-		case 'C':
-			if (parse_ints(optarg, &r.filter.cpus, &r.filter.nr_cpus))
-				goto bad;
-			break;
-		case 'w':
-			if (!parse_window(optarg, &r.filter))
-				goto bad;
-			break;
-		case 'S':
-			if (et_for_each_csv(optarg, add_stage, &r.filter.stages))
-				goto bad;
-			break;
 		case OPT_BY_WORK:
-			sopts.by_work = true;
+			com.load.stats.by_work = true;
 			break;
 		case OPT_NO_BREAKDOWN:
 			breakdown = false;
-			break;
-		case OPT_MODE:
-			mode = optarg;
-			if (strcmp(mode, "stages") && strcmp(mode, "summary") &&
-			    strcmp(mode, "stock"))
-				goto bad;
 			break;
 		case OPT_STRICT:
 			strict = true;
 			break;
 		case OPT_STAGES:
 			list_stages();
+			et_common_free(&com);
 			return ET_EXIT_OK;
 		case OPT_SHOW_EXCLUDED:
-			r.keep_excluded = true;
-			break;
-		case 'j':
-			jobs = atoi(optarg);
-			if (jobs < 1)
-				goto bad;
+			com.load.keep_excluded = true;
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
+			et_common_free(&com);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
-	nfiles = argc - optind;
-	if (nfiles < 1) {
+	if (argc - optind < 1) {
 		fprintf(stderr, "entrytrace report: no input file\n");
 		goto bad;
 	}
 
-	r.filtering = r.filter.nr_pids || r.filter.nr_comms || r.nr_syscall_names ||
-		      r.filter.nr_cpus || r.filter.have_window;
-	r.stats = et_stats_new(&sopts);
-	files = calloc(nfiles, sizeof(*files));
-	traces = calloc(nfiles, sizeof(*traces));
-	if (!r.stats || !files || !traces) {
-		fprintf(stderr, "entrytrace report: out of memory\n");
-		return ET_EXIT_FAIL;
+	e = et_load_files(&ld, argv + optind, argc - optind, &com.load, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "entrytrace report: %s\n", err);
+		ret = et_exit_for(e);
+		goto out;
 	}
-
-	for (int i = 0; i < nfiles; i++) {
-		const char *path = argv[optind + i];
-		char err[512];
-		enum et_err e;
-		struct et_timeline *tl;
-
-		traces[i] = et_trace_open(path, &e, err, sizeof(err));
-		if (!traces[i]) {
-			fprintf(stderr, "entrytrace report: %s\n", err);
-			ret = e == ET_ERR_NO_EVENTS ? ET_EXIT_EMPTY :
-			      e == ET_ERR_NOMEM	    ? ET_EXIT_FAIL :
-							ET_EXIT_INPUT;
-			goto out;
-		}
-		if (mode) {
-			enum et_mode m = !strcmp(mode, "stages")  ? ET_MODE_STAGES :
-					 !strcmp(mode, "summary") ? ET_MODE_SUMMARY :
-								    ET_MODE_STOCK;
-
-			if (!et_trace_set_mode(traces[i], m)) {
-				fprintf(stderr, "entrytrace report: %s: has no events for mode %s\n",
-					path, mode);
-				ret = ET_EXIT_EMPTY;
-				goto out;
-			}
-		}
-		et_trace_set_jobs(traces[i], jobs);
-		r.trace = traces[i];
-		if (!resolve_syscalls(&r, traces[i])) {
-			ret = ET_EXIT_USAGE;
-			goto out;
-		}
-		tl = et_timeline_new(traces[i], on_syscall, &r);
-		if (!tl) {
-			ret = ET_EXIT_FAIL;
-			goto out;
-		}
-		if (et_trace_iterate(traces[i], et_timeline_feed, tl) < 0) {
-			fprintf(stderr, "entrytrace report: %s: reading the events failed\n", path);
-			et_timeline_free(tl);
-			ret = ET_EXIT_INPUT;
-			goto out;
-		}
-		et_timeline_finish(tl);
-		files[i].info = *et_trace_info(traces[i]);
-		files[i].counts = *et_trace_counts(traces[i]);
-		files[i].tl = *et_timeline_counts(tl);
-		lost += files[i].tl.flagged[__builtin_ctz(ET_SC_LOST)] +
-			files[i].counts.lost_events + files[i].counts.lost_unknown;
-		seen += files[i].tl.syscalls;
-		et_timeline_free(tl);
-		if (r.failed) {
-			fprintf(stderr, "entrytrace report: out of memory\n");
-			ret = ET_EXIT_FAIL;
-			goto out;
-		}
-	}
-
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
@@ -436,16 +179,16 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	rep = (struct et_report){
-		.files = files,
-		.nr_files = nfiles,
-		.stats = r.stats,
-		.names = traces[0],
-		.filter = &r.filter,
-		.filtered_out = r.filtered_out,
+		.files = ld.files,
+		.nr_files = ld.nr_files,
+		.stats = ld.stats,
+		.names = ld.traces[0],
+		.filter = &com.filter,
+		.filtered_out = ld.filtered_out,
 		.breakdown = breakdown,
-		.show_excluded = r.keep_excluded,
-		.excluded = r.excluded,
-		.nr_excluded = r.nr_excluded,
+		.show_excluded = com.load.keep_excluded,
+		.excluded = ld.excluded,
+		.nr_excluded = ld.nr_excluded,
 	};
 	et_render(&rep, fmt, out);
 	if (fflush(out) || ferror(out)) {
@@ -454,33 +197,21 @@ int cmd_report(int argc, char **argv)
 	}
 	if (out != stdout)
 		fclose(out);
-	if (ret == ET_EXIT_OK && (!seen || !et_stats_syscalls(r.stats))) {
+	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {
 		fprintf(stderr, "entrytrace report: %s\n",
-			seen ? "no complete syscall matched" : "no syscall in the trace");
+			ld.seen ? "no complete syscall matched" : "no syscall in the trace");
 		ret = ET_EXIT_EMPTY;
 	}
-	if (ret == ET_EXIT_OK && strict && lost) {
+	if (ret == ET_EXIT_OK && strict && ld.lost) {
 		fprintf(stderr, "entrytrace report: lost events touched the report (--strict)\n");
 		ret = ET_EXIT_LOST;
 	}
 out:
-	for (int i = 0; traces && i < nfiles; i++)
-		et_trace_close(traces[i]);
-	free(traces);
-	free(files);
-	et_stats_free(r.stats);
-	free(r.filter.pids);
-	free(r.filter.cpus);
-	free(r.filter.syscalls);
-	for (int i = 0; i < r.filter.nr_comms; i++)
-		free(r.filter.comms[i]);
-	free(r.filter.comms);
-	for (int i = 0; i < r.nr_syscall_names; i++)
-		free(r.syscall_names[i]);
-	free(r.syscall_names);
-	free(r.excluded);
+	et_load_free(&ld);
+	et_common_free(&com);
 	return ret;
 bad:
 	fputs(report_usage, stderr);
+	et_common_free(&com);
 	return ET_EXIT_USAGE;
 }

@@ -12,13 +12,59 @@ enum et_exit {
 	ET_EXIT_INPUT = 3,	/* an input file is missing, unreadable or corrupt */
 	ET_EXIT_EMPTY = 4,	/* no syscall events, or nothing matched */
 	ET_EXIT_LOST = 5,	/* --strict: lost events touched the result */
+	ET_EXIT_GATE = 6,	/* diff --fail-on: a rule tripped */
 };
 
+#include "entrytrace.h"
+
 int cmd_report(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Shared by subcommands: split "a,b,c" and call fn for each piece. */
 int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 		    void *data);
+
+/*
+ * The options report and diff share (options.c): -p -c -s -C -w -S -j
+ * --mode, and their usage text.
+ */
+#define ET_OPT_MODE 300
+#define ET_COMMON_SHORTOPTS "p:c:s:C:w:S:j:"
+#define ET_COMMON_LONGOPTS						\
+	{ "pid", required_argument, NULL, 'p' },			\
+	{ "comm", required_argument, NULL, 'c' },			\
+	{ "syscall", required_argument, NULL, 's' },			\
+	{ "cpu", required_argument, NULL, 'C' },			\
+	{ "time-window", required_argument, NULL, 'w' },		\
+	{ "stage", required_argument, NULL, 'S' },			\
+	{ "jobs", required_argument, NULL, 'j' },			\
+	{ "mode", required_argument, NULL, ET_OPT_MODE }
+#define ET_COMMON_USAGE							\
+	"  -p, --pid=PID[,PID]    only these tasks\n"			\
+	"  -c, --comm=COMM[,..]   only tasks of these names (name at syscall entry)\n" \
+	"  -s, --syscall=S[,..]   only these syscalls, by name (the trace's own\n" \
+	"                         architecture) or number\n"		\
+	"  -C, --cpu=CPU[,..]     only syscalls that entered or returned on these CPUs\n" \
+	"  -w, --time-window=A,B  only syscalls entered between A and B seconds on the\n" \
+	"                         trace clock (as trace-cmd report prints); +A,+B are\n" \
+	"                         offsets from the first event\n"	\
+	"  -S, --stage=NAME[,..]  only show these stages (see 'entrytrace report --stages')\n" \
+	"  -j, --jobs=N           reader threads per file (default: online CPUs); the\n" \
+	"                         result does not depend on N\n"	\
+	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n"
+
+struct et_common {
+	struct et_filter filter;
+	char **syscalls;
+	int nr_syscalls;
+	struct et_load_opts load;
+};
+
+void et_common_init(struct et_common *c);
+/* 1: consumed, 0: not a common option, -1: bad argument. */
+int et_common_option(struct et_common *c, int opt, const char *arg);
+void et_common_free(struct et_common *c);
+int et_exit_for(enum et_err e);
 
 extern const char *et_version;
 

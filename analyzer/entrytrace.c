@@ -20,6 +20,7 @@ struct cmd {
 
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "per-syscall stage statistics of one or more trace.dat files" },
+	{ "diff", cmd_diff, "compare two kernels stage by stage, with confidence intervals" },
 };
 
 static void usage(FILE *out)
@@ -39,22 +40,8 @@ static void usage(FILE *out)
 		"'entrytrace <command> --help' describes a command and its options.\n"
 		"\n"
 		"exit status: 0 done, 1 runtime failure, 2 usage error, 3 unreadable or\n"
-		"corrupt input, 4 nothing to report, 5 lost events (with --strict).\n");
-}
-
-int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
-		    void *data)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-	int ret = 0;
-
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save))
-		ret = fn(tok, data);
-	free(copy);
-	return ret;
+		"corrupt input, 4 nothing to report, 5 lost events (report --strict),\n"
+		"6 a diff --fail-on rule tripped.\n");
 }
 
 int main(int argc, char **argv)

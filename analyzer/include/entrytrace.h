@@ -96,6 +96,7 @@ enum et_err {
 	ET_ERR_NO_EVENTS,	/* no event the analyzer can use */
 	ET_ERR_ABI,		/* entry_stage events of another vocabulary */
 	ET_ERR_NOMEM,
+	ET_ERR_USAGE,		/* an argument does not fit the trace */
 };
 
 /* ------------------------------------------------------------------ */
@@ -433,6 +434,111 @@ size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
 size_t et_stats_groups(const struct et_stats *st, enum et_breakdown by,
 		       const struct et_group ***groups);
 uint64_t et_stats_syscalls(const struct et_stats *st);
+/* Syscalls added for (nr, work) and one cell of that row, or 0 / NULL. */
+uint64_t et_stats_row_syscalls(const struct et_stats *st, int nr, uint32_t work);
+const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
+				    uint32_t work, int stage);
+
+/* ------------------------------------------------------------------ */
+/* Load: files -> timelines -> filtered stats, what every command needs */
+
+struct et_load_opts {
+	int jobs;			/* reader threads per file */
+	int mode;			/* enum et_mode, or -1 to detect */
+	const struct et_filter *filter;	/* its syscalls are ignored: */
+	char *const *syscall_names;	/* names or numbers, resolved per file */
+	int nr_syscall_names;
+	bool keep_excluded;
+	struct et_stats_opts stats;
+	et_syscall_fn tap;		/* optional: sees every syscall first */
+	void *tap_data;
+};
+
+struct et_load {
+	struct et_report_file *files;
+	int nr_files;
+	struct et_trace **traces;	/* open until et_load_free */
+	struct et_stats *stats;
+	uint64_t filtered_out;
+	uint64_t seen;			/* syscalls of all files */
+	uint64_t lost;			/* lost events and lost-touched syscalls */
+	struct et_syscall *excluded;	/* with keep_excluded */
+	size_t nr_excluded;
+};
+
+/* On error errbuf says why, for one line; the load still needs freeing. */
+enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
+			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
+void et_load_free(struct et_load *ld);
+
+/* ET_PATH_G, ET_PATH_L (powerpc before 7.2) or ET_PATH_S (stock mode). */
+unsigned int et_trace_entry_path(const struct et_trace_info *info);
+
+/* ------------------------------------------------------------------ */
+/* Diff: base vs test, per syscall x path signature x stage            */
+
+enum et_diff_status {
+	ET_DIFF_BOTH,
+	ET_DIFF_BASE_ONLY,		/* ran on base only, exists on both paths */
+	ET_DIFF_TEST_ONLY,
+	ET_DIFF_NO_COUNTERPART_BASE,	/* the base's entry path has no such stage */
+	ET_DIFF_NO_COUNTERPART_TEST,
+};
+
+struct et_diff_opts {
+	int bootstrap;		/* replicates, e.g. 2000 */
+	uint64_t seed;		/* results are reproducible for one seed */
+	double alpha;		/* family-wise, after Holm's correction */
+};
+
+struct et_diff_cell {
+	int nr;
+	uint32_t work;
+	int stage;
+	enum et_diff_status status;
+	const struct et_hist *base, *test;	/* NULL where it did not run */
+	double median_base, median_test, d_median, d_median_lo, d_median_hi;
+	double mean_base, mean_test, d_mean, d_mean_lo, d_mean_hi;
+	bool tested;		/* both sides have >= 2 values */
+	double u, z, p, p_adj;	/* Mann-Whitney, Holm-adjusted p */
+	double cliff;		/* Cliff's delta, -1..1 */
+	bool significant;
+	double per_sc_base;	/* mean time per syscall, 0 where not run */
+	double per_sc_test;
+	double contrib;		/* per_sc_test - per_sc_base */
+	double share;		/* contrib / the total's change */
+	bool partitions;	/* adds up to the total with its kind */
+};
+
+struct et_diff_group {
+	int nr;
+	uint32_t work;
+	uint64_t n_base, n_test;	/* syscalls */
+	double d_total;		/* change of the mean total */
+	double explained;	/* sum of partitioning stages' contributions */
+	double residual;	/* d_total - explained */
+	size_t first, count;	/* its cells in et_diff.cells */
+};
+
+struct et_diff {
+	struct et_diff_cell *cells;	/* grouped by syscall, stage order */
+	size_t nr_cells;
+	struct et_diff_cell *sorted;	/* the same, by |contribution| */
+	struct et_diff_group *groups;
+	size_t nr_groups;
+	size_t tests;		/* cells tested, for the correction */
+	double alpha;
+};
+
+/*
+ * base_path, test_path: ET_PATH_G or ET_PATH_L, the entry path each side's
+ * kernel used; stages the other path lacks are reported as without
+ * counterpart.  Both stats should be built with by_work.
+ */
+int et_diff(const struct et_stats *base, const struct et_stats *test,
+	    unsigned int base_path, unsigned int test_path,
+	    const struct et_diff_opts *opts, struct et_diff *df);
+void et_diff_free(struct et_diff *df);
 
 /* ------------------------------------------------------------------ */
 /* Render                                                              */
@@ -466,6 +572,42 @@ struct et_report {
 char *et_sc_flags_str(uint32_t flags, char *buf, size_t size);
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+
+/* A diff and what is needed to print it. */
+struct et_diff_report {
+	const struct et_diff *diff;
+	struct et_diff_opts opts;
+	const struct et_report_file *base_files, *test_files;
+	int nr_base, nr_test;
+	unsigned int base_path, test_path;
+	const struct et_trace *names;
+	const struct et_filter *filter;	/* its stages limit the rows */
+	bool all;			/* every cell, not only the telling ones */
+	int top;			/* at most this many text rows; 0: all */
+	uint64_t min_count;		/* text: hide syscalls with fewer per side */
+};
+
+int et_render_diff(const struct et_diff_report *rep, enum et_format fmt, FILE *out);
+/* Whether the text view shows a cell (min_count, --all, --stage). */
+bool et_diff_shown(const struct et_diff_report *rep, const struct et_diff_cell *c);
+const char *et_path_name(unsigned int path);
+
+/* SVG: one panel per stage, cumulative distributions on a log time axis. */
+struct et_plot_series {
+	const char *label;
+	const struct et_hist *hist;
+	const char *color;
+};
+
+struct et_plot_panel {
+	const char *title;
+	const char *note;		/* a line under the title, or NULL */
+	struct et_plot_series series[2];
+	int nr_series;
+};
+
+int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *panels,
+		    int n);
 
 /* What a mode cannot see, one line per hidden stage group. */
 const char *const *et_mode_invisible(enum et_mode mode, unsigned int present);

@@ -21,6 +21,7 @@ struct et_map {
 struct et_row {
 	int nr;
 	uint32_t work;
+	uint64_t syscalls;	/* added to this row, with or without a total */
 	struct et_cell *cells[ET_STAGE_NR];
 	struct et_group *last[ET_BY_NR_BREAKDOWNS];	/* lookup caches */
 };
@@ -268,6 +269,7 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 		return false;
 	st->dirty = true;
 	st->syscalls++;
+	r->syscalls++;
 	while (mask) {
 		int stage = __builtin_ctzll(mask);
 		struct et_cell *c = cell_get(st, r, stage);
@@ -286,6 +288,13 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 {
 	dst->dirty = true;
 	dst->syscalls += src->syscalls;
+	for (size_t i = 0; i < src->nr_rows; i++) {
+		struct et_row *r = row_get(dst, src->rows[i]->nr, src->rows[i]->work);
+
+		if (!r)
+			return false;
+		r->syscalls += src->rows[i]->syscalls;
+	}
 	for (size_t i = 0; i < src->nr_cells; i++) {
 		const struct et_cell *s = src->cells[i];
 		struct et_row *r = row_get(dst, s->nr, s->work);
@@ -309,6 +318,28 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 uint64_t et_stats_syscalls(const struct et_stats *st)
 {
 	return st->syscalls;
+}
+
+uint64_t et_stats_row_syscalls(const struct et_stats *cst, int nr, uint32_t work)
+{
+	struct et_stats *st = (struct et_stats *)cst;
+	struct et_row *r;
+
+	for (size_t i = 0; i < st->nr_rows; i++) {
+		r = st->rows[i];
+		if (r->nr == nr && r->work == work)
+			return r->syscalls;
+	}
+	return 0;
+}
+
+const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
+				    uint32_t work, int stage)
+{
+	for (size_t i = 0; i < st->nr_rows; i++)
+		if (st->rows[i]->nr == nr && st->rows[i]->work == work)
+			return st->rows[i]->cells[stage];
+	return NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace diff: two kernels compared stage by stage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "entrytrace.h"
+
+static const char diff_usage[] =
+	"usage: entrytrace diff [options] BASE TEST\n"
+	"       entrytrace diff [options] BASE... -- TEST...\n"
+	"(options before the files)\n"
+	"\n"
+	"Compares the syscalls of two recordings (say, a kernel before and after a\n"
+	"change) per syscall x path signature x stage, so like is compared with like:\n"
+	"a kill() that delivered a signal is not compared with one that did not.\n"
+	"Stages align across the powerpc legacy and generic entry paths through the\n"
+	"vocabulary in tracepoints/stages.def; a stage one path lacks is reported as\n"
+	"having no counterpart, not dropped.\n"
+	"\n"
+	"For each cell: change of the mean and of the median with bootstrap 95%\n"
+	"confidence intervals, Mann-Whitney U with Holm's correction over all cells,\n"
+	"Cliff's delta, and the stage's contribution: the change of its mean time\n"
+	"per syscall, whose sum over the top-level stages is reconciled against the\n"
+	"change of the total (the residual is printed).  Text output is sorted by\n"
+	"contribution.\n"
+	"\n"
+	"options:\n"
+	"  -f, --format=FMT       text (default), json or csv\n"
+	"      --json, --csv      same as --format=json / csv\n"
+	"  -o, --output=FILE      write to FILE instead of stdout\n"
+	ET_COMMON_USAGE
+	"      --bootstrap=N      bootstrap replicates (default 2000)\n"
+	"      --seed=N           random seed (default 1): same seed, same CIs\n"
+	"      --alpha=A          family-wise significance level (default 0.05)\n"
+	"      --all              show every cell, not only totals, significant\n"
+	"                         cells and cells present on one side only\n"
+	"      --top=N            at most N rows in the text table\n"
+	"      --min-count=N      text: leave out syscalls with fewer than N on a\n"
+	"                         side (default 30; JSON and CSV have all)\n"
+	"      --fail-on=RULES    exit 6 when a rule trips; RULES is a comma list of\n"
+	"                         [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns, STAGE may\n"
+	"                         be *; a rule trips on a significant cell whose mean\n"
+	"                         grew by more than N% of the base mean (or N ns)\n"
+	"      --plot=FILE.svg    cumulative distributions, base against test, of the\n"
+	"                         stages that contribute most\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: 0 compared (and no --fail-on rule tripped), 1 runtime failure,\n"
+	"2 usage error, 3 an input file is missing, unreadable or corrupt, 4 no\n"
+	"syscall events or nothing matched, 6 a --fail-on rule tripped.\n";
+
+struct rule {
+	char *syscall;		/* NULL: any */
+	int stage;		/* -1: any */
+	double limit;
+	bool percent;
+};
+
+static int parse_rule(const char *s, void *data)
+{
+	struct rule **rules = ((struct rule ***)data)[0];
+	int *n = ((int **)data)[1];
+	const char *gt = strchr(s, '>'), *colon = strchr(s, ':');
+	char stage[64], *end;
+	struct rule r = { .stage = -1 };
+	struct rule *p;
+
+	if (!gt || gt == s)
+		return -1;
+	if (colon && colon < gt) {
+		r.syscall = strndup(s, colon - s);
+		s = colon + 1;
+	}
+	snprintf(stage, sizeof(stage), "%.*s", (int)(gt - s), s);
+	if (strcmp(stage, "*")) {
+		r.stage = et_stage_by_name(stage);
+		if (r.stage < 0) {
+			fprintf(stderr, "entrytrace diff: --fail-on: unknown stage '%s'\n", stage);
+			free(r.syscall);
+			return -1;
+		}
+	}
+	r.limit = strtod(gt + 1, &end);
+	if (!strcmp(end, "%"))
+		r.percent = true;
+	else if (strcmp(end, "ns") || end == gt + 1) {
+		free(r.syscall);
+		return -1;
+	}
+	p = realloc(*rules, (*n + 1) * sizeof(*p));
+	if (!p) {
+		free(r.syscall);
+		return -1;
+	}
+	p[(*n)++] = r;
+	*rules = p;
+	return 0;
+}
+
+/* The rules that trip, printed; true if any did. */
+static bool gate(const struct et_diff *df, const struct et_trace *names,
+		 const struct rule *rules, int nr_rules)
+{
+	bool tripped = false;
+
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *c = &df->cells[i];
+		const char *name = et_syscall_name(names, c->nr);
+
+		if (!c->significant || c->d_mean <= 0)
+			continue;
+		for (int k = 0; k < nr_rules; k++) {
+			const struct rule *r = &rules[k];
+			double grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
+
+			if (r->stage >= 0 && r->stage != c->stage)
+				continue;
+			if (r->syscall && (!name || strcmp(name, r->syscall)))
+				continue;
+			if (r->percent && c->mean_base <= 0)
+				continue;
+			if (grew > r->limit) {
+				fprintf(stderr, "entrytrace diff: --fail-on %s%s%s>%g%s tripped: %s %s +%.1f%s (p %.2g)\n",
+					r->syscall ? r->syscall : "", r->syscall ? ":" : "",
+					r->stage >= 0 ? et_stages[r->stage].name : "*", r->limit,
+					r->percent ? "%" : "ns", name ? name : "?",
+					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
+					c->p_adj);
+				tripped = true;
+			}
+		}
+	}
+	return tripped;
+}
+
+/* The cells the text shows, by contribution, as far as both sides ran them. */
+static int plot(const char *path, const struct et_diff_report *rep, int max_panels)
+{
+	const struct et_diff *df = rep->diff;
+	const struct et_trace *names = rep->names;
+	struct et_plot_panel *panels = calloc(max_panels, sizeof(*panels));
+	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
+	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
+	int n = 0, ret = -1;
+	FILE *out;
+
+	if (!panels || !titles || !notes)
+		goto done;
+	for (size_t i = 0; i < df->nr_cells && n < max_panels; i++) {
+		const struct et_diff_cell *c = &df->sorted[i];
+		const char *name = et_syscall_name(names, c->nr);
+		char wb[160];
+
+		if (!c->base || !c->test || !et_diff_shown(rep, c))
+			continue;
+		snprintf(titles[n], sizeof(titles[n]), "%s %s [%s]", name ? name : "?",
+			 et_stages[c->stage].name, et_work_str(c->work, wb, sizeof(wb)));
+		snprintf(notes[n], sizeof(notes[n]), "median %+.0f ns, mean %+.0f ns%s",
+			 c->d_median, c->d_mean, c->significant ? ", significant" : "");
+		panels[n] = (struct et_plot_panel){
+			.title = titles[n], .note = notes[n], .nr_series = 2,
+			.series = { { "base", c->base, "#1f77b4" },
+				    { "test", c->test, "#ff7f0e" } },
+		};
+		n++;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "entrytrace diff: %s: %s\n", path, strerror(errno));
+		goto done;
+	}
+	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", panels, n);
+	if (fclose(out))
+		ret = -1;
+done:
+	free(panels);
+	free(titles);
+	free(notes);
+	return ret;
+}
+
+enum {
+	OPT_JSON = 256,
+	OPT_CSV,
+	OPT_BOOTSTRAP,
+	OPT_SEED,
+	OPT_ALPHA,
+	OPT_ALL,
+	OPT_TOP,
+	OPT_FAIL_ON,
+	OPT_PLOT,
+	OPT_MIN_COUNT,
+};
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "output", required_argument, NULL, 'o' },
+		ET_COMMON_LONGOPTS,
+		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "all", no_argument, NULL, OPT_ALL },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct et_diff_opts dopts = { .bootstrap = 2000, .seed = 1, .alpha = 0.05 };
+	struct et_common com;
+	struct et_load base = { 0 }, test = { 0 };
+	struct et_diff df = { 0 };
+	struct et_diff_report rep;
+	enum et_format fmt = ET_FMT_TEXT;
+	const char *output = NULL, *plot_path = NULL;
+	struct rule *rules = NULL;
+	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0;
+	uint64_t min_count = 30;
+	bool all = false;
+	char **files, err[512];
+	FILE *out = stdout;
+	enum et_err e;
+	void *ctx[2] = { &rules, &nr_rules };
+
+	et_common_init(&com);
+	com.load.stats.by_work = true;
+	optind = 1;
+	/* "+": options come first, so a "--" between the sides stays in argv */
+	while ((c = getopt_long(argc, argv, "+f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
+		r = et_common_option(&com, c, optarg);
+		if (r < 0)
+			goto bad;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				fmt = ET_FMT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				fmt = ET_FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = ET_FMT_CSV;
+			else
+				goto bad;
+			break;
+		case OPT_JSON:
+			fmt = ET_FMT_JSON;
+			break;
+		case OPT_CSV:
+			fmt = ET_FMT_CSV;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_BOOTSTRAP:
+			dopts.bootstrap = atoi(optarg);
+			if (dopts.bootstrap < 100)
+				goto bad;
+			break;
+		case OPT_SEED:
+			dopts.seed = strtoull(optarg, NULL, 0);
+			break;
+		case OPT_ALPHA:
+			dopts.alpha = atof(optarg);
+			if (dopts.alpha <= 0 || dopts.alpha >= 1)
+				goto bad;
+			break;
+		case OPT_ALL:
+			all = true;
+			break;
+		case OPT_TOP:
+			top = atoi(optarg);
+			break;
+		case OPT_FAIL_ON:
+			if (et_for_each_csv(optarg, parse_rule, ctx))
+				goto bad;
+			break;
+		case OPT_PLOT:
+			plot_path = optarg;
+			break;
+		case OPT_MIN_COUNT:
+			min_count = strtoull(optarg, NULL, 0);
+			break;
+		case 'h':
+			fputs(diff_usage, stdout);
+			et_common_free(&com);
+			return ET_EXIT_OK;
+		default:
+			goto bad;
+		}
+	}
+	/* BASE TEST, or BASE... -- TEST... (getopt leaves the -- out) */
+	files = argv + optind;
+	nb = argc - optind;
+	nt = 0;
+	for (int i = 0; i < nb; i++) {
+		if (!strcmp(files[i], "--")) {
+			nt = nb - i - 1;
+			nb = i;
+			break;
+		}
+	}
+	if (!nt && nb == 2) {
+		nb = 1;
+		nt = 1;
+	}
+	if (nb < 1 || nt < 1) {
+		fprintf(stderr, "entrytrace diff: need a base and a test: BASE TEST or BASE... -- TEST...\n");
+		goto bad;
+	}
+
+	e = et_load_files(&base, files, nb, &com.load, err, sizeof(err));
+	if (!e)
+		e = et_load_files(&test, files + nb + (files[nb] && !strcmp(files[nb], "--")),
+				  nt, &com.load, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "entrytrace diff: %s\n", err);
+		ret = et_exit_for(e);
+		goto out;
+	}
+	if (!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) {
+		fprintf(stderr, "entrytrace diff: no complete syscall on the %s side\n",
+			et_stats_syscalls(base.stats) ? "test" : "base");
+		ret = ET_EXIT_EMPTY;
+		goto out;
+	}
+	rep = (struct et_diff_report){
+		.diff = &df, .opts = dopts,
+		.base_files = base.files, .test_files = test.files,
+		.nr_base = nb, .nr_test = nt,
+		.base_path = et_trace_entry_path(&base.files[0].info),
+		.test_path = et_trace_entry_path(&test.files[0].info),
+		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count,
+	};
+	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {
+		fprintf(stderr, "entrytrace diff: out of memory\n");
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	if (output && !(out = fopen(output, "w"))) {
+		fprintf(stderr, "entrytrace diff: %s: %s\n", output, strerror(errno));
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	et_render_diff(&rep, fmt, out);
+	if (fflush(out) || ferror(out)) {
+		fprintf(stderr, "entrytrace diff: write error\n");
+		ret = ET_EXIT_FAIL;
+	}
+	if (out != stdout)
+		fclose(out);
+	if (plot_path && plot(plot_path, &rep, 12))
+		ret = ET_EXIT_FAIL;
+	if (ret == ET_EXIT_OK && nr_rules && gate(&df, base.traces[0], rules, nr_rules))
+		ret = ET_EXIT_GATE;
+out:
+	et_diff_free(&df);
+	et_load_free(&base);
+	et_load_free(&test);
+	et_common_free(&com);
+	for (int i = 0; i < nr_rules; i++)
+		free(rules[i].syscall);
+	free(rules);
+	return ret;
+bad:
+	fputs(diff_usage, stderr);
+	et_common_free(&com);
+	for (int i = 0; i < nr_rules; i++)
+		free(rules[i].syscall);
+	free(rules);
+	return ET_EXIT_USAGE;
+}

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Diff: two sets of statistics (a base and a test kernel), compared per
+ * syscall x path signature x stage.
+ *
+ * Everything works on the histograms, so memory stays bounded by cells:
+ *
+ *   - Mann-Whitney U from the two histograms (ties at bucket resolution),
+ *     normal approximation with tie correction, two-sided p; Holm's
+ *     step-down correction over every tested cell.
+ *   - Effect size: Cliff's delta, P(test > base) - P(test < base).
+ *   - Bootstrap 95% CI of the median difference: the median of a bootstrap
+ *     resample of n values is F^-1(U(m)), U(m) ~ Beta(m, n + 1 - m), so a
+ *     replicate costs two Beta draws and two quantile lookups, not n draws.
+ *   - Bootstrap 95% CI of the mean difference: resampling from the histogram
+ *     below ET_DIFF_SMALL values, the normal limit of the bootstrap mean
+ *     (mean, s^2/n) above it.
+ *     The median interval is widened by half a histogram bucket per median:
+ *     the resolution the medians are known to.
+ *   - Contribution: each stage's mean time per syscall, counting syscalls in
+ *     which it did not run as 0; over the stages that partition a syscall
+ *     (top level, entry/body/exit) these add up to the total, and what they
+ *     do not explain of the total's change is reported as the residual.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+#define ET_DIFF_SMALL 30
+
+/* ------------------------------------------------------------------ */
+/* Random numbers: xoshiro256**, seeded, so results are reproducible.  */
+
+struct rng {
+	uint64_t s[4];
+};
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(struct rng *r)
+{
+	uint64_t res = rotl(r->s[1] * 5, 7) * 9, t = r->s[1] << 17;
+
+	r->s[2] ^= r->s[0];
+	r->s[3] ^= r->s[1];
+	r->s[1] ^= r->s[2];
+	r->s[0] ^= r->s[3];
+	r->s[2] ^= t;
+	r->s[3] = rotl(r->s[3], 45);
+	return res;
+}
+
+static void rng_seed(struct rng *r, uint64_t seed)
+{
+	for (int i = 0; i < 4; i++) {	/* splitmix64 */
+		uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+
+		z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+		z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+		r->s[i] = z ^ (z >> 31);
+	}
+}
+
+static double uniform(struct rng *r)
+{
+	return (double)(rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+static double normal(struct rng *r)
+{
+	double u = uniform(r), v = uniform(r);
+
+	return sqrt(-2.0 * log(u > 0 ? u : 1e-300)) * cos(2 * M_PI * v);
+}
+
+/* Marsaglia and Tsang; shape >= 1 here. */
+static double gamma_draw(struct rng *r, double shape)
+{
+	double d = shape - 1.0 / 3, c = 1 / sqrt(9 * d);
+
+	for (;;) {
+		double x = normal(r), v = 1 + c * x, u;
+
+		if (v <= 0)
+			continue;
+		v = v * v * v;
+		u = uniform(r);
+		if (u < 1 - 0.0331 * x * x * x * x ||
+		    log(u) < 0.5 * x * x + d * (1 - v + log(v)))
+			return d * v;
+	}
+}
+
+static double beta_draw(struct rng *r, double a, double b)
+{
+	double x = gamma_draw(r, a), y = gamma_draw(r, b);
+
+	return x / (x + y);
+}
+
+/* ------------------------------------------------------------------ */
+/* Cumulative view of a histogram: quantiles in log(buckets).          */
+
+struct cdf {
+	const struct et_hist *h;
+	uint64_t *cum;		/* cum[i]: values in buckets 0..i */
+	uint32_t n;
+};
+
+static bool cdf_init(struct cdf *c, const struct et_hist *h)
+{
+	uint64_t run = 0;
+
+	c->h = h;
+	c->n = h->nr_buckets;
+	c->cum = malloc((c->n ? c->n : 1) * sizeof(*c->cum));
+	if (!c->cum)
+		return false;
+	for (uint32_t i = 0; i < c->n; i++)
+		c->cum[i] = run += h->buckets[i];
+	return true;
+}
+
+/* The value of rank k (1-based), as the bucket midpoint within [min, max]. */
+static double cdf_rank(const struct cdf *c, uint64_t k)
+{
+	uint32_t lo = 0, hi = c->n - 1;
+	uint64_t l, u, mid;
+
+	if (k <= 1)
+		return (double)c->h->min;
+	if (k >= c->h->count)
+		return (double)c->h->max;
+	while (lo < hi) {
+		uint32_t m = lo + (hi - lo) / 2;
+
+		if (c->cum[m] >= k)
+			hi = m;
+		else
+			lo = m + 1;
+	}
+	l = et_hist_lower(lo);
+	u = et_hist_upper(lo);
+	mid = l + (u - l) / 2;
+	if (mid < c->h->min)
+		mid = c->h->min;
+	if (mid > c->h->max)
+		mid = c->h->max;
+	return (double)mid;
+}
+
+static double cdf_quantile(const struct cdf *c, double q)
+{
+	uint64_t k = (uint64_t)ceil(q * (double)c->h->count);
+
+	return cdf_rank(c, k ? k : 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+
+/*
+ * Mann-Whitney U of test over base from histograms: pairs with the test
+ * value in a higher bucket count 1, in the same bucket 1/2.
+ */
+static void mann_whitney(const struct et_hist *b, const struct et_hist *t,
+			 double *u_out, double *z_out, double *p_out)
+{
+	uint32_t n = b->nr_buckets > t->nr_buckets ? b->nr_buckets : t->nr_buckets;
+	double n1 = (double)b->count, n2 = (double)t->count, N = n1 + n2;
+	double below = 0, u = 0, ties = 0, mu, sigma;
+
+	for (uint32_t i = 0; i < n; i++) {
+		double cb = i < b->nr_buckets ? (double)b->buckets[i] : 0;
+		double ct = i < t->nr_buckets ? (double)t->buckets[i] : 0;
+		double tie = cb + ct;
+
+		u += ct * (below + cb / 2);
+		below += cb;
+		ties += tie * tie * tie - tie;
+	}
+	mu = n1 * n2 / 2;
+	sigma = sqrt(n1 * n2 / 12 * ((N + 1) - ties / (N * (N - 1))));
+	*u_out = u;
+	*z_out = sigma > 0 ? (u - mu) / sigma : 0;
+	*p_out = sigma > 0 ? erfc(fabs(*z_out) / M_SQRT2) : 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void ci(double *v, int n, double *lo, double *hi)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	*lo = v[(int)floor(0.025 * (n - 1))];
+	*hi = v[(int)ceil(0.975 * (n - 1))];
+}
+
+/* One bootstrap mean of a histogram sample. */
+static double boot_mean(struct rng *r, const struct cdf *c)
+{
+	const struct et_hist *h = c->h;
+	double sum = 0;
+
+	if (h->count >= ET_DIFF_SMALL)
+		return et_hist_mean(h) + et_hist_stddev(h) / sqrt((double)h->count) *
+			normal(r);
+	for (uint64_t i = 0; i < h->count; i++)
+		sum += cdf_rank(c, 1 + (uint64_t)(uniform(r) * (double)h->count));
+	return sum / (double)h->count;
+}
+
+static double boot_median(struct rng *r, const struct cdf *c)
+{
+	double n = (double)c->h->count, m = ceil(n / 2);
+
+	if (c->h->count == 1)
+		return (double)c->h->min;
+	return cdf_quantile(c, beta_draw(r, m, n + 1 - m));
+}
+
+static double half_bucket(double v)
+{
+	uint32_t i = et_hist_index((uint64_t)v);
+
+	return (double)(et_hist_upper(i) - et_hist_lower(i)) / 2;
+}
+
+static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
+			 struct rng *r)
+{
+	const struct et_hist *b = d->base, *t = d->test;
+	struct cdf cb, ct;
+	double *dm, *dx;
+	int nb = o->bootstrap;
+
+	d->median_base = (double)et_hist_quantile(b, 0.5);
+	d->median_test = (double)et_hist_quantile(t, 0.5);
+	d->mean_base = et_hist_mean(b);
+	d->mean_test = et_hist_mean(t);
+	d->d_median = d->median_test - d->median_base;
+	d->d_mean = d->mean_test - d->mean_base;
+	if (b->count < 2 || t->count < 2 || b->moments_only || t->moments_only)
+		return true;	/* too few values to test */
+
+	mann_whitney(b, t, &d->u, &d->z, &d->p);
+	d->cliff = 2 * d->u / ((double)b->count * (double)t->count) - 1;
+	d->tested = true;
+
+	if (!cdf_init(&cb, b))
+		return false;
+	if (!cdf_init(&ct, t)) {
+		free(cb.cum);
+		return false;
+	}
+	dm = malloc(nb * sizeof(*dm));
+	dx = malloc(nb * sizeof(*dx));
+	if (dm && dx) {
+		for (int i = 0; i < nb; i++) {
+			dm[i] = boot_median(r, &ct) - boot_median(r, &cb);
+			dx[i] = boot_mean(r, &ct) - boot_mean(r, &cb);
+		}
+		ci(dm, nb, &d->d_median_lo, &d->d_median_hi);
+		ci(dx, nb, &d->d_mean_lo, &d->d_mean_hi);
+		/* a median is known to half its bucket: widen by both halves */
+		d->d_median_lo -= half_bucket(d->median_base) + half_bucket(d->median_test);
+		d->d_median_hi += half_bucket(d->median_base) + half_bucket(d->median_test);
+	}
+	free(cb.cum);
+	free(ct.cum);
+	free(dm);
+	free(dx);
+	return dm && dx;
+}
+
+/* ------------------------------------------------------------------ */
+
+static bool partitions(int stage)
+{
+	const struct et_stage_info *s = &et_stages[stage];
+
+	return s->parent == ET_STAGE_NONE &&
+	       (s->phase == ET_PHASE_ENTRY || s->phase == ET_PHASE_BODY ||
+		s->phase == ET_PHASE_EXIT);
+}
+
+struct rowkey {
+	int nr;
+	uint32_t work;
+};
+
+static int add_row(struct rowkey **rows, size_t *n, size_t *cap, int nr,
+		   uint32_t work)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*rows)[i].nr == nr && (*rows)[i].work == work)
+			return 0;
+	if (et_grow((void **)rows, cap, *n + 1, sizeof(**rows)))
+		return -1;
+	(*rows)[(*n)++] = (struct rowkey){ nr, work };
+	return 0;
+}
+
+static int cmp_pval(const void *a, const void *b)
+{
+	const struct et_diff_cell *x = *(const struct et_diff_cell *const *)a;
+	const struct et_diff_cell *y = *(const struct et_diff_cell *const *)b;
+
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+/* Significant cells first, each kind by the size of its contribution. */
+static int cmp_contrib(const void *a, const void *b)
+{
+	const struct et_diff_cell *x = a, *y = b;
+	double ax = fabs(x->contrib), ay = fabs(y->contrib);
+
+	if (x->significant != y->significant)
+		return x->significant ? -1 : 1;
+	if (ax != ay)
+		return ax > ay ? -1 : 1;
+	if (x->nr != y->nr)
+		return x->nr < y->nr ? -1 : 1;
+	if (x->work != y->work)
+		return x->work < y->work ? -1 : 1;
+	return x->stage - y->stage;
+}
+
+/* Holm's step-down: p_adj(i) = max over j <= i of min(1, (m - j) p(j)). */
+static bool holm(struct et_diff *df)
+{
+	struct et_diff_cell **tested = malloc((df->nr_cells + 1) * sizeof(*tested));
+	size_t m = 0;
+	double run = 0;
+
+	if (!tested)
+		return false;
+	for (size_t i = 0; i < df->nr_cells; i++)
+		if (df->cells[i].tested)
+			tested[m++] = &df->cells[i];
+	qsort(tested, m, sizeof(*tested), cmp_pval);
+	for (size_t j = 0; j < m; j++) {
+		double adj = (double)(m - j) * tested[j]->p;
+
+		if (adj > 1)
+			adj = 1;
+		if (adj > run)
+			run = adj;
+		tested[j]->p_adj = run;
+	}
+	df->tests = m;
+	free(tested);
+	return true;
+}
+
+int et_diff(const struct et_stats *base, const struct et_stats *test,
+	    unsigned int base_path, unsigned int test_path,
+	    const struct et_diff_opts *opts, struct et_diff *df)
+{
+	const struct et_stats *side[2] = { base, test };
+	struct rowkey *rows = NULL;
+	size_t nr_rows = 0, cap_rows = 0, cap_cells = 0, cap_groups = 0;
+	struct rng r;
+
+	memset(df, 0, sizeof(*df));
+	df->alpha = opts->alpha;
+	rng_seed(&r, opts->seed);
+
+	for (int s = 0; s < 2; s++) {
+		const struct et_cell **cells;
+		size_t n = et_stats_cells(side[s], &cells);
+
+		for (size_t i = 0; i < n; i++)
+			if (add_row(&rows, &nr_rows, &cap_rows, cells[i]->nr, cells[i]->work))
+				goto nomem;
+	}
+
+	for (size_t ri = 0; ri < nr_rows; ri++) {
+		struct et_diff_group g = { .nr = rows[ri].nr, .work = rows[ri].work };
+		const struct et_cell *tb, *tt;
+		bool partitioned = false;
+
+		g.n_base = et_stats_row_syscalls(base, g.nr, g.work);
+		g.n_test = et_stats_row_syscalls(test, g.nr, g.work);
+		tb = et_stats_cell(base, g.nr, g.work, ET_STAGE_TOTAL);
+		tt = et_stats_cell(test, g.nr, g.work, ET_STAGE_TOTAL);
+		if (tb && tt)
+			g.d_total = et_hist_mean(&tt->hist) - et_hist_mean(&tb->hist);
+		g.first = df->nr_cells;
+
+		for (int st = 0; st < ET_STAGE_NR; st++) {
+			const struct et_cell *cb = et_stats_cell(base, g.nr, g.work, st);
+			const struct et_cell *ct = et_stats_cell(test, g.nr, g.work, st);
+			struct et_diff_cell *d;
+
+			if (!cb && !ct)
+				continue;
+			if (et_grow((void **)&df->cells, &cap_cells, df->nr_cells + 1,
+				    sizeof(*df->cells)))
+				goto nomem;
+			d = &df->cells[df->nr_cells++];
+			memset(d, 0, sizeof(*d));
+			d->nr = g.nr;
+			d->work = g.work;
+			d->stage = st;
+			d->base = cb ? &cb->hist : NULL;
+			d->test = ct ? &ct->hist : NULL;
+			d->p = d->p_adj = 1;
+			if (!cb)
+				d->status = et_stages[st].paths & base_path ?
+					ET_DIFF_TEST_ONLY : ET_DIFF_NO_COUNTERPART_BASE;
+			else if (!ct)
+				d->status = et_stages[st].paths & test_path ?
+					ET_DIFF_BASE_ONLY : ET_DIFF_NO_COUNTERPART_TEST;
+			else
+				d->status = ET_DIFF_BOTH;
+			/* mean per syscall, 0 where the stage did not run */
+			d->per_sc_base = g.n_base && cb ? (double)cb->hist.total / (double)g.n_base : 0;
+			d->per_sc_test = g.n_test && ct ? (double)ct->hist.total / (double)g.n_test : 0;
+			d->contrib = d->per_sc_test - d->per_sc_base;
+			if (cb && ct && !compare_cell(d, opts, &r))
+				goto nomem;
+			if (!cb || !ct) {
+				d->mean_base = cb ? et_hist_mean(&cb->hist) : 0;
+				d->mean_test = ct ? et_hist_mean(&ct->hist) : 0;
+			}
+			if (partitions(st)) {
+				d->partitions = true;
+				partitioned = true;
+				g.explained += d->contrib;
+			}
+		}
+		g.count = df->nr_cells - g.first;
+		if (!partitioned) {
+			/* no finer stage (stock, no context tracking): total is its own */
+			for (size_t i = g.first; i < df->nr_cells; i++)
+				if (df->cells[i].stage == ET_STAGE_TOTAL) {
+					df->cells[i].partitions = true;
+					g.explained += df->cells[i].contrib;
+				}
+		}
+		g.residual = g.d_total - g.explained;
+		/* a share of the total only for stages inside the syscall */
+		for (size_t i = g.first; i < df->nr_cells; i++)
+			df->cells[i].share =
+				g.d_total && et_stages[df->cells[i].stage].phase != ET_PHASE_USER ?
+				df->cells[i].contrib / g.d_total : NAN;
+		if (et_grow((void **)&df->groups, &cap_groups, df->nr_groups + 1,
+			    sizeof(*df->groups)))
+			goto nomem;
+		df->groups[df->nr_groups++] = g;
+	}
+	free(rows);
+	if (!holm(df))
+		return -1;
+	for (size_t i = 0; i < df->nr_cells; i++)
+		df->cells[i].significant = df->cells[i].tested &&
+					   df->cells[i].p_adj < opts->alpha;
+	/* sorted by contribution: groups keep their index ranges in `sorted` */
+	df->sorted = malloc((df->nr_cells + 1) * sizeof(*df->sorted));
+	if (!df->sorted)
+		return -1;
+	memcpy(df->sorted, df->cells, df->nr_cells * sizeof(*df->cells));
+	qsort(df->sorted, df->nr_cells, sizeof(*df->sorted), cmp_contrib);
+	return 0;
+nomem:
+	free(rows);
+	et_diff_free(df);
+	return -1;
+}
+
+void et_diff_free(struct et_diff *df)
+{
+	free(df->cells);
+	free(df->sorted);
+	free(df->groups);
+	memset(df, 0, sizeof(*df));
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Load: the pipeline every subcommand starts with.  Open each file, pick
+ * its mode, run its events through a timeline, filter the syscalls and add
+ * the complete ones to one et_stats; keep the per-file accounting for the
+ * report header and, on request, the excluded syscalls.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+struct load_ctx {
+	struct et_load *ld;
+	const struct et_load_opts *o;
+	struct et_filter filter;	/* o->filter with this file's syscall numbers */
+	bool filtering;
+	uint64_t first_ts;
+	bool failed;
+	size_t cap_excluded;
+};
+
+static void on_syscall(const struct et_syscall *sc, void *data)
+{
+	struct load_ctx *c = data;
+	struct et_load *ld = c->ld;
+
+	if (c->o->tap)
+		c->o->tap(sc, c->o->tap_data);
+	if (sc->flags & ET_SC_INCOMPLETE) {
+		if (c->o->keep_excluded) {
+			if (et_grow((void **)&ld->excluded, &c->cap_excluded,
+				    ld->nr_excluded + 1, sizeof(*sc)))
+				c->failed = true;
+			else
+				ld->excluded[ld->nr_excluded++] = *sc;
+		}
+		return;
+	}
+	if (c->filtering && !et_filter_match(&c->filter, sc, c->first_ts)) {
+		ld->filtered_out++;
+		return;
+	}
+	if (!et_stats_add(ld->stats, sc))
+		c->failed = true;
+}
+
+/* Syscall names depend on the architecture: resolve them per file. */
+static enum et_err resolve_syscalls(struct load_ctx *c, const struct et_trace *t,
+				    char *errbuf, size_t errlen)
+{
+	const struct et_load_opts *o = c->o;
+	const struct et_trace_info *in = et_trace_info(t);
+
+	free(c->filter.syscalls);
+	c->filter.syscalls = NULL;
+	c->filter.nr_syscalls = o->nr_syscall_names;
+	if (!o->nr_syscall_names)
+		return ET_OK;
+	c->filter.syscalls = calloc(o->nr_syscall_names, sizeof(long));
+	if (!c->filter.syscalls)
+		return ET_ERR_NOMEM;
+	for (int i = 0; i < o->nr_syscall_names; i++) {
+		long nr = et_syscall_number(t, o->syscall_names[i]);
+
+		if (nr < 0) {
+			snprintf(errbuf, errlen, "%s: no syscall '%s' on %s", in->path,
+				 o->syscall_names[i],
+				 in->machine ? in->machine : "this architecture");
+			return ET_ERR_USAGE;
+		}
+		c->filter.syscalls[i] = nr;
+	}
+	return ET_OK;
+}
+
+static enum et_err load_one(struct load_ctx *c, int i, const char *path,
+			    char *errbuf, size_t errlen)
+{
+	struct et_load *ld = c->ld;
+	const struct et_load_opts *o = c->o;
+	struct et_report_file *f = &ld->files[i];
+	struct et_timeline *tl;
+	struct et_trace *t;
+	enum et_err e;
+
+	t = ld->traces[i] = et_trace_open(path, &e, errbuf, errlen);
+	if (!t)
+		return e;
+	if (o->mode >= 0 && !et_trace_set_mode(t, o->mode)) {
+		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
+			 et_mode_name(o->mode));
+		return ET_ERR_NO_EVENTS;
+	}
+	et_trace_set_jobs(t, o->jobs);
+	e = resolve_syscalls(c, t, errbuf, errlen);
+	if (e)
+		return e;
+	c->first_ts = et_trace_info(t)->first_ts;
+	tl = et_timeline_new(t, on_syscall, c);
+	if (!tl)
+		return ET_ERR_NOMEM;
+	if (et_trace_iterate(t, et_timeline_feed, tl) < 0) {
+		et_timeline_free(tl);
+		snprintf(errbuf, errlen, "%s: reading the events failed", path);
+		return c->failed ? ET_ERR_NOMEM : ET_ERR_FORMAT;
+	}
+	et_timeline_finish(tl);
+	f->info = *et_trace_info(t);
+	f->counts = *et_trace_counts(t);
+	f->tl = *et_timeline_counts(tl);
+	ld->seen += f->tl.syscalls;
+	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
+		    f->counts.lost_events + f->counts.lost_unknown;
+	et_timeline_free(tl);
+	if (c->failed) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
+	return ET_OK;
+}
+
+enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
+			  const struct et_load_opts *o, char *errbuf, size_t errlen)
+{
+	struct load_ctx c = { .ld = ld, .o = o };
+	enum et_err e = ET_OK;
+
+	memset(ld, 0, sizeof(*ld));
+	if (o->filter)
+		c.filter = *o->filter;
+	c.filter.syscalls = NULL;
+	c.filtering = (o->filter && (o->filter->nr_pids || o->filter->nr_comms ||
+				     o->filter->nr_cpus || o->filter->have_window)) ||
+		      o->nr_syscall_names;
+	ld->files = calloc(n, sizeof(*ld->files));
+	ld->traces = calloc(n, sizeof(*ld->traces));
+	ld->stats = et_stats_new(&o->stats);
+	if (!ld->files || !ld->traces || !ld->stats) {
+		snprintf(errbuf, errlen, "out of memory");
+		e = ET_ERR_NOMEM;
+		goto out;
+	}
+	ld->nr_files = n;
+	for (int i = 0; i < n && !e; i++)
+		e = load_one(&c, i, paths[i], errbuf, errlen);
+out:
+	free(c.filter.syscalls);
+	return e;
+}
+
+void et_load_free(struct et_load *ld)
+{
+	for (int i = 0; ld->traces && i < ld->nr_files; i++)
+		et_trace_close(ld->traces[i]);
+	free(ld->traces);
+	free(ld->files);
+	free(ld->excluded);
+	et_stats_free(ld->stats);
+	memset(ld, 0, sizeof(*ld));
+}
+
+unsigned int et_trace_entry_path(const struct et_trace_info *in)
+{
+	unsigned int major = 0, minor = 0;
+	const char *v;
+
+	if (in->mode == ET_MODE_STOCK)
+		return ET_PATH_S;
+	/* powerpc's own entry code until 7.2 enabled GENERIC_ENTRY */
+	if (in->machine && !strncmp(in->machine, "ppc", 3) && in->uname) {
+		v = strchr(in->uname, ' ');
+		v = v ? strchr(v + 1, ' ') : NULL;
+		if (v && sscanf(v + 1, "%u.%u", &major, &minor) == 2 &&
+		    (major < 7 || (major == 7 && minor < 2)))
+			return ET_PATH_L;
+	}
+	return ET_PATH_G;
+}

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Rendering of a diff: text sorted by contribution, JSON, CSV.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+static const char *status_text(enum et_diff_status s, const char *base,
+			       const char *test, char *buf, size_t size)
+{
+	switch (s) {
+	case ET_DIFF_BOTH:
+		return "both";
+	case ET_DIFF_BASE_ONLY:
+		return "ran on base only";
+	case ET_DIFF_TEST_ONLY:
+		return "ran on test only";
+	case ET_DIFF_NO_COUNTERPART_BASE:
+		snprintf(buf, size, "no counterpart on %s", base);
+		return buf;
+	case ET_DIFF_NO_COUNTERPART_TEST:
+		snprintf(buf, size, "no counterpart on %s", test);
+		return buf;
+	}
+	return "?";
+}
+
+static const char *status_key(enum et_diff_status s)
+{
+	static const char *const k[] = {
+		[ET_DIFF_BOTH] = "both", [ET_DIFF_BASE_ONLY] = "base_only",
+		[ET_DIFF_TEST_ONLY] = "test_only",
+		[ET_DIFF_NO_COUNTERPART_BASE] = "no_counterpart_on_base",
+		[ET_DIFF_NO_COUNTERPART_TEST] = "no_counterpart_on_test",
+	};
+	return k[s];
+}
+
+const char *et_path_name(unsigned int path)
+{
+	return path == ET_PATH_L ? "legacy entry" :
+	       path == ET_PATH_G ? "generic entry" : "stock kernel";
+}
+
+static const char *sc_name(const struct et_diff_report *r, int nr, char *buf,
+			   size_t size)
+{
+	const char *n = et_syscall_name(r->names, nr);
+
+	if (n)
+		return n;
+	snprintf(buf, size, "sys_%d", nr);
+	return buf;
+}
+
+static void side_line(FILE *out, const char *label, const struct et_report_file *f,
+		      int n, unsigned int path)
+{
+	fprintf(out, "%s %d file%s, %s, %s mode: %s%s\n", label, n, n == 1 ? "" : "s",
+		et_path_name(path), et_mode_name(f->info.mode),
+		f->info.uname ? f->info.uname : f->info.path, n > 1 ? ", ..." : "");
+}
+
+static const struct et_diff_group *group_of(const struct et_diff *df, int nr,
+					    uint32_t work)
+{
+	for (size_t i = 0; i < df->nr_groups; i++)
+		if (df->groups[i].nr == nr && df->groups[i].work == work)
+			return &df->groups[i];
+	return NULL;
+}
+
+static bool group_shown(const struct et_diff_report *r, const struct et_diff_group *g)
+{
+	return r->all || (g->n_base >= r->min_count && g->n_test >= r->min_count);
+}
+
+bool et_diff_shown(const struct et_diff_report *r, const struct et_diff_cell *c)
+{
+	const struct et_diff_group *g = group_of(r->diff, c->nr, c->work);
+
+	if (r->filter && r->filter->stages && !(r->filter->stages & (1ull << c->stage)))
+		return false;
+	if (g && !group_shown(r, g))
+		return false;
+	return r->all || c->significant || c->status != ET_DIFF_BOTH ||
+	       c->stage == ET_STAGE_TOTAL;
+}
+
+static void text(const struct et_diff_report *r, FILE *out)
+{
+	const struct et_diff *df = r->diff;
+	char nb[32], wb[160], sb[64], label[224];
+	size_t rows = 0, hidden = 0;
+
+	side_line(out, "base:", &r->base_files[0], r->nr_base, r->base_path);
+	side_line(out, "test:", &r->test_files[0], r->nr_test, r->test_path);
+	fprintf(out, "method: bootstrap 95%% CIs (%d replicates, seed %" PRIu64
+		"), Mann-Whitney U with Holm's correction over %zu tests, alpha %.3g\n",
+		r->opts.bootstrap, r->opts.seed, df->tests, df->alpha);
+	fprintf(out, "times in ns; contribution = change of a stage's mean time per syscall\n");
+
+	fprintf(out, "\n%-40s %9s %9s %12s %12s %11s %11s %10s\n", "syscall [work]",
+		"n base", "n test", "total base", "total test", "change", "explained",
+		"residual");
+	for (size_t i = 0; i < df->nr_groups; i++) {
+		const struct et_diff_group *g = &df->groups[i];
+		const struct et_diff_cell *tot = NULL;
+
+		if (!group_shown(r, g)) {
+			hidden++;
+			continue;
+		}
+		for (size_t k = g->first; k < g->first + g->count; k++)
+			if (df->cells[k].stage == ET_STAGE_TOTAL)
+				tot = &df->cells[k];
+		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, g->nr, nb, sizeof(nb)),
+			 et_work_str(g->work, wb, sizeof(wb)));
+		fprintf(out, "%-40s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f\n",
+			label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
+			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual);
+	}
+
+	if (hidden)
+		fprintf(out, "(%zu syscall [work] groups with fewer than %" PRIu64
+			" syscalls on a side not shown; --all shows them)\n", hidden,
+			r->min_count);
+	fprintf(out, "\n%-34s %-18s %11s %24s %24s %9s %6s %7s %s\n", "syscall [work]",
+		"stage", "contrib", "mean change [95% CI]", "median change [95% CI]",
+		"p (Holm)", "cliff", "share", "");
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *c = &df->sorted[i];
+		char ci_mean[48], ci_med[48], p[16], cl[16], share[16];
+
+		if (!et_diff_shown(r, c))
+			continue;
+		if (r->top && rows >= (size_t)r->top)
+			break;
+		rows++;
+		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, c->nr, nb, sizeof(nb)),
+			 et_work_str(c->work, wb, sizeof(wb)));
+		if (c->tested) {
+			snprintf(ci_mean, sizeof(ci_mean), "%+.1f [%+.1f, %+.1f]", c->d_mean,
+				 c->d_mean_lo, c->d_mean_hi);
+			snprintf(ci_med, sizeof(ci_med), "%+.1f [%+.1f, %+.1f]", c->d_median,
+				 c->d_median_lo, c->d_median_hi);
+			snprintf(p, sizeof(p), "%.2g", c->p_adj);
+			snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
+		} else {
+			snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
+			snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
+			snprintf(p, sizeof(p), "-");
+			snprintf(cl, sizeof(cl), "-");
+		}
+		if (isnan(c->share))
+			snprintf(share, sizeof(share), "-");
+		else
+			snprintf(share, sizeof(share), "%.1f%%", 100 * c->share);
+		fprintf(out, "%-34.34s %-18s %+11.1f %24s %24s %9s %6s %7s %s%s\n", label,
+			et_stages[c->stage].name, c->contrib, ci_mean, ci_med, p, cl,
+			share, c->significant ? "*" : "",
+			c->status == ET_DIFF_BOTH ? "" :
+			status_text(c->status, et_path_name(r->base_path),
+				    et_path_name(r->test_path), sb, sizeof(sb)));
+	}
+	fprintf(out, "\n* significant after correction; significant cells are listed first.\n"
+		"share: of the syscall's total change;\n"
+		"the top-level entry, body and exit stages add up to it, the residual is\n"
+		"what they do not explain.%s\n",
+		r->all ? "" : "  Shown: totals, significant cells, cells on one side\n"
+		"only (--all shows every cell).");
+}
+
+static void json_str(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if ((unsigned char)*s >= 0x20)
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void json(const struct et_diff_report *r, FILE *out)
+{
+	const struct et_diff *df = r->diff;
+	char nb[32], wb[160];
+
+	fprintf(out, "{\n  \"base\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
+		r->nr_base, et_path_name(r->base_path),
+		et_mode_name(r->base_files[0].info.mode));
+	json_str(out, r->base_files[0].info.uname);
+	fprintf(out, "},\n  \"test\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
+		r->nr_test, et_path_name(r->test_path),
+		et_mode_name(r->test_files[0].info.mode));
+	json_str(out, r->test_files[0].info.uname);
+	fprintf(out, "},\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
+		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
+	fprintf(out, "  \"groups\": [");
+	for (size_t i = 0; i < df->nr_groups; i++) {
+		const struct et_diff_group *g = &df->groups[i];
+
+		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
+		json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
+		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
+		json_str(out, et_work_str(g->work, wb, sizeof(wb)));
+		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
+			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f}",
+			g->n_base, g->n_test, g->d_total, g->explained, g->residual);
+	}
+	fprintf(out, "\n  ],\n  \"cells\": [");
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *c = &df->sorted[i];
+
+		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
+		json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
+		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
+		json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		fprintf(out, ", \"stage\": \"%s\", \"status\": \"%s\", \"n_base\": %" PRIu64
+			", \"n_test\": %" PRIu64 ", \"mean_base\": %.3f, \"mean_test\": %.3f"
+			", \"median_base\": %.1f, \"median_test\": %.1f",
+			et_stages[c->stage].name, status_key(c->status),
+			c->base ? c->base->count : 0, c->test ? c->test->count : 0,
+			c->mean_base, c->mean_test, c->median_base, c->median_test);
+		if (c->tested)
+			fprintf(out, ", \"d_mean\": %.3f, \"d_mean_ci\": [%.3f, %.3f]"
+				", \"d_median\": %.1f, \"d_median_ci\": [%.1f, %.1f]"
+				", \"u\": %.1f, \"z\": %.4f, \"p\": %.6g, \"p_adj\": %.6g"
+				", \"cliff\": %.4f, \"significant\": %s",
+				c->d_mean, c->d_mean_lo, c->d_mean_hi, c->d_median,
+				c->d_median_lo, c->d_median_hi, c->u, c->z, c->p, c->p_adj,
+				c->cliff, c->significant ? "true" : "false");
+		else
+			fprintf(out, ", \"d_mean\": %.3f, \"d_median\": %.1f, \"significant\": false",
+				c->d_mean, c->d_median);
+		fprintf(out, ", \"per_syscall_base\": %.3f, \"per_syscall_test\": %.3f"
+			", \"contrib\": %.3f, \"partitions\": %s, \"share\": ",
+			c->per_sc_base, c->per_sc_test, c->contrib,
+			c->partitions ? "true" : "false");
+		if (isnan(c->share))
+			fprintf(out, "null}");
+		else
+			fprintf(out, "%.5f}", c->share);
+	}
+	fprintf(out, "\n  ]\n}\n");
+}
+
+static void csv(const struct et_diff_report *r, FILE *out)
+{
+	const struct et_diff *df = r->diff;
+	char nb[32], wb[160];
+
+	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test,mean_base,mean_test,d_mean,d_mean_lo,d_mean_hi,median_base,median_test,d_median,d_median_lo,d_median_hi,p,p_adj,cliff,significant,contrib,share\n");
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *c = &df->sorted[i];
+
+		fprintf(out, "%s,%d,\"%s\",%s,%s,%" PRIu64 ",%" PRIu64
+			",%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6g,%.6g,%.4f,%d,%.3f,%.5f\n",
+			sc_name(r, c->nr, nb, sizeof(nb)), c->nr,
+			et_work_str(c->work, wb, sizeof(wb)), et_stages[c->stage].name,
+			status_key(c->status), c->base ? c->base->count : 0,
+			c->test ? c->test->count : 0, c->mean_base, c->mean_test, c->d_mean,
+			c->d_mean_lo, c->d_mean_hi, c->median_base, c->median_test,
+			c->d_median, c->d_median_lo, c->d_median_hi, c->p, c->p_adj,
+			c->cliff, c->significant, c->contrib, isnan(c->share) ? 0 : c->share);
+	}
+}
+
+int et_render_diff(const struct et_diff_report *r, enum et_format fmt, FILE *out)
+{
+	switch (fmt) {
+	case ET_FMT_TEXT:
+		text(r, out);
+		return 0;
+	case ET_FMT_JSON:
+		json(r, out);
+		return 0;
+	case ET_FMT_CSV:
+		csv(r, out);
+		return 0;
+	}
+	return -1;
+}

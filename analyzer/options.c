@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Options the subcommands share: the syscall filters, reader threads,
+ * mode, and the mapping of library errors to exit codes.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "entrytrace.h"
+
+int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
+		    void *data)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -1;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save))
+		ret = fn(tok, data);
+	free(copy);
+	return ret;
+}
+
+struct int_list {
+	int **arr;
+	int *n;
+};
+
+static int add_int(const char *s, void *data)
+{
+	struct int_list *l = data;
+	char *end;
+	long v = strtol(s, &end, 10);
+	int *p;
+
+	if (!*s || *end)
+		return -1;
+	p = realloc(*l->arr, (*l->n + 1) * sizeof(int));
+	if (!p)
+		return -1;
+	p[(*l->n)++] = (int)v;
+	*l->arr = p;
+	return 0;
+}
+
+struct str_list {
+	char ***arr;
+	int *n;
+};
+
+static int add_str(const char *s, void *data)
+{
+	struct str_list *l = data;
+	char **p = realloc(*l->arr, (*l->n + 1) * sizeof(char *));
+
+	if (!p)
+		return -1;
+	*l->arr = p;
+	p[*l->n] = strdup(s);
+	if (!p[*l->n])
+		return -1;
+	(*l->n)++;
+	return 0;
+}
+
+static int add_stage(const char *s, void *data)
+{
+	uint64_t *mask = data;
+	int id = et_stage_by_name(s);
+
+	if (id < 0) {
+		fprintf(stderr, "entrytrace: unknown stage '%s' (see 'entrytrace report --stages')\n", s);
+		return -1;
+	}
+	*mask |= 1ull << id;
+	return 0;
+}
+
+static bool parse_window(const char *arg, struct et_filter *f)
+{
+	const char *comma = strchr(arg, ',');
+	char *end;
+
+	if (!comma)
+		return false;
+	f->window_relative = arg[0] == '+';
+	f->window_start = strtod(arg + f->window_relative, &end);
+	if (end != comma)
+		return false;
+	if (f->window_relative != (comma[1] == '+'))
+		return false;
+	f->window_end = strtod(comma + 1 + f->window_relative, &end);
+	if (*end || f->window_end < f->window_start)
+		return false;
+	f->have_window = true;
+	return true;
+}
+
+void et_common_init(struct et_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->load.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	c->load.mode = -1;
+	c->load.filter = &c->filter;
+}
+
+int et_common_option(struct et_common *c, int opt, const char *arg)
+{
+	struct int_list il;
+	struct str_list sl;
+
+	switch (opt) {
+	case 'p':
+		il = (struct int_list){ &c->filter.pids, &c->filter.nr_pids };
+		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+	case 'c':
+		sl = (struct str_list){ &c->filter.comms, &c->filter.nr_comms };
+		return et_for_each_csv(arg, add_str, &sl) ? -1 : 1;
+	case 's':
+		sl = (struct str_list){ &c->syscalls, &c->nr_syscalls };
+		if (et_for_each_csv(arg, add_str, &sl))
+			return -1;
+		c->load.syscall_names = c->syscalls;
+		c->load.nr_syscall_names = c->nr_syscalls;
+		return 1;
+	case 'C':
+		il = (struct int_list){ &c->filter.cpus, &c->filter.nr_cpus };
+		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+	case 'w':
+		return parse_window(arg, &c->filter) ? 1 : -1;
+	case 'S':
+		return et_for_each_csv(arg, add_stage, &c->filter.stages) ? -1 : 1;
+	case 'j':
+		c->load.jobs = atoi(arg);
+		return c->load.jobs >= 1 ? 1 : -1;
+	case ET_OPT_MODE:
+		if (!strcmp(arg, "stages"))
+			c->load.mode = ET_MODE_STAGES;
+		else if (!strcmp(arg, "summary"))
+			c->load.mode = ET_MODE_SUMMARY;
+		else if (!strcmp(arg, "stock"))
+			c->load.mode = ET_MODE_STOCK;
+		else
+			return -1;
+		return 1;
+	}
+	return 0;	/* not a common option */
+}
+
+void et_common_free(struct et_common *c)
+{
+	free(c->filter.pids);
+	free(c->filter.cpus);
+	for (int i = 0; i < c->filter.nr_comms; i++)
+		free(c->filter.comms[i]);
+	free(c->filter.comms);
+	for (int i = 0; i < c->nr_syscalls; i++)
+		free(c->syscalls[i]);
+	free(c->syscalls);
+}
+
+int et_exit_for(enum et_err e)
+{
+	switch (e) {
+	case ET_OK:
+		return ET_EXIT_OK;
+	case ET_ERR_NO_EVENTS:
+		return ET_EXIT_EMPTY;
+	case ET_ERR_NOMEM:
+		return ET_EXIT_FAIL;
+	case ET_ERR_USAGE:
+		return ET_EXIT_USAGE;
+	default:
+		return ET_EXIT_INPUT;
+	}
+}

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# entrytrace diff on real recordings: a null (one recording split at random
+# in two halves), injected shifts of known size, a real pair recorded without
+# and with a 2 us user-space delay, the gate, formats and the plot.
+. "$(dirname "$0")/lib.sh"
+
+split=$SAN/tests/diff-split
+base=$DATA/host-diff-base.dat
+spin=$DATA/host-diff-spin.dat
+
+# Null: the same kernel, moment and distribution on both sides.
+for f in "$DATA"/host-*.dat; do
+	out=$("$split" "$f")
+	expect_eq "null split of $(basename "$f"): nothing significant ($(echo "$out" | awk '$1 == "tests" { print $2 }') tests)" \
+		"$(echo "$out" | awk '$1 == "significant" && NF == 2 { print $2 }')" 0
+done
+
+# Injected shifts on real data: detected, and the median CI covers them.
+for shift in 20 50 2000; do
+	"$split" "$DATA/host-kill-getppid.dat" total $shift > inj.txt
+	check "total +$shift ns: every busy syscall's shift is significant" \
+		awk 'END { exit !(NR > 0 && bad == 0) } $1 == "cell" && $8 != 1 { bad++ }' inj.txt
+	check "total +$shift ns: the median CI covers $shift" \
+		awk -v s=$shift 'END { exit !(NR > 0 && bad == 0) } $1 == "cell" && ($12 > s || $13 < s) { bad++ }' inj.txt
+done
+
+# A real pair: the test run spins 2000 ns in user space before each syscall.
+"$ET" diff --json "$base" "$spin" > d.json
+check "diff JSON is valid" python3 -m json.tool d.json
+expect_eq "the stage that moved is named first" \
+	"$(jget d.json "[c['stage'] for c in d['cells'] if c['n_base'] >= 30 and c['n_test'] >= 30][0]")" user_gap
+for sc in getppid kill; do
+	check "$sc user_gap: median change within [2000, 2200] ns" jget d.json \
+		"(lambda c: 2000 <= c['d_median'] <= 2200 and c['significant'] or sys.exit(1))([c for c in d['cells'] if c['syscall']=='$sc' and c['stage']=='user_gap' and c['n_base'] > 100][0])"
+	check "$sc: the stages explain the total's change (residual 0 on a stock trace)" jget d.json \
+		"all(abs(g['residual']) < 1e-6 for g in d['groups'] if g['syscall']=='$sc') or sys.exit(1)"
+done
+
+# A file against itself: no change anywhere.
+"$ET" diff --json "$base" "$base" > same.json
+expect_eq "a file against itself: no significant cell" \
+	"$(jget same.json "sum(1 for c in d['cells'] if c['significant'])")" 0
+expect_eq "a file against itself: every change 0" \
+	"$(jget same.json "max(abs(c['d_mean']) for c in d['cells'])")" 0.0
+
+# Several files per side, threads, seeds.
+"$ET" diff --json "$base" "$base" -- "$spin" "$spin" > two.json
+expect_eq "BASE... -- TEST...: counts add up" \
+	"$(jget two.json "[g['n_base'] for g in d['groups'] if g['syscall']=='getppid' and g['work']=='tracepoint'][0]")" \
+	"$((2 * $(jget d.json "[g['n_base'] for g in d['groups'] if g['syscall']=='getppid' and g['work']=='tracepoint'][0]")))"
+"$ET" diff -j1 --json "$base" "$spin" > j1.json
+check "-j1 gives the same diff" cmp d.json j1.json
+"$ET" diff --seed 7 --json "$base" "$spin" > s7.json
+check "another seed changes only the bootstrap intervals" jget s7.json \
+	"all(a['d_median'] == b['d_median'] and a.get('p_adj') == b.get('p_adj') for a, b in zip(d['cells'], json.load(open('d.json'))['cells'])) or sys.exit(1)"
+
+# Gate.
+expect_exit "--fail-on user_gap>50% trips (exit 6)" 6 "$ET" diff --fail-on 'user_gap>50%' "$base" "$spin"
+check "--fail-on user_gap>500% does not" "$ET" diff --fail-on 'user_gap>500%' "$base" "$spin"
+expect_exit "--fail-on getppid:user_gap>1000ns trips" 6 "$ET" diff --fail-on 'getppid:user_gap>1000ns' "$base" "$spin"
+check "--fail-on *>1000% does not" "$ET" diff --fail-on '*>1000%' "$base" "$spin"
+check "--fail-on on a file against itself does not" "$ET" diff --fail-on '*>0%' "$base" "$base"
+expect_exit "a malformed --fail-on is a usage error" 2 "$ET" diff --fail-on 'user_gap>>5' "$base" "$spin"
+expect_exit "only one file" 2 "$ET" diff "$base"
+
+# Formats and the plot.
+"$ET" diff --csv "$base" "$spin" > d.csv
+expect_eq "CSV rows = JSON cells" "$(($(wc -l < d.csv) - 1))" "$(jget d.json "len(d['cells'])")"
+check "text is sorted by contribution, user_gap on top" \
+	awk '/^syscall \[work\] +stage/ { getline; exit !($3 == "user_gap") }' <("$ET" diff "$base" "$spin")
+"$ET" diff --plot d.svg "$base" "$spin" > /dev/null
+check "the plot is well-formed SVG with a base and a test curve per panel" python3 -c "
+import xml.etree.ElementTree as E, sys
+r = E.parse('d.svg').getroot()
+ns = '{http://www.w3.org/2000/svg}'
+panels = [g for g in r.iter(ns + 'g')]
+lines = [len(g.findall(ns + 'polyline')) for g in panels]
+sys.exit(not (len(panels) >= 2 and all(n == 2 for n in lines)))"
+check "the first panel is the injected stage" grep -q 'user_gap' <(grep -m1 'font-weight="bold">[a-z]' d.svg | sed -n 2p; grep -o 'font-weight="bold">[^<]*' d.svg | sed -n 2p)
