@@ -290,9 +290,19 @@ struct et_syscall {
 	uint64_t t1;		/* stage start and of the last stage end */
 	char comm[ET_COMM_LEN];
 	uint64_t stage_mask;	/* bit per stage id that has a value */
-	/* valid only where stage_mask has the bit: */
+	uint64_t start_mask;	/* ...and that has a start time */
+	/*
+	 * Stage starts are on the kernel's clock in the stage modes (the
+	 * entry_stage events' local_clock), on the trace clock otherwise;
+	 * start + clock_offset is always the trace clock.  Aggregates (AGG
+	 * stages' later occurrences, off_cpu, irq) and summary mode have no
+	 * start.
+	 */
+	int64_t clock_offset;
+	/* valid only where stage_mask (start_mask) has the bit: */
 	uint64_t ns[ET_STAGE_NR];
 	uint32_t count[ET_STAGE_NR];
+	uint64_t start[ET_STAGE_NR];
 };
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");

@@ -85,6 +85,8 @@ struct et_timeline {
 	struct et_cpu *cpus;
 	int nr_cpus;
 	uint64_t last_gap;	/* start of the latest lost-events gap */
+	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
+	bool have_offset;
 
 	long nr_exit, nr_exit_group;
 	long nr_clone, nr_clone3, nr_fork, nr_vfork;
@@ -218,6 +220,14 @@ static void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
 	sc->stage_mask |= 1ull << stage;
 }
 
+/* A stage that has a start: [start, start + ns). */
+static void sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t ns)
+{
+	sc_set(sc, stage, ns);
+	sc->start[stage] = start;
+	sc->start_mask |= 1ull << stage;
+}
+
 /* ns[] and count[] are valid only where stage_mask has the bit. */
 static void sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
 {
@@ -321,13 +331,14 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
 
+	sc->clock_offset = tl->clock_offset;
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
 	if (tl->mode == ET_MODE_STAGES) {
 		if (tail && sc->t1 >= sc->t0)
-			sc_set(sc, ET_STAGE_TOTAL, sc->t1 - sc->t0);
+			sc_span(sc, ET_STAGE_TOTAL, sc->t0, sc->t1 - sc->t0);
 	} else {
 		/* summary: the sum of the top-level stages */
 		uint64_t sum = 0;
@@ -338,11 +349,11 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 				sum += sc->ns[i];
 		sc->t1 = sc->t0 + sum;
 		if (tail)
-			sc_set(sc, ET_STAGE_TOTAL, sum);
+			sc_span(sc, ET_STAGE_TOTAL, sc->t0, sum);
 	}
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
 	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return)
-		sc_set(sc, ET_STAGE_USER_GAP, sc->t0 - t->last_return);
+		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, sc->t0 - t->last_return);
 	t->have_return = tail;
 	t->last_return = sc->t1;
 	t->last_seq = sc->seq;
@@ -457,13 +468,13 @@ static void stock_enter(struct et_timeline *tl, struct et_task *t,
 	CUR(t)->nr = (int)ev->enter.nr;
 	CUR(t)->work |= ET_WORK(TRACEPOINT);
 	if (t->user_exit_valid && t->user_exit_ts <= ev->ts) {
-		sc_set(CUR(t), ET_STAGE_KERNEL_ENTRY, ev->ts - t->user_exit_ts);
+		sc_span(CUR(t), ET_STAGE_KERNEL_ENTRY, t->user_exit_ts, ev->ts - t->user_exit_ts);
 		entry_ts = t->user_exit_ts;
 		CUR(t)->ts_enter = entry_ts;
 	}
 	t->user_exit_valid = false;
 	if (t->have_return && t->last_return <= entry_ts)
-		sc_set(CUR(t), ET_STAGE_USER_GAP, entry_ts - t->last_return);
+		sc_span(CUR(t), ET_STAGE_USER_GAP, t->last_return, entry_ts - t->last_return);
 }
 
 static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
@@ -520,12 +531,12 @@ static void stock_exit(struct et_timeline *tl, struct et_task *t,
 	 * Without context tracking the whole syscall is the sys_enter..sys_exit
 	 * window: it is reported once, as total, not twice.
 	 */
-	sc_set(sc, ET_STAGE_TOTAL, ev->ts - sc->ts_enter);
+	sc_span(sc, ET_STAGE_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
 	if (tl->have_ct) {
 		start = sc->ts_enter;
 		if (et_syscall_has(sc, ET_STAGE_KERNEL_ENTRY))
 			start += sc->ns[ET_STAGE_KERNEL_ENTRY];
-		sc_set(sc, ET_STAGE_SYSCALL_WINDOW, ev->ts - start);
+		sc_span(sc, ET_STAGE_SYSCALL_WINDOW, start, ev->ts - start);
 	}
 	t->last_return = ev->ts;
 	t->have_return = true;
@@ -540,8 +551,8 @@ static void stock_user_enter(struct et_task *t, const struct et_event *ev)
 	if (!t->has_pend || t->pend_returned)
 		return;
 	/* pend's exit path ends here, back in user mode */
-	sc_set(sc, ET_STAGE_KERNEL_EXIT, ev->ts - sc->ts_exit);
-	sc_set(sc, ET_STAGE_TOTAL, ev->ts - sc->ts_enter);
+	sc_span(sc, ET_STAGE_KERNEL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
+	sc_span(sc, ET_STAGE_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
 	sc->ts_exit = ev->ts;
 	sc->cpu_exit = ev->cpu;
 	if (sc->cpu_exit != sc->cpu_enter)
@@ -563,7 +574,7 @@ static void stock_signal(struct et_timeline *tl, struct et_task *t,
 		return;
 	}
 	sc->work |= ET_WORK(SIGNAL);
-	sc_set(sc, ET_STAGE_SIGNAL_EXIT, ev->ts - sc->ts_exit);
+	sc_span(sc, ET_STAGE_SIGNAL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
 }
 
 /* ------------------------------------------------------------------ */
@@ -628,10 +639,24 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		sc = CUR(t);
 	}
 
-	if (et_syscall_has(sc, stage) && si->kind != ET_KIND_AGG)
-		tl->counts.dup_stage++;
-	sc_add(sc, stage, ev->stage.delta,
-	       si->kind == ET_KIND_AGG ? ev->stage.count : 1);
+	if (et_syscall_has(sc, stage)) {
+		if (si->kind != ET_KIND_AGG)
+			tl->counts.dup_stage++;
+		sc_add(sc, stage, ev->stage.delta,
+		       si->kind == ET_KIND_AGG ? ev->stage.count : 1);
+	} else {
+		sc_span(sc, stage, ev->stage.start, ev->stage.delta);
+		sc->count[stage] = si->kind == ET_KIND_AGG ? ev->stage.count : 1;
+	}
+	if (si->kind == ET_KIND_TIMED && ev->ts >= end) {
+		/* emitted right where it ends: the clocks' offset, plus latency */
+		int64_t off = (int64_t)(ev->ts - end);
+
+		if (!tl->have_offset || off < tl->clock_offset) {
+			tl->clock_offset = off;
+			tl->have_offset = true;
+		}
+	}
 
 	if (!sc->t0 || ev->stage.start < sc->t0)
 		sc->t0 = ev->stage.start;
@@ -702,6 +727,12 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;
+	if (ev->ts >= sc->t1 &&
+	    (!tl->have_offset || (int64_t)(ev->ts - sc->t1) < tl->clock_offset)) {
+		/* fired at the end of the exit path: offset plus a little */
+		tl->clock_offset = (int64_t)(ev->ts - sc->t1);
+		tl->have_offset = true;
+	}
 	/* Emitted at the end of the exit path: it began about core ns ago. */
 	sc->ts_enter = ev->ts >= core ? ev->ts - core : 0;
 }
