@@ -47,6 +47,14 @@ $(O)/rel/libentrytrace.a: $(call objs,$(O)/rel,$(LIB_SRCS))
 analyzer/entrytrace: $(call objs,$(O)/rel,$(CLI_SRCS)) $(O)/rel/libentrytrace.a
 	$(CC) $(OPT_CFLAGS) $(LDFLAGS) -o $@ $^ $(ET_LDLIBS)
 
+# ---- shared library, for plugins (KernelShark) ---------------------------
+$(O)/pic/%.o: analyzer/%.c $(HDRS) | deps-check
+	@mkdir -p $(dir $@)
+	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -fPIC -fvisibility=default $(CFLAGS) -c -o $@ $<
+
+$(O)/libentrytrace.so: $(call objs,$(O)/pic,$(LIB_SRCS))
+	$(CC) -shared -Wl,-soname,libentrytrace.so.0 $(LDFLAGS) -o $@ $^ $(ET_LDLIBS)
+
 # ---- ASan + UBSan build, used by the tests -------------------------------
 $(O)/san/%.o: analyzer/%.c $(HDRS) | deps-check
 	@mkdir -p $(dir $@)
@@ -101,6 +109,7 @@ clean:
 
 .PHONY: all san deps-check demo check bench docs install clean
 -include scripts/kernel.mk
+-include analyzer/kernelshark/kshark.mk
 
 # The workload, static so the same binary runs on the host and in guests.
 build/sysloop: scripts/workloads/sysloop.c
