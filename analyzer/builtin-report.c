@@ -39,6 +39,7 @@ static const char report_usage[] =
 	"      --no-breakdown     omit the task / CPU / result tables\n"
 	"      --strict           exit 5 if lost events touched any timeline\n"
 	"      --show-excluded    list every syscall kept out of the table, and why\n"
+	"      --plot=FILE.svg    cumulative distributions of the busiest stages\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -78,7 +79,68 @@ enum {
 	OPT_STRICT,
 	OPT_STAGES,
 	OPT_SHOW_EXCLUDED,
+	OPT_PLOT,
 };
+
+/* The busiest cells (by total time, at least 30 values), one panel each. */
+static int plot(const char *path, const struct et_stats *st, const struct et_trace *names,
+		const struct et_filter *filter, int max_panels)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(st, &cells), *order = calloc(n + 1, sizeof(*order));
+	struct et_plot_panel *panels = calloc(max_panels, sizeof(*panels));
+	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
+	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
+	int np = 0, ret = -1;
+	size_t k = 0;
+	FILE *out;
+
+	if (!order || !panels || !titles || !notes)
+		goto done;
+	for (size_t i = 0; i < n; i++)
+		if (cells[i]->hist.count >= 30 &&
+		    (!filter->stages || filter->stages & (1ull << cells[i]->stage)))
+			order[k++] = i;
+	/* by total time, largest first (insertion sort: k is small) */
+	for (size_t i = 1; i < k; i++)
+		for (size_t j = i; j > 0 && cells[order[j]]->hist.total >
+					    cells[order[j - 1]]->hist.total; j--) {
+			size_t tmp = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = tmp;
+		}
+	for (size_t i = 0; i < k && np < max_panels; i++) {
+		const struct et_cell *c = cells[order[i]];
+		const char *name = et_syscall_name(names, c->nr);
+
+		snprintf(titles[np], sizeof(titles[np]), "%s %s", name ? name : "?",
+			 et_stages[c->stage].name);
+		snprintf(notes[np], sizeof(notes[np]), "n %llu, median %llu ns, p99 %llu ns",
+			 (unsigned long long)c->hist.count,
+			 (unsigned long long)et_hist_quantile(&c->hist, 0.5),
+			 (unsigned long long)et_hist_quantile(&c->hist, 0.99));
+		panels[np] = (struct et_plot_panel){
+			.title = titles[np], .note = notes[np], .nr_series = 1,
+			.series = { { "syscalls", &c->hist, "#1f77b4" } },
+		};
+		np++;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		fprintf(stderr, "entrytrace report: %s: %s\n", path, strerror(errno));
+		goto done;
+	}
+	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", panels, np);
+	if (fclose(out))
+		ret = -1;
+done:
+	free(order);
+	free(panels);
+	free(titles);
+	free(notes);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -93,13 +155,14 @@ int cmd_report(int argc, char **argv)
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "stages", no_argument, NULL, OPT_STAGES },
 		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
+		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct et_common com;
 	struct et_load ld = { 0 };
 	enum et_format fmt = ET_FMT_TEXT;
-	const char *output = NULL;
+	const char *output = NULL, *plot_path = NULL;
 	bool breakdown = true, strict = false;
 	int ret = ET_EXIT_OK, c, r;
 	FILE *out = stdout;
@@ -151,6 +214,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_SHOW_EXCLUDED:
 			com.load.keep_excluded = true;
 			break;
+		case OPT_PLOT:
+			plot_path = optarg;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			et_common_free(&com);
@@ -197,6 +263,8 @@ int cmd_report(int argc, char **argv)
 	}
 	if (out != stdout)
 		fclose(out);
+	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, 12))
+		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {
 		fprintf(stderr, "entrytrace report: %s\n",
 			ld.seen ? "no complete syscall matched" : "no syscall in the trace");

@@ -21,6 +21,7 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ "report", cmd_report, "per-syscall stage statistics of one or more trace.dat files" },
 	{ "diff", cmd_diff, "compare two kernels stage by stage, with confidence intervals" },
+	{ "export", cmd_export, "syscall and stage timelines as Trace Event JSON (Perfetto, Chrome)" },
 };
 
 static void usage(FILE *out)

@@ -86,3 +86,12 @@ expect_eq "--by-work: kills with signal delivery are their own cells" \
 # Multiple files merge.
 "$ET" report --json "$f" "$f" > two.json
 expect_eq "two files: counts add" "$(cell two.json getppid total count)" "$((2 * $(cell all.json getppid total count)))"
+
+# --plot: well-formed SVG, one curve per panel, the busiest stages.
+"$ET" report --plot r.svg "$f" > /dev/null
+check "report --plot writes well-formed SVG, a curve per panel" python3 -c "
+import xml.etree.ElementTree as E, sys
+r = E.parse('r.svg').getroot()
+ns = '{http://www.w3.org/2000/svg}'
+g = list(r.iter(ns + 'g'))
+sys.exit(not (len(g) >= 3 and all(len(x.findall(ns + 'polyline')) == 1 for x in g)))"

@@ -1,0 +1,328 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace export: syscall and stage timelines for trace viewers.
+ *
+ * chrome-json is the Trace Event Format (the JSON that chrome://tracing and
+ * ui.perfetto.dev open): one thread track per task, an "X" slice per
+ * syscall with its stages as nested "X" slices, "i" instants for signal
+ * deliveries and lost-event gaps.  Events are written as the timeline
+ * produces them, so memory does not grow with the trace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "entrytrace.h"
+
+static const char export_usage[] =
+	"usage: entrytrace export [options] FILE.dat\n"
+	"\n"
+	"Writes the syscall timelines of a trace as Trace Event Format JSON, which\n"
+	"ui.perfetto.dev and chrome://tracing open: a track per task, a slice per\n"
+	"syscall (args: nr, ret, path signature, flags) with its stages nested inside,\n"
+	"instant markers for signal deliveries and for lost-event gaps.  Syscalls kept\n"
+	"out of 'entrytrace report' are exported with args.complete false when they\n"
+	"have a span (crossing lost events, a fork child's return); those without a\n"
+	"start or an end (open at an end of the trace, exit_group) are not.  Stages\n"
+	"that end outside their syscall (a stock kernel's signal_exit, after\n"
+	"sys_exit) become instants.  A task renamed by exec is renamed on its track.\n"
+	"\n"
+	"options:\n"
+	"      --format=FMT       chrome-json (default) or perfetto (the same JSON;\n"
+	"                         Perfetto's UI reads it)\n"
+	"  -o, --output=FILE      write to FILE instead of stdout\n"
+	ET_COMMON_USAGE
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: 0 written, 1 runtime failure, 2 usage error, 3 an input file\n"
+	"is missing, unreadable or corrupt, 4 no syscall events.\n";
+
+#define MAX_TASKS_NAMED 65536
+
+struct named;
+
+struct exporter {
+	FILE *out;
+	const struct et_trace *trace;
+	struct et_filter *filter;
+	bool filtering;
+	uint64_t first_ts;
+	bool first;		/* no event written yet */
+	uint64_t slices;	/* syscall slices written */
+	uint64_t complete;
+	struct named *named;	/* tasks whose thread_name is out */
+	size_t nr_named, cap_named;
+	struct et_timeline *tl;
+	bool failed;
+};
+
+/* Microseconds with nanosecond digits, as the format wants. */
+static void us(FILE *out, const char *key, uint64_t ns)
+{
+	fprintf(out, "\"%s\":%" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
+}
+
+static void sep(struct exporter *x)
+{
+	fputs(x->first ? "\n" : ",\n", x->out);
+	x->first = false;
+}
+
+struct named {
+	int pid;
+	char comm[ET_COMM_LEN];
+};
+
+/* A thread_name record when a task is first seen or its name changed. */
+static void name_task(struct exporter *x, int pid, const char *comm)
+{
+	struct named *n = NULL;
+
+	for (size_t i = 0; i < x->nr_named; i++)
+		if (x->named[i].pid == pid)
+			n = &x->named[i];
+	if (n && !strncmp(n->comm, comm, ET_COMM_LEN))
+		return;
+	if (!n) {
+		if (x->nr_named >= MAX_TASKS_NAMED)
+			return;
+		if (x->nr_named == x->cap_named) {
+			size_t cap = x->cap_named ? 2 * x->cap_named : 64;
+			struct named *p = realloc(x->named, cap * sizeof(*p));
+
+			if (!p) {
+				x->failed = true;
+				return;
+			}
+			x->named = p;
+			x->cap_named = cap;
+		}
+		n = &x->named[x->nr_named++];
+		n->pid = pid;
+	}
+	snprintf(n->comm, sizeof(n->comm), "%s", comm);
+	sep(x);
+	fprintf(x->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
+		"\"args\":{\"name\":\"%s-%d\"}}", pid, pid, comm, pid);
+}
+
+static const char *sc_name(const struct exporter *x, int nr, char *buf, size_t n)
+{
+	const char *s = et_syscall_name(x->trace, nr);
+
+	if (s)
+		return s;
+	snprintf(buf, n, "sys_%d", nr);
+	return buf;
+}
+
+static void on_syscall(const struct et_syscall *sc, void *data)
+{
+	struct exporter *x = data;
+	uint64_t t0, t1, end;
+	char nb[32], wb[160], fb[128];
+	bool complete = !(sc->flags & ET_SC_INCOMPLETE);
+
+	if (x->filtering && !et_filter_match(x->filter, sc, x->first_ts))
+		return;
+	if (!(sc->start_mask & (1ull << ET_STAGE_TOTAL)))
+		return;	/* no span to draw: summary mode without tail, open ends */
+	t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
+	t1 = t0 + sc->ns[ET_STAGE_TOTAL];
+	name_task(x, sc->pid, sc->comm);
+	sep(x);
+	fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
+		sc_name(x, sc->nr, nb, sizeof(nb)), sc->pid, sc->pid);
+	us(x->out, "ts", t0);
+	fputc(',', x->out);
+	us(x->out, "dur", t1 - t0);
+	fprintf(x->out, ",\"args\":{\"nr\":%d,\"ret\":%ld,\"work\":\"%s\",\"flags\":\"%s\","
+		"\"complete\":%s,\"cpu_enter\":%d,\"cpu_exit\":%d}}", sc->nr, sc->ret,
+		et_work_str(sc->work, wb, sizeof(wb)), et_sc_flags_str(sc->flags, fb, sizeof(fb)),
+		complete ? "true" : "false", sc->cpu_enter, sc->cpu_exit);
+	x->slices++;
+	x->complete += complete;
+
+	for (int st = 0; st < ET_STAGE_NR; st++) {
+		uint64_t s;
+
+		if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+		    et_stages[st].phase == ET_PHASE_USER)
+			continue;
+		s = sc->start[st] + sc->clock_offset;
+		end = s + sc->ns[st];
+		if (s < t0 || end > t1) {
+			/* not inside its syscall: a marker where it ends */
+			sep(x);
+			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"%s\","
+				"\"pid\":%d,\"tid\":%d,", st == ET_STAGE_SIGNAL_EXIT ?
+				"signal delivered" : et_stages[st].name, sc->pid, sc->pid);
+			us(x->out, "ts", end);
+			fprintf(x->out, ",\"args\":{\"stage\":\"%s\",\"ns\":%" PRIu64 "}}",
+				et_stages[st].name, sc->ns[st]);
+			continue;
+		}
+		sep(x);
+		fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"stage\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
+			et_stages[st].name, sc->pid, sc->pid);
+		us(x->out, "ts", s);
+		fputc(',', x->out);
+		us(x->out, "dur", end - s);
+		fprintf(x->out, ",\"args\":{\"stage\":%d,\"count\":%u}}", st, sc->count[st]);
+		if (st == ET_STAGE_SIGNAL) {
+			sep(x);
+			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"signal delivered\","
+				"\"pid\":%d,\"tid\":%d,", sc->pid, sc->pid);
+			us(x->out, "ts", end);
+			fputc('}', x->out);
+		}
+	}
+}
+
+/* Lost-event gaps become global instants; everything goes on to the timeline. */
+static int on_event(const struct et_event *ev, void *data)
+{
+	struct exporter *x = data;
+
+	if (ev->kind == ET_EV_LOST) {
+		sep(x);
+		fprintf(x->out, "{\"ph\":\"i\",\"s\":\"g\",\"cat\":\"lost\",\"name\":\"events lost on CPU %d\","
+			"\"pid\":0,\"tid\":0,", ev->cpu);
+		us(x->out, "ts", ev->ts);
+		fprintf(x->out, ",\"args\":{\"cpu\":%d,\"count\":%lld}}", ev->cpu, ev->lost.count);
+	}
+	return et_timeline_feed(ev, x->tl);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		ET_COMMON_LONGOPTS,
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct exporter x = { .first = true };
+	struct et_common com;
+	const char *output = NULL;
+	struct et_trace *t = NULL;
+	int ret = ET_EXIT_OK, c, r;
+	char err[512];
+	enum et_err e;
+	long *nrs = NULL;
+
+	et_common_init(&com);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
+		r = et_common_option(&com, c, optarg);
+		if (r < 0)
+			goto bad;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'f':
+			if (strcmp(optarg, "chrome-json") && strcmp(optarg, "perfetto"))
+				goto bad;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'h':
+			fputs(export_usage, stdout);
+			et_common_free(&com);
+			return ET_EXIT_OK;
+		default:
+			goto bad;
+		}
+	}
+	if (argc - optind != 1) {
+		fprintf(stderr, "entrytrace export: one input file\n");
+		goto bad;
+	}
+
+	t = et_trace_open(argv[optind], &e, err, sizeof(err));
+	if (!t) {
+		fprintf(stderr, "entrytrace export: %s\n", err);
+		ret = et_exit_for(e);
+		goto out;
+	}
+	if (com.load.mode >= 0 && !et_trace_set_mode(t, com.load.mode)) {
+		fprintf(stderr, "entrytrace export: %s: has no events for mode %s\n",
+			argv[optind], et_mode_name(com.load.mode));
+		ret = ET_EXIT_EMPTY;
+		goto out;
+	}
+	et_trace_set_jobs(t, com.load.jobs);
+	x.trace = t;
+	x.filter = &com.filter;
+	x.first_ts = et_trace_info(t)->first_ts;
+	if (com.nr_syscalls) {
+		nrs = calloc(com.nr_syscalls, sizeof(*nrs));
+		if (!nrs) {
+			ret = ET_EXIT_FAIL;
+			goto out;
+		}
+		for (int i = 0; i < com.nr_syscalls; i++) {
+			nrs[i] = et_syscall_number(t, com.syscalls[i]);
+			if (nrs[i] < 0) {
+				fprintf(stderr, "entrytrace export: no syscall '%s' here\n",
+					com.syscalls[i]);
+				ret = ET_EXIT_USAGE;
+				goto out;
+			}
+		}
+		com.filter.syscalls = nrs;
+		com.filter.nr_syscalls = com.nr_syscalls;
+	}
+	x.filtering = com.filter.nr_pids || com.filter.nr_comms || com.filter.nr_cpus ||
+		      com.filter.have_window || com.nr_syscalls;
+	x.out = output ? fopen(output, "w") : stdout;
+	if (!x.out) {
+		fprintf(stderr, "entrytrace export: %s: %s\n", output, strerror(errno));
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	x.tl = et_timeline_new(t, on_syscall, &x);
+	if (!x.tl) {
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	fprintf(x.out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
+		"\"trace\":\"%s\",\"mode\":\"%s\"},\n\"traceEvents\":[", argv[optind],
+		et_mode_name(et_trace_info(t)->mode));
+	if (et_trace_iterate(t, on_event, &x) < 0) {
+		fprintf(stderr, "entrytrace export: %s: reading the events failed\n", argv[optind]);
+		ret = ET_EXIT_INPUT;
+	}
+	et_timeline_finish(x.tl);
+	fprintf(x.out, "\n]}\n");
+	if (fflush(x.out) || ferror(x.out) || x.failed) {
+		fprintf(stderr, "entrytrace export: write error\n");
+		ret = ET_EXIT_FAIL;
+	}
+	if (ret == ET_EXIT_OK && !x.slices) {
+		fprintf(stderr, "entrytrace export: no syscall to export\n");
+		ret = ET_EXIT_EMPTY;
+	}
+	if (ret == ET_EXIT_OK)
+		fprintf(stderr, "entrytrace export: %" PRIu64 " syscalls (%" PRIu64 " complete)\n",
+			x.slices, x.complete);
+out:
+	if (x.out && x.out != stdout)
+		fclose(x.out);
+	et_timeline_free(x.tl);
+	et_trace_close(t);
+	free(x.named);
+	free(nrs);
+	com.filter.syscalls = NULL;
+	et_common_free(&com);
+	return ret;
+bad:
+	fputs(export_usage, stderr);
+	et_common_free(&com);
+	return ET_EXIT_USAGE;
+}

@@ -1,0 +1,86 @@
+# SPDX-License-Identifier: GPL-2.0
+# entrytrace export: Trace Event Format JSON that viewers accept, properly
+# nested, with as many syscall slices as the report counts.
+. "$(dirname "$0")/lib.sh"
+
+# The format: the parts of the Trace Event Format spec that viewers rely on.
+check_format() {
+	python3 - "$1" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert isinstance(d, dict) and isinstance(d.get('traceEvents'), list), 'object with traceEvents'
+assert d.get('displayTimeUnit') in ('ms', 'ns'), 'displayTimeUnit'
+for e in d['traceEvents']:
+    ph = e.get('ph')
+    assert ph in ('X', 'i', 'M'), 'phase %r' % ph
+    assert isinstance(e.get('pid'), int) and isinstance(e.get('tid'), int), 'pid/tid'
+    assert isinstance(e.get('name'), str) and e['name'], 'name'
+    if ph == 'M':
+        assert e['name'] in ('thread_name', 'process_name') and 'name' in e['args']
+        continue
+    assert isinstance(e.get('ts'), (int, float)) and e['ts'] >= 0, 'ts'
+    if ph == 'X':
+        assert isinstance(e.get('dur'), (int, float)) and e['dur'] >= 0, 'dur'
+    if ph == 'i':
+        assert e.get('s') in ('t', 'p', 'g'), 'instant scope'
+    assert isinstance(e.get('args', {}), dict), 'args'
+PY
+}
+
+# Proper nesting: per thread, any two slices are disjoint or one holds the
+# other; every stage slice lies inside a syscall slice.
+check_nesting() {
+	python3 - "$1" <<'PY'
+import json, sys
+from collections import defaultdict
+d = json.load(open(sys.argv[1]))
+per = defaultdict(list)
+for e in d['traceEvents']:
+    if e['ph'] == 'X':
+        # ns integers from the microsecond fractions
+        s = round(e['ts'] * 1000); per[e['tid']].append((s, s + round(e['dur'] * 1000), e['cat']))
+bad = 0
+for tid, xs in per.items():
+    xs.sort(key=lambda x: (x[0], -x[1]))
+    stack = []
+    for s, t, cat in xs:
+        while stack and stack[-1][1] <= s:
+            stack.pop()
+        if stack and t > stack[-1][1]:
+            bad += 1          # overlaps its enclosing slice's end
+        if cat == 'stage' and not stack:
+            bad += 1          # a stage outside any syscall
+        stack.append((s, t, cat))
+print(bad)
+sys.exit(bad != 0)
+PY
+}
+
+for f in "$DATA"/host-kill-getppid.dat "$DATA"/host-edges.dat "$DATA"/host-lost.dat; do
+	n=$(basename "$f" .dat)
+	"$ET" export -o "$n.json" "$f" 2>/dev/null
+	check "$n: export is valid Trace Event Format" check_format "$n.json"
+	check "$n: slices nest properly" check_nesting "$n.json"
+	"$ET" report --json "$f" > "$n.report.json"
+	expect_eq "$n: complete syscall slices = report's syscalls" \
+		"$(jget "$n.json" "sum(1 for e in d['traceEvents'] if e.get('cat') == 'syscall' and e['args']['complete'])")" \
+		"$(jget "$n.report.json" "d['syscalls']")"
+	expect_eq "$n: per syscall too" \
+		"$(jget "$n.json" "sorted(__import__('collections').Counter(e['name'] for e in d['traceEvents'] if e.get('cat') == 'syscall' and e['args']['complete']).items())")" \
+		"$(jget "$n.report.json" "sorted((c['syscall'], c['count']) for c in d['cells'] if c['stage'] == 'total')")"
+done
+
+expect_eq "a signal-delivered marker per kill(SIGUSR1)" \
+	"$(jget host-kill-getppid.json "sum(1 for e in d['traceEvents'] if e['name'] == 'signal delivered')")" \
+	"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$DATA/host-kill-getppid.expect")"
+expect_eq "a lost-events marker per gap trace-cmd reports" \
+	"$(jget host-lost.json "sum(1 for e in d['traceEvents'] if e.get('cat') == 'lost')")" \
+	"$(trace-cmd report "$DATA/host-lost.dat" 2>/dev/null | grep -c 'EVENTS DROPPED')"
+expect_eq "the task renamed by exec is renamed on its track" \
+	"$(jget host-edges.json "len(set(e['args']['name'].rsplit('-', 1)[0] for e in d['traceEvents'] if e['ph'] == 'M' and e['pid'] == $(awk '$2 == "getppid" { sub("pid=", "", $5); print $5; exit }' "$DATA/host-edges.expect")))")" 2
+"$ET" export -s getppid -o g.json "$DATA/host-kill-getppid.dat" 2>/dev/null
+expect_eq "filters apply" "$(jget g.json "sorted(set(e['name'] for e in d['traceEvents'] if e.get('cat') == 'syscall'))")" "['getppid']"
+"$ET" export -j1 -o j1.json "$DATA/host-lost.dat" 2>/dev/null
+check "-j1 exports the same" cmp j1.json host-lost.json
+expect_exit "two files: usage error" 2 "$ET" export "$DATA/host-lost.dat" "$DATA/host-lost.dat"
+expect_exit "missing file" 3 "$ET" export /nonexistent.dat
