@@ -51,7 +51,11 @@ DECLARE_EVENT_CLASS(entry_stage_class,
 		entry_stage_reg, entry_stage_unreg);
 #include <linux/entry_stage_defs.h>
 
-/* The summary's delta array is ENTRY_STAGE_NR long: tell user space the value. */
+/*
+ * The summary's delta array is ENTRY_STAGE_NR long: tell user space the
+ * value.  Its print format gives the element size (u32) as a literal 4:
+ * libtraceevent 1.7 cannot parse sizeof() there.
+ */
 TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
 
 /* One event per syscall with all its stage times. */
@@ -78,7 +82,7 @@ TRACE_EVENT_FN(summary,
 	       TP_printk("seq=%u nr=%d work=0x%x ret=%ld start=%llu rcu_unlock_slow=%u tail_seq=%u delta=%s",
 			 __entry->seq, __entry->nr, __entry->work, __entry->ret,
 			 __entry->start, __entry->rcu_unlock_slow, __entry->tail_seq,
-			 __print_array(__entry->delta, ENTRY_STAGE_NR, sizeof(u32))),
+			 __print_array(__entry->delta, ENTRY_STAGE_NR, 4)),
 	       entry_stage_reg, entry_stage_unreg
 );
 
