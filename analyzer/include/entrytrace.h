@@ -249,6 +249,34 @@ const char *et_syscall_name(const struct et_trace *trace, long nr);
 long et_syscall_number(const struct et_trace *trace, const char *name);
 
 /* ------------------------------------------------------------------ */
+/* Live: the running kernel's events from a tracefs instance          */
+
+struct tracefs_instance;
+struct et_live;
+
+/*
+ * A decoder over the running kernel's formats of the events enabled in
+ * instance (enable them first), reading its raw per-CPU buffers with
+ * libtracefs, with the same decoding as a trace.dat.  Its trace gives a
+ * timeline the mode (detected from those events; et_trace_set_mode() for a
+ * coarser one) and this machine's syscall names.
+ */
+struct et_live *et_live_new(struct tracefs_instance *instance, enum et_err *err,
+			    char *errbuf, size_t errlen);
+struct et_trace *et_live_trace(struct et_live *live);
+/*
+ * Decode what the instance's buffers hold now, in time order, into fn.
+ * Returns when every CPU buffer is empty or, at the latest, after
+ * timeout_ns (0: no limit) - a reader whose own activity is traced would
+ * otherwise never see them empty.  Records a deadline cut drops (the rest
+ * of each CPU's current sub-buffer) are announced as a gap of unknown size.
+ * Returns 0, 1 when the deadline cut the round, -1 or fn's non-zero return.
+ */
+int et_live_read(struct et_live *live, uint64_t timeout_ns, et_event_fn fn,
+		 void *data);
+void et_live_free(struct et_live *live);
+
+/* ------------------------------------------------------------------ */
 /* Timeline                                                            */
 
 #define ET_COMM_LEN 16

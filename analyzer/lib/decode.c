@@ -88,6 +88,8 @@ struct et_trace {
 
 	char *path;
 	char *machine_str;
+	char *uname_str;	/* live traces own these; files' are libtracecmd's */
+	char *clock_str;
 
 	unsigned long long abi_errors;
 	bool *lost_announced;	/* per CPU: gap before the next record told */
@@ -431,6 +433,8 @@ static void detect_mode(struct et_trace *t)
 		t->info.mode = ET_MODE_STOCK;
 }
 
+static void activate_handlers(struct et_trace *t);
+
 bool et_trace_set_mode(struct et_trace *t, enum et_mode mode)
 {
 	unsigned int need = mode == ET_MODE_STAGES  ? ET_HAVE_STAGES :
@@ -440,6 +444,7 @@ bool et_trace_set_mode(struct et_trace *t, enum et_mode mode)
 	if (!(t->info.present & need))
 		return false;
 	t->info.mode = mode;
+	activate_handlers(t);
 	return true;
 }
 
@@ -461,6 +466,58 @@ static bool handler_wanted(const struct et_trace *t, enum et_handler_kind k)
 	default:
 		return true;
 	}
+}
+
+/*
+ * What a trace needs once its tep handle and CPU count are known, wherever
+ * they came from (a trace.dat, or the running kernel for live.c): the
+ * handler table, every field the decoder reads, the mode, the counters.
+ */
+static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
+{
+	struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
+	int n = tep_get_events_count(t->tep);
+	enum et_err e;
+
+	if (!all || n <= 0) {
+		snprintf(errbuf, errlen, "%s: no event formats in file", t->path);
+		return ET_ERR_NO_EVENTS;
+	}
+	t->max_id = all[n - 1]->id;
+	for (int i = 0; i < n; i++)
+		if (all[i]->id > t->max_id)
+			t->max_id = all[i]->id;
+	t->handlers = calloc(t->max_id + 1, sizeof(*t->handlers));
+	t->active = calloc(t->max_id + 1, sizeof(*t->active));
+	if (!t->handlers || !t->active)
+		return ET_ERR_NOMEM;
+	if (!resolve(all[0], "common_type", &t->common_type) ||
+	    !resolve(all[0], "common_pid", &t->common_pid)) {
+		snprintf(errbuf, errlen, "%s: events lack common fields", t->path);
+		return ET_ERR_FORMAT;
+	}
+
+	resolve_stock(t);
+	e = resolve_stages(t, errbuf, errlen);
+	if (e)
+		return e;
+	if (!(t->info.present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES |
+				 ET_HAVE_SUMMARY))) {
+		snprintf(errbuf, errlen,
+			 "%s: no syscall events: record raw_syscalls:sys_enter/sys_exit (stock kernel) or entry_stage:* (entrytrace kernel)",
+			 t->path);
+		return ET_ERR_NO_EVENTS;
+	}
+	detect_mode(t);
+
+	t->counts.nr_cpus = t->info.cpus;
+	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->lost_announced = calloc(t->info.cpus, sizeof(bool));
+	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
+	    !t->lost_announced)
+		return ET_ERR_NOMEM;
+	return ET_OK;
 }
 
 struct et_trace *et_trace_open(const char *path, enum et_err *err,
@@ -522,56 +579,9 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		goto fail;
 	}
 
-	{
-		struct tep_event **all = tep_list_events(t->tep, TEP_EVENT_SORT_ID);
-		int n = tep_get_events_count(t->tep);
-
-		if (!all || n <= 0) {
-			snprintf(errbuf, errlen, "%s: no event formats in file", path);
-			*err = ET_ERR_NO_EVENTS;
-			goto fail;
-		}
-		t->max_id = all[n - 1]->id;
-		for (int i = 0; i < n; i++)
-			if (all[i]->id > t->max_id)
-				t->max_id = all[i]->id;
-		t->handlers = calloc(t->max_id + 1, sizeof(*t->handlers));
-		t->active = calloc(t->max_id + 1, sizeof(*t->active));
-		if (!t->handlers || !t->active) {
-			*err = ET_ERR_NOMEM;
-			goto fail;
-		}
-		if (!resolve(all[0], "common_type", &t->common_type) ||
-		    !resolve(all[0], "common_pid", &t->common_pid)) {
-			snprintf(errbuf, errlen, "%s: events lack common fields", path);
-			*err = ET_ERR_FORMAT;
-			goto fail;
-		}
-	}
-
-	resolve_stock(t);
-	e = resolve_stages(t, errbuf, errlen);
+	e = setup_events(t, errbuf, errlen);
 	if (e) {
 		*err = e;
-		goto fail;
-	}
-	if (!(t->info.present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES |
-				 ET_HAVE_SUMMARY))) {
-		snprintf(errbuf, errlen,
-			 "%s: no syscall events: record raw_syscalls:sys_enter/sys_exit (stock kernel) or entry_stage:* (entrytrace kernel)",
-			 path);
-		*err = ET_ERR_NO_EVENTS;
-		goto fail;
-	}
-	detect_mode(t);
-
-	t->counts.nr_cpus = t->info.cpus;
-	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
-	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
-	t->lost_announced = calloc(t->info.cpus, sizeof(bool));
-	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
-	    !t->lost_announced) {
-		*err = ET_ERR_NOMEM;
 		goto fail;
 	}
 	*err = ET_OK;
@@ -593,6 +603,8 @@ void et_trace_close(struct et_trace *t)
 	free(t->counts.records_per_cpu);
 	free(t->lost_announced);
 	free(t->machine_str);
+	free(t->uname_str);
+	free(t->clock_str);
 	free(t->path);
 	free(t);
 }
@@ -958,6 +970,62 @@ int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 	et_walk_fini(t, &w);
 	free(all);
 	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Live: the running kernel's formats, records one at a time (live.c)  */
+
+struct et_trace *et_trace_new_live(struct tep_handle *tep, const char *name,
+				   const char *uname, const char *clock, int cpus,
+				   enum et_err *err, char *errbuf, size_t errlen)
+{
+	struct et_trace *t = calloc(1, sizeof(*t));
+	enum et_err e = ET_ERR_NOMEM;
+
+	snprintf(errbuf, errlen, "out of memory");
+	if (!t)
+		goto fail;
+	t->path = strdup(name);
+	t->uname_str = uname ? strdup(uname) : NULL;
+	t->clock_str = clock ? strdup(clock) : NULL;
+	if (!t->path || (uname && !t->uname_str) || (clock && !t->clock_str))
+		goto fail;
+	t->tep = tep;
+	t->info.path = t->path;
+	t->info.uname = t->uname_str;
+	t->info.machine = uname_machine(t->uname_str, &t->machine_str);
+	t->info.clock = t->clock_str;
+	t->info.cpus = cpus;
+	t->info.long_size = sizeof(long);
+	t->info.big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	t->machine = t->info.machine ? audit_name_to_machine(t->info.machine) : -1;
+	e = setup_events(t, errbuf, errlen);
+	if (e)
+		goto fail;
+	activate_handlers(t);
+	*err = ET_OK;
+	return t;
+fail:
+	*err = e;
+	et_trace_close(t);
+	return NULL;
+}
+
+int et_trace_decode_record(struct et_trace *t, struct et_walk *w,
+			   const struct tep_record *rec, int cpu)
+{
+	if (cpu < 0 || cpu >= t->info.cpus)
+		return 0;
+	return on_record(t, w, rec, NULL, cpu);
+}
+
+int et_trace_decode_gap(struct et_trace *t, struct et_walk *w, int cpu,
+			uint64_t ts)
+{
+	if (cpu < 0 || cpu >= t->info.cpus)
+		return 0;
+	t->lost_announced[cpu] = false;
+	return emit_lost(t, w, cpu, ts, -1);
 }
 
 void et_trace_set_jobs(struct et_trace *t, int jobs)

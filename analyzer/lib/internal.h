@@ -8,6 +8,7 @@
 #include "entrytrace.h"
 
 struct tep_handle;
+struct tep_record;
 struct tracecmd_input;
 
 struct tep_handle *et_trace_tep(const struct et_trace *trace);
@@ -43,6 +44,20 @@ struct tracecmd_input *et_trace_reopen(const struct et_trace *t);
 int et_trace_cpus(const struct et_trace *t);
 int et_trace_summary_slots(const struct et_trace *t);
 int et_iterate_parallel(struct et_trace *t, int jobs, et_event_fn fn, void *data);
+
+/*
+ * Live traces (live.c): the same field resolution and decoding over the
+ * running kernel's formats.  tep stays the caller's (freed after
+ * et_trace_close); records are decoded one at a time by a walker, and a
+ * gap of unknown size can be announced where the reader dropped records.
+ */
+struct et_trace *et_trace_new_live(struct tep_handle *tep, const char *name,
+				   const char *uname, const char *clock, int cpus,
+				   enum et_err *err, char *errbuf, size_t errlen);
+int et_trace_decode_record(struct et_trace *t, struct et_walk *w,
+			   const struct tep_record *rec, int cpu);
+int et_trace_decode_gap(struct et_trace *t, struct et_walk *w, int cpu,
+			uint64_t ts);
 
 /* Grow *arr (of *cap elements of size sz) to hold at least need. */
 int et_grow(void **arr, size_t *cap, size_t need, size_t sz);

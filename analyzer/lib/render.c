@@ -172,10 +172,15 @@ static void text_file(const struct et_report_file *f, FILE *out)
 
 	fprintf(out, "file:        %s\n", in->path);
 	fprintf(out, "kernel:      %s\n", in->uname ? in->uname : "(no uname in file)");
-	fprintf(out, "format:      trace.dat v%lu, %s, %d CPUs, clock %s, %s-endian %d-bit\n",
-		in->file_version, in->compression ? in->compression : "uncompressed",
-		in->cpus, in->clock ? in->clock : "?", in->big_endian ? "big" : "little",
-		in->long_size * 8);
+	if (!in->file_version)	/* live: the kernel's own buffers */
+		fprintf(out, "format:      live per-CPU buffers, %d CPUs, clock %s\n",
+			in->cpus, in->clock ? in->clock : "?");
+	else
+		fprintf(out, "format:      trace.dat v%lu, %s, %d CPUs, clock %s, %s-endian %d-bit\n",
+			in->file_version,
+			in->compression ? in->compression : "uncompressed", in->cpus,
+			in->clock ? in->clock : "?", in->big_endian ? "big" : "little",
+			in->long_size * 8);
 	present_list(in->present, buf, sizeof(buf));
 	fprintf(out, "mode:        %s (events: %s)\n", et_mode_name(in->mode), buf);
 	if (in->mode == ET_MODE_STAGES) {
