@@ -27,7 +27,8 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
 LIB_SRCS := $(wildcard analyzer/lib/*.c)
-CLI_SRCS := analyzer/entrytrace.c analyzer/options.c $(wildcard analyzer/builtin-*.c)
+CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c \
+	    $(wildcard analyzer/builtin-*.c)
 HDRS     := $(wildcard analyzer/include/*.h analyzer/lib/*.h analyzer/*.h) \
 	    tracepoints/stages.def
 

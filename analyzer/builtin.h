@@ -20,6 +20,8 @@ enum et_exit {
 int cmd_report(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 
 /* Shared by subcommands: split "a,b,c" and call fn for each piece. */
 int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),

@@ -22,6 +22,10 @@ static const struct cmd commands[] = {
 	{ "report", cmd_report, "per-syscall stage statistics of one or more trace.dat files" },
 	{ "diff", cmd_diff, "compare two kernels stage by stage, with confidence intervals" },
 	{ "export", cmd_export, "syscall and stage timelines as Trace Event JSON (Perfetto, Chrome)" },
+	{ .name = "record", .fn = cmd_record,
+	  .summary = "record a trace.dat of the running kernel's syscall path (root)" },
+	{ .name = "top", .fn = cmd_top,
+	  .summary = "live per-syscall x stage table of the running kernel (root)" },
 };
 
 static void usage(FILE *out)
@@ -31,7 +35,8 @@ static void usage(FILE *out)
 		"\n"
 		"Turns trace-cmd recordings of the syscall entry/exit path into per-syscall\n"
 		"stage timelines and statistics.  Reads entry_stage:* events of an entrytrace\n"
-		"kernel, or raw_syscalls and friends of any stock kernel.\n"
+		"kernel, or raw_syscalls and friends of any stock kernel; records them too\n"
+		"(record), or shows the table live (top).\n"
 		"\n"
 		"commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace record: a trace.dat of the syscall path, recorded through
+ * libtracefs in an instance of its own (session.c) and written with
+ * libtracecmd's output API.
+ *
+ * The per-CPU raw buffers are read with libtracefs' tracefs_cpu API: one
+ * thread serves every CPU without blocking, full sub-buffers move through
+ * a splice pipe while the session runs, and tracefs_cpu_flush() collects
+ * the partly filled ones at the end.  libtracecmd's recorder would do the
+ * same but is private API and wants a thread or process per CPU, each one
+ * more pid to keep out of a system-wide trace.  The data goes to one
+ * temporary file per CPU, which tracecmd_append_cpu_data() copies into the
+ * trace.dat (compressing it for version 7).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "builtin.h"
+#include "session.h"
+#include "tracecmd-compat.h"
+
+static const char record_usage[] =
+	"usage: entrytrace record [options] -- CMD [ARGS...]\n"
+	"       entrytrace record [options] -p PID\n"
+	"       entrytrace record [options] -a [-- CMD [ARGS...]]\n"
+	"\n"
+	"Records the syscall path of the running kernel into a trace.dat that\n"
+	"'entrytrace report', 'trace-cmd report' and KernelShark read.  It uses a\n"
+	"tracefs instance of its own (the top-level buffer stays as it is) and never\n"
+	"touches the function tracer, so it also works where 'trace-cmd record' fails\n"
+	"on locked-down function-tracer files.  Needs root.\n"
+	"\n"
+	"Events, chosen for the running kernel:\n"
+	"  entrytrace kernel  entry_stage:<stage> (or only entry_stage:summary with\n"
+	"                     --summary), sched_switch, sched_process_exec/exit/fork,\n"
+	"                     task_rename, irq handlers and softirqs (not with --summary)\n"
+	"  any other kernel   raw_syscalls:sys_enter/sys_exit, the same sched, task and\n"
+	"                     irq events, signal:signal_deliver, rseq:rseq_update,\n"
+	"                     context_tracking:user_enter/user_exit where they exist\n"
+	"\n"
+	"What is traced:\n"
+	"  -- CMD [ARGS...]       run CMD and trace it and its children until it exits\n"
+	"  -p, --pid=PID          trace a running task and the children it forks from\n"
+	"                         now on, until it exits\n"
+	"  -a, --all-cpus         the whole system but this recorder (its threads go into\n"
+	"                         set_event_notrace_pid): alone until SIGINT or SIGTERM,\n"
+	"                         with CMD while CMD runs\n"
+	"SIGINT or SIGTERM ends any recording early; the trace.dat is still written.\n"
+	"\n"
+	"options:\n"
+	"  -o, --output=FILE      trace.dat to write (default trace.dat)\n"
+	"  -e, --event=EVENT      also record EVENT: system:event, system:glob or system\n"
+	"                         (repeatable)\n"
+	"  -b, --buffer-size=KB   ring buffer per CPU (default 20000; smaller ones overran\n"
+	"                         under load)\n"
+	"      --summary          entrytrace kernel: only the summary event per syscall\n"
+	"      --file-version=N   trace.dat version 7 (default) or 6\n"
+	"      --compression=C    zstd (default for version 7), none, or another\n"
+	"                         algorithm libtracecmd knows; version 6 is uncompressed\n"
+	"  -q, --quiet            only errors\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"After recording it prints each CPU's overrun and dropped counts from the\n"
+	"instance's per_cpu/cpuN/stats and their sum as \"lost events\"; 'entrytrace\n"
+	"report' sees the same losses in the ring-buffer pages.  /proc/kallsyms is not\n"
+	"saved (an events-only trace does not need it).\n"
+	"\n"
+	"exit status: 0 trace written, 1 runtime failure (tracefs, the command could\n"
+	"not run, writing the file), 2 usage error.\n";
+
+/* How often the buffers are emptied into the per-CPU files. */
+#define POLL_MS 100
+
+enum {
+	OPT_SUMMARY = 256,
+	OPT_FILE_VERSION,
+	OPT_COMPRESSION,
+};
+
+struct record_opts {
+	struct et_session_opts session;
+	const char *output;
+	int file_version;
+	const char *compression;
+};
+
+struct rec_cpu {
+	struct tracefs_cpu *tcpu;
+	int fd;
+	char *path;
+	unsigned long long bytes;
+	unsigned long long overrun, commit_overrun, dropped;
+	char *stats;		/* per_cpu/cpuN/stats as read, for the file */
+};
+
+struct recorder {
+	const char *who;
+	struct et_session *s;
+	struct rec_cpu *cpu;
+	int nr_cpus;
+	char *tmpdir;
+	void *page;
+	unsigned long long lost;
+};
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+/* A directory next to the output for the per-CPU files. */
+static int make_tmpdir(struct recorder *r, const char *output)
+{
+	char *copy = strdup(output);
+
+	if (!copy)
+		return -1;
+	if (asprintf(&r->tmpdir, "%s/.entrytrace-record.XXXXXX", dirname(copy)) < 0) {
+		r->tmpdir = NULL;
+		free(copy);
+		return -1;
+	}
+	free(copy);
+	if (!mkdtemp(r->tmpdir)) {
+		fprintf(stderr, "%s: cannot create a temporary directory next to %s: %s\n",
+			r->who, output, strerror(errno));
+		free(r->tmpdir);
+		r->tmpdir = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+static int open_cpus(struct recorder *r)
+{
+	struct tracefs_instance *inst = et_session_instance(r->s);
+	int page = 0;
+
+	r->nr_cpus = et_session_cpus(r->s);
+	r->cpu = calloc(r->nr_cpus, sizeof(*r->cpu));
+	if (!r->cpu)
+		return -1;
+	for (int i = 0; i < r->nr_cpus; i++) {
+		struct rec_cpu *c = &r->cpu[i];
+
+		c->fd = -1;
+		if (asprintf(&c->path, "%s/cpu%d", r->tmpdir, i) < 0) {
+			c->path = NULL;
+			return -1;
+		}
+		c->fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (c->fd < 0) {
+			fprintf(stderr, "%s: %s: %s\n", r->who, c->path, strerror(errno));
+			return -1;
+		}
+		/* an absent CPU keeps an empty file */
+		c->tcpu = tracefs_cpu_open(inst, i, true);
+		if (c->tcpu && tracefs_cpu_read_size(c->tcpu) > page)
+			page = tracefs_cpu_read_size(c->tcpu);
+	}
+	if (!page) {
+		fprintf(stderr, "%s: cannot open the instance's per-CPU buffers\n", r->who);
+		return -1;
+	}
+	r->page = malloc(page);
+	return r->page ? 0 : -1;
+}
+
+/*
+ * Move what a CPU's buffer holds into its file: whole sub-buffers while
+ * recording, the partly filled rest with flush once tracing is off.
+ */
+static int drain(struct recorder *r, struct rec_cpu *c, bool flush)
+{
+	if (!c->tcpu)
+		return 0;
+	for (;;) {
+		int n = flush ? tracefs_cpu_flush(c->tcpu, r->page) :
+				tracefs_cpu_buffered_read(c->tcpu, r->page, true);
+
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n < 0) {
+			fprintf(stderr, "%s: reading the CPU buffer: %s\n", r->who,
+				strerror(errno));
+			return -1;
+		}
+		if (!n)
+			return 0;
+		if (write_all(c->fd, r->page, n)) {
+			fprintf(stderr, "%s: %s: %s\n", r->who, c->path, strerror(errno));
+			return -1;
+		}
+		c->bytes += n;
+	}
+}
+
+static int drain_all(struct recorder *r, bool flush)
+{
+	for (int i = 0; i < r->nr_cpus; i++)
+		if (drain(r, &r->cpu[i], flush))
+			return -1;
+	return 0;
+}
+
+static unsigned long long stat_value(const char *stats, const char *key)
+{
+	size_t len = strlen(key);
+
+	for (const char *p = stats; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, len) && p[len] == ':')
+			return strtoull(p + len + 1, NULL, 10);
+	return 0;
+}
+
+/* Lost events as the kernel counted them, per CPU. */
+static void read_stats(struct recorder *r, bool quiet)
+{
+	struct tracefs_instance *inst = et_session_instance(r->s);
+	char file[64];
+
+	for (int i = 0; i < r->nr_cpus; i++) {
+		struct rec_cpu *c = &r->cpu[i];
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		c->stats = tracefs_instance_file_read(inst, file, NULL);
+		c->overrun = stat_value(c->stats, "overrun");
+		c->commit_overrun = stat_value(c->stats, "commit overrun");
+		c->dropped = stat_value(c->stats, "dropped events");
+		r->lost += c->overrun + c->commit_overrun + c->dropped;
+		if (!quiet)
+			fprintf(stderr, "%s: CPU%d: %llu bytes, overrun %llu, commit overrun %llu, dropped %llu\n",
+				r->who, i, c->bytes, c->overrun, c->commit_overrun,
+				c->dropped);
+	}
+	if (!quiet || r->lost)
+		fprintf(stderr, "%s: lost events: %llu%s\n", r->who, r->lost,
+			r->lost ? " (the buffers overran: a larger -b keeps them)" : "");
+}
+
+static void add_string_option(struct tracecmd_output *h, unsigned short id,
+			      const char *s)
+{
+	tracecmd_add_option(h, id, strlen(s) + 1, s);
+}
+
+static void add_options(struct recorder *r, struct tracecmd_output *h)
+{
+	char buf[512];
+	struct utsname u;
+
+	/* a bare clock option: timestamps are the trace clock's */
+	tracecmd_add_option(h, TRACECMD_OPTION_TRACECLOCK, 0, NULL);
+	/* the analyzer takes the architecture from the last word */
+	if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s %s", u.sysname, u.nodename,
+			 u.release, u.machine);
+		add_string_option(h, TRACECMD_OPTION_UNAME, buf);
+	}
+	snprintf(buf, sizeof(buf), "entrytrace %s", et_version);
+	add_string_option(h, TRACECMD_OPTION_VERSION, buf);
+	for (int i = 0; i < r->nr_cpus; i++) {
+		char *stat;
+
+		if (!r->cpu[i].stats)
+			continue;
+		if (asprintf(&stat, "CPU: %d\n%s", i, r->cpu[i].stats) < 0)
+			continue;
+		add_string_option(h, TRACECMD_OPTION_CPUSTAT, stat);
+		free(stat);
+	}
+}
+
+/*
+ * Kallsyms is not saved: this host's holds real addresses of no use to an
+ * events-only trace, 95% of a small file.  libtracecmd copies whatever
+ * path it is given, lowering kernel.kptr_restrict around the copy (and
+ * restoring it), unless the path does not exist.  Given a missing path it
+ * writes an empty section without touching the sysctl, but libtracecmd
+ * 1.3.1 then leaves its compressor running and corrupts a compressed file.
+ * So: a missing path when uncompressed, an empty file when compressed.
+ */
+static int kallsyms_path(struct recorder *r, const struct record_opts *o,
+			 char **path)
+{
+	bool compressed = strcmp(o->compression, "none");
+	int fd;
+
+	if (asprintf(path, "%s/%s", r->tmpdir, compressed ? "kallsyms" : "no-kallsyms") < 0)
+		return -1;
+	if (!compressed)
+		return 0;
+	fd = open(*path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(*path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_dat(struct recorder *r, const struct record_opts *o)
+{
+	struct tracecmd_event_list *list;
+	struct tracecmd_output *h;
+	char *const *events;
+	char **files = NULL, *nokallsyms = NULL;
+	char *clock = tracefs_get_clock(et_session_instance(r->s));
+	int nr_events, ret = -1;
+	const char *step = "creating the file";
+
+	events = et_session_events(r->s, &nr_events);
+	list = calloc(nr_events, sizeof(*list));
+	files = calloc(r->nr_cpus, sizeof(*files));
+	if (kallsyms_path(r, o, &nokallsyms))
+		nokallsyms = NULL;
+	if (!list || !files || !nokallsyms) {
+		step = "allocating";
+		goto fail;
+	}
+	for (int i = 0; i < nr_events; i++) {
+		list[i].glob = events[i];
+		list[i].next = i + 1 < nr_events ? &list[i + 1] : NULL;
+	}
+	for (int i = 0; i < r->nr_cpus; i++)
+		files[i] = r->cpu[i].path;
+
+	/*
+	 * A version 6 file keeps the top buffer's data offset in no option,
+	 * yet libtracecmd 1.3.1 looks for one and warns that it has none.
+	 */
+	if (o->file_version < 7)
+		tracecmd_set_loglevel(TEP_LOG_ERROR);
+	h = tracecmd_output_create(o->output);
+	if (!h)
+		goto fail;
+	tracecmd_set_quiet(h, true);
+	step = "setting up the file";
+	if (tracecmd_output_set_trace_dir(h, tracefs_tracing_dir()) ||
+	    tracecmd_output_set_kallsyms(h, nokallsyms) ||
+	    tracecmd_output_set_version(h, o->file_version) ||
+	    tracecmd_output_set_compression(h, o->compression))
+		goto fail_close;
+	if (clock)
+		tracecmd_set_out_clock(h, clock);
+	step = "writing the headers and event formats";
+	if (tracecmd_output_write_headers(h, nr_events ? list : NULL))
+		goto fail_close;
+	add_options(r, h);
+	step = "writing the saved command lines";
+	if (tracecmd_write_cmdlines(h))
+		goto fail_close;
+	step = "writing the CPU data";
+	if (tracecmd_append_cpu_data(h, r->nr_cpus, files))
+		goto fail_close;
+	tracecmd_output_close(h);
+	ret = 0;
+	goto out;
+fail_close:
+	tracecmd_output_close(h);
+	unlink(o->output);
+fail:
+	fprintf(stderr, "%s: %s: %s failed%s%s\n", r->who, o->output, step,
+		errno ? ": " : "", errno ? strerror(errno) : "");
+out:
+	free(list);
+	free(files);
+	free(nokallsyms);
+	free(clock);
+	return ret;
+}
+
+static void recorder_free(struct recorder *r)
+{
+	for (int i = 0; r->cpu && i < r->nr_cpus; i++) {
+		struct rec_cpu *c = &r->cpu[i];
+
+		if (c->tcpu)
+			tracefs_cpu_close(c->tcpu);
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->path)
+			unlink(c->path);
+		free(c->path);
+		free(c->stats);
+	}
+	free(r->cpu);
+	if (r->tmpdir) {
+		char *k;
+
+		if (asprintf(&k, "%s/kallsyms", r->tmpdir) >= 0) {
+			unlink(k);
+			free(k);
+		}
+		rmdir(r->tmpdir);
+	}
+	free(r->tmpdir);
+	free(r->page);
+}
+
+static void report_written(const struct record_opts *o, struct recorder *r)
+{
+	struct stat st;
+	int status = et_session_cmd_status(r->s);
+
+	if (status > 0 && WIFEXITED(status))
+		fprintf(stderr, "%s: the command exited with status %d\n", r->who,
+			WEXITSTATUS(status));
+	else if (status > 0 && WIFSIGNALED(status))
+		fprintf(stderr, "%s: the command was killed by signal %d\n", r->who,
+			WTERMSIG(status));
+	if (o->session.quiet)
+		return;
+	fprintf(stderr, "%s: wrote %s: trace.dat version %d, %s, %d CPUs, %lld bytes\n",
+		r->who, o->output, o->file_version,
+		strcmp(o->compression, "none") ? o->compression : "uncompressed",
+		r->nr_cpus, stat(o->output, &st) ? -1LL : (long long)st.st_size);
+}
+
+static int record(const struct record_opts *o)
+{
+	struct recorder r = { .who = o->session.who };
+	int ret, nr_events;
+	char *const *events;
+
+	ret = et_session_new(&o->session, &r.s);
+	if (ret)
+		return ret;
+	ret = ET_EXIT_FAIL;
+	if (make_tmpdir(&r, o->output) || open_cpus(&r))
+		goto out;
+	events = et_session_events(r.s, &nr_events);
+	if (!o->session.quiet) {
+		fprintf(stderr, "%s: %s; instance %s, %lu KB per CPU\n", r.who,
+			et_session_target(r.s),
+			tracefs_instance_get_name(et_session_instance(r.s)),
+			o->session.buffer_kb);
+		fprintf(stderr, "%s: %d events:", r.who, nr_events);
+		for (int i = 0; i < nr_events; i++)
+			fprintf(stderr, " %s", events[i]);
+		fprintf(stderr, "\n");
+	}
+	ret = et_session_start(r.s);
+	if (ret)
+		goto out;
+	if (!o->session.quiet)
+		fprintf(stderr, "%s: recording%s\n", r.who,
+			o->session.cmd ? "" : o->session.pid ?
+			" until the task exits, SIGINT or SIGTERM" :
+			" until SIGINT (Ctrl-C) or SIGTERM");
+	ret = ET_EXIT_FAIL;
+	while (et_session_wait(r.s, POLL_MS))
+		if (drain_all(&r, false))
+			goto out;
+	et_session_stop(r.s);
+	if (drain_all(&r, false) || drain_all(&r, true))
+		goto out;
+	read_stats(&r, o->session.quiet);
+	if (write_dat(&r, o))
+		goto out;
+	report_written(o, &r);
+	ret = ET_EXIT_OK;
+out:
+	recorder_free(&r);
+	et_session_free(r.s);
+	return ret;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
+		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct record_opts o = {
+		.session = { .who = "entrytrace record", .buffer_kb = 20000 },
+		.output = "trace.dat",
+		.file_version = 7,
+	};
+	char **events = NULL, *end;
+	int c, ret;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+o:e:b:ap:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'e': {
+			char **p = realloc(events, (o.session.nr_events + 1) * sizeof(*p));
+
+			if (!p)
+				goto bad;
+			events = p;
+			events[o.session.nr_events++] = optarg;
+			break;
+		}
+		case 'b':
+			o.session.buffer_kb = strtoul(optarg, &end, 10);
+			if (*end || !o.session.buffer_kb)
+				goto bad;
+			break;
+		case 'a':
+			o.session.all = true;
+			break;
+		case 'p':
+			o.session.pid = (int)strtol(optarg, &end, 10);
+			if (*end || o.session.pid <= 0)
+				goto bad;
+			break;
+		case OPT_SUMMARY:
+			o.session.summary = true;
+			break;
+		case OPT_FILE_VERSION:
+			o.file_version = (int)strtol(optarg, &end, 10);
+			if (*end || (o.file_version != 6 && o.file_version != 7))
+				goto bad;
+			break;
+		case OPT_COMPRESSION:
+			o.compression = optarg;
+			break;
+		case 'q':
+			o.session.quiet = true;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			free(events);
+			return ET_EXIT_OK;
+		default:
+			goto bad;
+		}
+	}
+	o.session.events = events;
+	if (optind < argc)
+		o.session.cmd = argv + optind;
+	if (o.session.pid && (o.session.all || o.session.cmd)) {
+		fprintf(stderr, "entrytrace record: -p goes alone, without -a or a command\n");
+		goto bad;
+	}
+	if (!o.session.pid && !o.session.all && !o.session.cmd) {
+		fprintf(stderr, "entrytrace record: nothing to record: give a command, -p PID or -a\n");
+		goto bad;
+	}
+	if (!o.compression)
+		o.compression = o.file_version >= 7 ? "zstd" : "none";
+	if (o.file_version < 7 && strcmp(o.compression, "none")) {
+		fprintf(stderr, "entrytrace record: version 6 files are uncompressed\n");
+		goto bad;
+	}
+	ret = record(&o);
+	free(events);
+	return ret;
+bad:
+	fputs(record_usage, stderr);
+	free(events);
+	return ET_EXIT_USAGE;
+}

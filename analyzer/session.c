@@ -1,0 +1,606 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A tracing session on the running kernel (session.h): the part 'record'
+ * and 'top' share.
+ *
+ * Everything happens in a tracefs instance of the session's own, so other
+ * users of the top-level buffer are not disturbed, and only event files,
+ * buffer_size_kb, tracing_on, set_event_pid / set_event_notrace_pid and
+ * options/event-fork of that instance are written.  The function tracer's
+ * files (set_ftrace_*, available_filter_functions, ftrace_enabled), which
+ * a locked-down kernel refuses and on which 'trace-cmd record' fails, are
+ * never opened.
+ *
+ * The instance is removed by et_session_free(), which the commands call on
+ * every path; SIGINT, SIGTERM and SIGHUP only ask the commands to finish,
+ * and an atexit handler removes an instance an early exit() left behind.
+ * A SIGKILLed session leaves "entrytrace-PID" in tracefs/instances.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "builtin.h"
+#include "session.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+struct et_session {
+	const char *who;
+	struct tracefs_instance *instance;
+	char **events;		/* "system:event" */
+	int nr_events;
+	int cpus;
+	bool all;
+	bool quiet;
+	int pid;		/* -p */
+	pid_t child;		/* -- CMD */
+	int go_fd;		/* the command waits for a byte here */
+	int err_fd;		/* ...and reports a failed exec here */
+	int child_status;
+	bool child_done;
+	char target[256];
+};
+
+static volatile sig_atomic_t stop_requested;
+static struct et_session *current;	/* for the atexit handler */
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* Only there to cut a sleep short when the command exits. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+static void at_exit(void)
+{
+	if (current)
+		et_session_free(current);
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	/* no SA_RESTART: a sleep or a blocking read returns early */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	/* a closed stdout must end the session cleanly, not kill it */
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &sa, NULL);
+	atexit(at_exit);
+}
+
+bool et_session_interrupted(void)
+{
+	return stop_requested;
+}
+
+/* ------------------------------------------------------------------ */
+/* Events                                                              */
+
+struct ev_spec {
+	const char *sys;
+	const char *name;
+};
+
+/* Task life cycle and names: every mode uses them. */
+static const struct ev_spec task_events[] = {
+	{ "sched", "sched_switch" },
+	{ "sched", "sched_process_exec" },
+	{ "sched", "sched_process_exit" },
+	{ "sched", "sched_process_fork" },
+	{ "task", "task_rename" },
+};
+
+/* Interrupts inside a syscall: not placed in summary mode. */
+static const struct ev_spec irq_events[] = {
+	{ "irq", "irq_handler_entry" },
+	{ "irq", "irq_handler_exit" },
+	{ "irq", "softirq_entry" },
+	{ "irq", "softirq_exit" },
+};
+
+/* A stock kernel's syscall path. */
+static const struct ev_spec stock_events[] = {
+	{ "raw_syscalls", "sys_enter" },
+	{ "raw_syscalls", "sys_exit" },
+	{ "signal", "signal_deliver" },
+	{ "rseq", "rseq_update" },
+	{ "context_tracking", "user_enter" },
+	{ "context_tracking", "user_exit" },
+};
+
+static int add_event_name(struct et_session *s, const char *glob)
+{
+	char **p = realloc(s->events, (s->nr_events + 1) * sizeof(*p));
+
+	if (!p)
+		return -1;
+	s->events = p;
+	p[s->nr_events] = strdup(glob);
+	if (!p[s->nr_events])
+		return -1;
+	s->nr_events++;
+	return 0;
+}
+
+/* 1: enabled, 0: this kernel has no such event, -1: error */
+static int enable_one(struct et_session *s, const char *sys, const char *name)
+{
+	char glob[256];
+
+	if (!tracefs_event_file_exists(s->instance, sys, name, "enable"))
+		return 0;
+	if (tracefs_event_file_write(s->instance, sys, name, "enable", "1") < 0) {
+		fprintf(stderr, "%s: cannot enable %s:%s: %s\n", s->who, sys, name,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(glob, sizeof(glob), "%s:%s", sys, name);
+	return add_event_name(s, glob) ? -1 : 1;
+}
+
+static int enable_list(struct et_session *s, const struct ev_spec *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (enable_one(s, e[i].sys, e[i].name) < 0)
+			return -1;
+	return 0;
+}
+
+/* entrytrace kernel: every per-stage event, or only the summary. */
+static int enable_stages(struct et_session *s, bool summary)
+{
+	char **names = tracefs_system_events(NULL, "entry_stage");
+	int ret = 0;
+
+	for (int i = 0; names && names[i] && !ret; i++) {
+		bool is_summary = !strcmp(names[i], "summary");
+
+		if (is_summary == summary && enable_one(s, "entry_stage", names[i]) < 0)
+			ret = -1;
+	}
+	tracefs_list_free(names);
+	return ret;
+}
+
+/* A -e glob (sched_*, sys_e?it) as a regex; libtracefs anchors it. */
+static char *glob_regex(const char *glob)
+{
+	char *re = malloc(2 * strlen(glob) + 1), *p = re;
+
+	if (!re)
+		return NULL;
+	for (; *glob; glob++) {
+		if (*glob == '*') {
+			*p++ = '.';
+			*p++ = '*';
+		} else if (*glob == '?') {
+			*p++ = '.';
+		} else {
+			*p++ = *glob;
+		}
+	}
+	*p = '\0';
+	return re;
+}
+
+static int enable_user_event(struct et_session *s, const char *spec)
+{
+	char *sys = strdup(spec), *sep, *sys_re = NULL, *ev_re = NULL;
+	char glob[256];
+	const char *ev;
+	int ret = -1;
+
+	if (!sys)
+		return -1;
+	sep = strpbrk(sys, ":/");
+	if (sep)
+		*sep = '\0';
+	ev = sep && sep[1] && strcmp(sep + 1, "*") ? sep + 1 : NULL;
+	sys_re = glob_regex(sys);
+	if (ev)
+		ev_re = glob_regex(ev);
+	if (!sys_re || (ev && !ev_re))
+		goto out;
+	if (tracefs_event_enable(s->instance, sys_re, ev_re) < 0) {
+		fprintf(stderr, "%s: no event matches '%s' (see %s/available_events)\n",
+			s->who, spec, tracefs_tracing_dir());
+		ret = -2;
+		goto out;
+	}
+	/* the trace.dat's event list takes the same globs */
+	snprintf(glob, sizeof(glob), "%s%s%s", sys, ev ? ":" : "", ev ? ev : "");
+	ret = add_event_name(s, glob);
+out:
+	free(sys);
+	free(sys_re);
+	free(ev_re);
+	return ret;
+}
+
+static int enable_events(struct et_session *s, const struct et_session_opts *o)
+{
+	bool stages = tracefs_event_file_exists(s->instance, "entry_stage", "summary",
+						"enable");
+
+	if (o->summary && !stages) {
+		fprintf(stderr, "%s: --summary needs an entrytrace kernel (no entry_stage events here)\n",
+			s->who);
+		return ET_EXIT_USAGE;
+	}
+	if (enable_list(s, task_events, ARRAY_LEN(task_events)))
+		return ET_EXIT_FAIL;
+	if (stages) {
+		if (enable_stages(s, o->summary))
+			return ET_EXIT_FAIL;
+		if (!o->summary && enable_list(s, irq_events, ARRAY_LEN(irq_events)))
+			return ET_EXIT_FAIL;
+	} else {
+		if (enable_list(s, stock_events, ARRAY_LEN(stock_events)) ||
+		    enable_list(s, irq_events, ARRAY_LEN(irq_events)))
+			return ET_EXIT_FAIL;
+	}
+	for (int i = 0; i < o->nr_events; i++) {
+		int r = enable_user_event(s, o->events[i]);
+
+		if (r)
+			return r == -2 ? ET_EXIT_USAGE : ET_EXIT_FAIL;
+	}
+	return ET_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Who is traced                                                       */
+
+static int write_file(struct et_session *s, const char *file, const char *val)
+{
+	if (tracefs_instance_file_write(s->instance, file, val) < 0) {
+		fprintf(stderr, "%s: cannot write '%s' to %s of instance %s: %s\n",
+			s->who, val, file, tracefs_instance_get_name(s->instance),
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int follow_pid(struct et_session *s, int pid)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%d", pid);
+	if (write_file(s, "set_event_pid", buf))
+		return -1;
+	/* children the task forks from now on are added to the filter */
+	if (tracefs_option_enable(s->instance, TRACEFS_OPTION_EVENT_FORK) < 0) {
+		fprintf(stderr, "%s: cannot set options/event-fork: children of %d will not be traced\n",
+			s->who, pid);
+	}
+	return 0;
+}
+
+/* -a: every thread of this process goes into set_event_notrace_pid. */
+static int exclude_self(struct et_session *s)
+{
+	char buf[1024];
+	size_t len = 0;
+	struct dirent *d;
+	DIR *dir;
+
+	if (!tracefs_file_exists(s->instance, "set_event_notrace_pid")) {
+		fprintf(stderr, "%s: this kernel has no set_event_notrace_pid: the recorder's own syscalls are traced too\n",
+			s->who);
+		return 0;
+	}
+	dir = opendir("/proc/self/task");
+	if (!dir) {
+		len = snprintf(buf, sizeof(buf), "%d", (int)getpid());
+	} else {
+		while ((d = readdir(dir)) && len < sizeof(buf) - 16)
+			if (d->d_name[0] != '.')
+				len += snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						len ? " " : "", d->d_name);
+		closedir(dir);
+	}
+	return write_file(s, "set_event_notrace_pid", buf);
+}
+
+/*
+ * The command is forked now and execs only when et_session_start() writes
+ * to go_fd, after its pid is in the filter and tracing is on.  A failed
+ * exec comes back through err_fd (close-on-exec: EOF means it ran).
+ */
+static int fork_cmd(struct et_session *s, char **argv)
+{
+	int go[2], err[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+		fprintf(stderr, "%s: pipe: %s\n", s->who, strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", s->who, strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		char c;
+		int e;
+
+		sigemptyset(&dfl.sa_mask);
+		sigaction(SIGPIPE, &dfl, NULL);
+		close(go[1]);
+		close(err[0]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);	/* the session gave up before starting */
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(err[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(err[1]);
+	s->child = pid;
+	s->go_fd = go[1];
+	s->err_fd = err[0];
+	return 0;
+}
+
+static int choose_target(struct et_session *s, const struct et_session_opts *o)
+{
+	if (o->all && exclude_self(s))
+		return -1;
+	if (o->pid) {
+		if (kill(o->pid, 0) < 0 && errno == ESRCH) {
+			fprintf(stderr, "%s: no process %d\n", s->who, o->pid);
+			return -2;
+		}
+		s->pid = o->pid;
+		snprintf(s->target, sizeof(s->target), "pid %d and its new children", o->pid);
+		return follow_pid(s, o->pid);
+	}
+	if (o->cmd && o->cmd[0]) {
+		if (fork_cmd(s, o->cmd))
+			return -1;
+		if (!o->all && follow_pid(s, s->child))
+			return -1;
+		snprintf(s->target, sizeof(s->target), "%s%s (pid %d)%s",
+			 o->all ? "system-wide while " : "", o->cmd[0], (int)s->child,
+			 o->all ? ", without this process" : " and its children");
+		return 0;
+	}
+	snprintf(s->target, sizeof(s->target), "system-wide, without this process (pid %d)",
+		 (int)getpid());
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+/* entrytrace-PID, or entrytrace-PID-N if another pid namespace has it */
+static struct tracefs_instance *new_instance(const char *who)
+{
+	char name[64];
+
+	for (int i = 0; i < 100; i++) {
+		struct tracefs_instance *in;
+
+		if (i)
+			snprintf(name, sizeof(name), "entrytrace-%d-%d", (int)getpid(), i);
+		else
+			snprintf(name, sizeof(name), "entrytrace-%d", (int)getpid());
+		in = tracefs_instance_create(name);
+		if (!in) {
+			fprintf(stderr, "%s: cannot create tracefs instance %s: %s%s\n", who,
+				name, strerror(errno),
+				errno == EACCES || errno == EPERM ? " (run as root)" : "");
+			return NULL;
+		}
+		if (tracefs_instance_is_new(in))
+			return in;
+		tracefs_instance_free(in);	/* someone else's: leave it */
+	}
+	fprintf(stderr, "%s: no free instance name\n", who);
+	return NULL;
+}
+
+int et_session_new(const struct et_session_opts *o, struct et_session **sp)
+{
+	struct et_session *s;
+	char buf[32];
+	int ret = ET_EXIT_FAIL, r;
+
+	*sp = NULL;
+	if (!tracefs_tracing_dir()) {
+		fprintf(stderr, "%s: tracefs is not mounted and cannot be (mount -t tracefs nodev /sys/kernel/tracing)\n",
+			o->who);
+		return ET_EXIT_FAIL;
+	}
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return ET_EXIT_FAIL;
+	s->who = o->who;
+	s->quiet = o->quiet;
+	s->all = o->all;
+	s->go_fd = s->err_fd = -1;
+	s->child_status = -1;
+	s->cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	install_signals();
+	s->instance = new_instance(o->who);
+	if (!s->instance)
+		goto fail;
+	current = s;
+	/* a new instance starts with tracing on: nothing before start */
+	if (tracefs_trace_off(s->instance) < 0) {
+		fprintf(stderr, "%s: cannot turn tracing off in the instance\n", s->who);
+		goto fail;
+	}
+	snprintf(buf, sizeof(buf), "%lu", o->buffer_kb);
+	if (write_file(s, "buffer_size_kb", buf))
+		goto fail;
+	ret = enable_events(s, o);
+	if (ret)
+		goto fail;
+	ret = ET_EXIT_FAIL;
+	r = choose_target(s, o);
+	if (r) {
+		ret = r == -2 ? ET_EXIT_USAGE : ET_EXIT_FAIL;
+		goto fail;
+	}
+	*sp = s;
+	return ET_EXIT_OK;
+fail:
+	et_session_free(s);
+	return ret;
+}
+
+int et_session_start(struct et_session *s)
+{
+	int e = 0;
+	ssize_t n;
+
+	if (tracefs_trace_on(s->instance) < 0) {
+		fprintf(stderr, "%s: cannot turn tracing on: %s\n", s->who, strerror(errno));
+		return ET_EXIT_FAIL;
+	}
+	if (!s->child)
+		return ET_EXIT_OK;
+	if (write(s->go_fd, "g", 1) != 1) {
+		fprintf(stderr, "%s: cannot start the command: %s\n", s->who, strerror(errno));
+		return ET_EXIT_FAIL;
+	}
+	close(s->go_fd);
+	s->go_fd = -1;
+	do
+		n = read(s->err_fd, &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	close(s->err_fd);
+	s->err_fd = -1;
+	if (n == sizeof(e)) {
+		fprintf(stderr, "%s: cannot run the command: %s\n", s->who, strerror(e));
+		return ET_EXIT_FAIL;
+	}
+	return ET_EXIT_OK;
+}
+
+static void reap(struct et_session *s)
+{
+	int status;
+
+	if (!s->child || s->child_done)
+		return;
+	if (waitpid(s->child, &status, WNOHANG) == s->child) {
+		s->child_done = true;
+		s->child_status = status;
+	}
+}
+
+bool et_session_running(struct et_session *s)
+{
+	if (stop_requested)
+		return false;
+	if (s->child) {
+		reap(s);
+		return !s->child_done;
+	}
+	if (s->pid)
+		return !(kill(s->pid, 0) < 0 && errno == ESRCH);
+	return true;
+}
+
+bool et_session_wait(struct et_session *s, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	if (!et_session_running(s))
+		return false;
+	nanosleep(&ts, NULL);	/* EINTR on a signal is the point */
+	return et_session_running(s);
+}
+
+void et_session_stop(struct et_session *s)
+{
+	if (s->instance)
+		tracefs_trace_off(s->instance);
+}
+
+void et_session_free(struct et_session *s)
+{
+	if (!s)
+		return;
+	if (current == s)
+		current = NULL;
+	if (s->go_fd >= 0) {
+		/* a command still waiting to exec exits on EOF */
+		close(s->go_fd);
+		if (s->child)
+			waitpid(s->child, NULL, 0);
+	}
+	if (s->err_fd >= 0)
+		close(s->err_fd);
+	if (s->instance) {
+		tracefs_trace_off(s->instance);
+		if (tracefs_instance_destroy(s->instance) < 0)
+			fprintf(stderr, "%s: could not remove tracefs instance %s: %s\n",
+				s->who, tracefs_instance_get_name(s->instance),
+				strerror(errno));
+		tracefs_instance_free(s->instance);
+	}
+	for (int i = 0; i < s->nr_events; i++)
+		free(s->events[i]);
+	free(s->events);
+	free(s);
+}
+
+struct tracefs_instance *et_session_instance(struct et_session *s)
+{
+	return s->instance;
+}
+
+char *const *et_session_events(struct et_session *s, int *n)
+{
+	*n = s->nr_events;
+	return s->events;
+}
+
+const char *et_session_target(struct et_session *s)
+{
+	return s->target;
+}
+
+int et_session_cpus(struct et_session *s)
+{
+	return s->cpus;
+}
+
+int et_session_cmd_status(struct et_session *s)
+{
+	reap(s);
+	return s->child_done ? s->child_status : -1;
+}

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0
+# entrytrace record and top on this host, run directly (no namespace trick):
+# exact counts through entrytrace report and trace-cmd report, only the
+# session's own instance written, -a without the recorder, lost events with
+# a tiny buffer, cleanup after SIGINT/SIGTERM and errors, a live top table.
+. "$(dirname "$0")/lib.sh"
+
+wl=$(sysloop) || { _fail "building sysloop"; exit 0; }
+inst=/sys/kernel/tracing/instances
+
+# no instance named after this recorder pid is left behind
+gone() { [ ! -e "$inst/entrytrace-$1" ]; }
+# wait (up to 10 s) until FILE says the recorder is recording
+ready() {
+	for _ in $(seq 100); do
+		grep -q ': recording' "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+# the workload's pid from its announcement line
+wl_pid() { awk 'NR == 1 { sub("pid=", "", $5); print $5 }' "$1"; }
+# jmany FILE EXPR...: one line per expression over the parsed JSON d, with
+# tot(SYSCALL, STAGE) the count of a cell (one python start, not one each)
+jmany() {
+	python3 -c 'import json,sys
+d=json.load(open(sys.argv[1]))
+f=d["files"][0]
+def tot(s, st="total"):
+    return sum(c["count"] for c in d["cells"] if c["syscall"]==s and c["stage"]==st)
+for e in sys.argv[2:]:
+    print(eval(e))' "$@"
+}
+
+# ---- record -- CMD: exact counts -----------------------------------------
+if cat /sys/kernel/tracing/set_ftrace_filter >/dev/null 2>&1; then
+	echo "# this host's function-tracer files are readable (no lockdown)"
+else
+	echo "# this host's function-tracer files are locked (set_ftrace_filter: EPERM): trace-cmd record fails here"
+fi
+n=$((300 + RANDOM % 300))
+"$ET" record -e 'signal:signal_gen*' -o live.dat -- "$wl" -n "$n" -o expect.txt \
+	getppid kill0 killsig > rec.out 2>&1 &
+rpid=$!
+wait $rpid
+expect_eq "record -- sysloop exits 0" "$?" 0
+check "the instance entrytrace-$rpid is gone" gone $rpid
+check "no temporary per-CPU files are left" test -z "$(ls -A . | grep entrytrace-record)"
+pid=$(wl_pid expect.txt)
+"$ET" report --json -p "$pid" live.dat > r.json
+mapfile -t v < <(jmany r.json 'tot("getppid")' 'tot("kill")' 'tot("rt_sigreturn")' \
+	'tot("kill", "signal_exit")' 'f["lost_events"]' 'f["file_version"]' 'f["compression"]' \
+	'f["machine"]' 'f["clock"]' '[c["nr"] for c in d["cells"] if c["syscall"] == "getppid"][0]')
+expect_eq "getppid: exactly what sysloop did" "${v[0]}" "$(expected getppid expect.txt)"
+expect_eq "kill: kill0 + killsig" "${v[1]}" "$(expected kill expect.txt)"
+expect_eq "rt_sigreturn" "${v[2]}" "$(expected rt_sigreturn expect.txt)"
+expect_eq "signal deliveries" "${v[3]}" "$n"
+expect_eq "no timeline crossed lost events" "${v[4]}" 0
+expect_eq "file version 7" "${v[5]}" 7
+expect_eq "zstd like trace-cmd's default" "${v[6]}" zstd
+expect_eq "the uname option gives the architecture" "${v[7]}" "$(uname -m)"
+expect_eq "the trace clock is the instance's" "${v[8]}" \
+	"$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/tracing/trace_clock)"
+nr=${v[9]}
+check "record prints each CPU's overrun and dropped counts" grep -q 'CPU0: .* overrun [0-9]*, .* dropped [0-9]*' rec.out
+check "record prints lost events: 0" grep -q 'lost events: 0$' rec.out
+if trace-cmd report live.dat > tc.txt 2> tc.err; then
+	_pass "trace-cmd report opens the file"
+else
+	_fail "trace-cmd report fails: $(head -3 tc.err)"
+fi
+expect_eq "trace-cmd report sees the same getppid entries" \
+	"$(grep -c -- "-$pid .*sys_enter: *NR $nr " tc.txt)" "$(expected getppid expect.txt)"
+expect_eq "-e added signal_generate (a glob): one SIGUSR1 per killsig" \
+	"$(grep -c -- "-$pid .*signal_generate: *sig=$(kill -l USR1) " tc.txt)" "$n"
+check "trace-cmd report --stat shows the recorded CPU stats" grep -q '^overrun: 0' <(trace-cmd report --stat live.dat 2>/dev/null)
+
+# ---- only what it needs: strace the recorder --------------------------------
+# Allowed writes: the session's instance, the output, its temporary directory,
+# and kernel.kptr_restrict, which libtracecmd lowers around its (here empty)
+# kallsyms copy and restores.  The function tracer's files are never opened.
+kptr=$(cat /proc/sys/kernel/kptr_restrict)
+if ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=open,openat,mkdir,rmdir,unlink -o st.txt \
+	"$ET" record -q -o st.dat -- "$wl" -n 50 getppid > /dev/null 2>&1; then
+	_pass "record runs under strace"
+else
+	_fail "record under strace failed"
+fi
+check "it never opens a function-tracer control file" \
+	bash -c "! grep -E 'set_ftrace|set_graph|available_filter_functions|enabled_functions|touched_functions|ftrace_enabled' st.txt"
+check "it writes nothing at the top level of tracefs" \
+	bash -c "! grep -E '\"/sys/kernel/(debug/)?tracing/[^\"]*\".*O_(WRONLY|RDWR)' st.txt | grep -v '/instances/entrytrace-'"
+check "it creates and removes only its own instance" \
+	bash -c "! grep -E '(mkdir|rmdir)\(\"/sys/kernel/tracing' st.txt | grep -v '/instances/entrytrace-'"
+check "outside tracefs it writes only the output, its temp files and kptr_restrict" \
+	bash -c "! grep -E 'O_(WRONLY|RDWR)' st.txt | grep -v -e '/sys/kernel/tracing/instances/entrytrace-' \
+		-e '\"st.dat\"' -e '\\.entrytrace-record\\.' -e '/proc/sys/kernel/kptr_restrict' -e ENOENT -e '/dev/null'"
+expect_eq "kptr_restrict is as it was" "$(cat /proc/sys/kernel/kptr_restrict)" "$kptr"
+
+# ---- other file versions ----------------------------------------------------
+"$ET" record -q --file-version 6 -o v6.dat -- "$wl" -n 200 -o e6.txt getppid > /dev/null 2> v6.err
+expect_eq "--file-version 6: nothing on stderr" "$(cat v6.err)" ""
+"$ET" report --json -p "$(wl_pid e6.txt)" v6.dat > r6.json
+expect_eq "version 6 file, uncompressed, exact getppid count" \
+	"$(jmany r6.json '[f["file_version"], f["compression"], tot("getppid")]')" "[6, None, 200]"
+check "trace-cmd report opens the version 6 file" trace-cmd report v6.dat
+"$ET" record -q --compression none -o v7n.dat -- "$wl" -n 200 -o e7.txt getppid > /dev/null
+"$ET" report --json -p "$(wl_pid e7.txt)" v7n.dat > r7.json
+expect_eq "--compression none: version 7 uncompressed, exact count" \
+	"$(jmany r7.json '[f["file_version"], f["compression"], tot("getppid")]')" "[7, None, 200]"
+
+# ---- -a: system-wide without the recorder, ended by SIGINT ------------------
+"$ET" record -a -o all.dat 2> all.out &
+rpid=$!
+if ready all.out; then
+	"$wl" -n 3000 -o ea.txt getppid > /dev/null
+	sleep 0.2
+	kill -INT $rpid
+	wait $rpid
+	expect_eq "record -a ends with exit 0 on SIGINT" "$?" 0
+else
+	kill -KILL $rpid
+	_fail "record -a never started: $(cat all.out)"
+fi
+check "after SIGINT the instance is gone" gone $rpid
+check "record -a names the excluded pid" grep -q "without this process (pid $rpid)" all.out
+"$ET" report --json all.dat > ra.json
+mapfile -t v < <(jmany ra.json \
+	"sum(g['count'] for g in d['breakdown']['pid'] if g['pid'] == $(wl_pid ea.txt) and g['syscall'] == 'getppid')" \
+	"sum(g['count'] for g in d['breakdown']['pid'] if g['pid'] == $rpid)")
+expect_eq "-a: the workload's getppid calls, exactly" "${v[0]}" 3000
+expect_eq "-a: no syscall of the recorder in the report" "${v[1]}" 0
+trace-cmd report all.dat 2>/dev/null | grep -E -- "-$rpid +\[" > own.txt
+expect_eq "-a: no raw_syscalls event of the recorder's pid" \
+	"$(grep -c -E 'sys_(enter|exit):' own.txt)" 0
+echo "# the recorder's pid appears only in $(wc -l < own.txt) sched_switch events (switching to or from a traced task)"
+
+# ---- -p: a running task, until it exits ---------------------------------------
+rm -f ep.txt
+"$wl" -n 100000 -o ep.txt getppid > /dev/null &
+wpid=$!
+for _ in $(seq 50); do [ -s ep.txt ] && break; sleep 0.1; done
+"$ET" record -p $wpid -o pid.dat 2> pid.out
+expect_eq "record -p ends with exit 0 when the task exits" "$?" 0
+wait $wpid
+mapfile -t v < <("$ET" report --json pid.dat > rp.json && jmany rp.json \
+	"sum(g['count'] for g in d['breakdown']['pid'] if g['pid'] == $wpid and g['syscall'] == 'getppid')" \
+	"sorted(set(g['pid'] for g in d['breakdown']['pid'] if g['syscall'] != 'exit_group'))")
+check "record -p: the task's getppid calls (${v[0]})" test "${v[0]:-0}" -gt 0
+expect_eq "record -p: no other task's syscalls" "${v[1]}" "[$wpid]"
+
+# ---- SIGTERM during a command -----------------------------------------------
+"$ET" record -o term.dat -- sleep 10 2> term.out &
+rpid=$!
+if ready term.out; then
+	kill -TERM $rpid
+	wait $rpid
+	expect_eq "SIGTERM: record exits 0" "$?" 0
+	check "SIGTERM: the trace.dat is still written" trace-cmd report term.dat
+else
+	kill -KILL $rpid
+	_fail "record -- sleep never started"
+fi
+check "SIGTERM: the instance is gone" gone $rpid
+
+# ---- lost events: a 4 KB buffer and a fast loop ------------------------------
+"$ET" record -b 4 -o lost.dat -- "$wl" -n 100000 getppid > /dev/null 2> lost.out
+rec_lost=$(sed -n 's/.*lost events: \([0-9]*\).*/\1/p' lost.out)
+check "record reports lost events > 0 ($rec_lost)" test "${rec_lost:-0}" -gt 0
+"$ET" report --json lost.dat > rl.json
+mapfile -t v < <(jmany rl.json 'f["lost_events"] + f["lost_unknown_gaps"]' 'f["lost_events"]')
+check "entrytrace report sees lost events > 0 (${v[0]})" test "${v[0]:-0}" -gt 0
+expect_eq "the ring-buffer pages' missed counts add up to the kernel's overruns" "${v[1]}" "$rec_lost"
+
+# ---- top ----------------------------------------------------------------------
+rm -f et.txt
+"$wl" -n 5000000 -o et.txt getppid > /dev/null &
+wpid=$!
+for _ in $(seq 50); do [ -s et.txt ] && break; sleep 0.1; done
+"$ET" top -n 2 -d 0.5 -p $wpid > top.txt 2> top.err &
+tpid=$!
+wait $tpid
+expect_eq "top -n 2 exits 0" "$?" 0
+check "top: the instance entrytrace-$tpid is gone" gone $tpid
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+expect_eq "top -n 2 printed two tables" "$(grep -c '^entrytrace top: table' top.txt)" 2
+expect_eq "...without a terminal, no escape codes" "$(grep -c $'\033' top.txt)" 0
+counts=$(awk '$1 == "getppid" && $2 == "total" { print $3 }' top.txt | tr '\n' ' ')
+check "both tables show the workload's getppid ($counts)" \
+	bash -c "set -- $counts; [ \$# -eq 2 ] && [ \$1 -gt 0 ] && [ \$2 -gt \$1 ]"
+check "top: the live header" grep -q '^format: *live per-CPU buffers' top.txt
+"$ET" top -d 10 -- "$wl" -n 1000 -o etc.txt getppid kill0 > topc.txt 2>&1
+expect_eq "top -- CMD: last table when the command exits, exact getppid" \
+	"$(awk '$1 == "getppid" && $2 == "total" { print $3 }' topc.txt | tail -1)" 1000
+expect_eq "top -- CMD: exact kill" "$(awk '$1 == "kill" && $2 == "total" { print $3 }' topc.txt | tail -1)" 1000
+
+# ---- bad usage and failures ---------------------------------------------------
+expect_exit "record with nothing to record" 2 "$ET" record -o x.dat
+expect_exit "record -p with -a" 2 "$ET" record -a -p 1
+expect_exit "record --file-version 5" 2 "$ET" record --file-version 5 -- true
+expect_exit "version 6 cannot be compressed" 2 "$ET" record --file-version 6 --compression zstd -- true
+expect_exit "record -b 0" 2 "$ET" record -b 0 -- true
+expect_exit "top -a with -p" 2 "$ET" top -a -p 1
+expect_exit "top -d 0" 2 "$ET" top -d 0
+expect_exit "record -p of no process" 2 "$ET" record -p 999999999 -o x.dat
+"$ET" record -e nosuch:event -o x.dat -- true 2> nosuch.err &
+rpid=$!
+wait $rpid
+expect_eq "an unknown -e event is a usage error" "$?" 2
+check "...that names the event" grep -q "nosuch:event" nosuch.err
+check "...and leaves no instance" gone $rpid
+"$ET" record -o x.dat -- /nonexistent/cmd 2> nocmd.err &
+rpid=$!
+wait $rpid
+expect_eq "a command that cannot run: exit 1" "$?" 1
+check "...says why" grep -q "cannot run the command: No such file" nocmd.err
+check "...writes no trace.dat" test ! -e x.dat
+check "...and leaves no instance" gone $rpid
+check "record --help documents the exit codes" grep -q "exit status" <("$ET" record --help)
+check "entrytrace --help lists record and top" grep -q "top" <("$ET" --help)
