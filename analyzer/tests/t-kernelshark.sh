@@ -1,0 +1,115 @@
+# SPDX-License-Identifier: GPL-2.0
+# The KernelShark plugin, in KernelShark: real traces opened under Xvfb
+# (scripts/kshark-shot).  Two witnesses that it drew: its own log
+# (ENTRYTRACE_KSHARK_LOG: what it loaded, how many shapes each graph got)
+# and the screenshots, which must show its stage colours in the graph pane.
+# The same screens without the plugin show none of those colours, and a
+# trace without lost events shows no lost-red, so the pixel checks can fail.
+. "$TOP/analyzer/tests/lib.sh"
+
+"$TOP/scripts/setup" --tests >/dev/null || { _fail "scripts/setup --tests"; exit 0; }
+check "plugin builds (make kshark)" make -s -C "$TOP" kshark
+PLUGIN=$TOP/build/plugin-entrytrace.so
+[ -r "$PLUGIN" ] || exit 0
+SHOT=$TOP/scripts/kshark-shot
+GETPPID=$DATA/host-kill-getppid.dat
+LOST=$DATA/host-lost.dat
+PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' "$DATA/host-kill-getppid.expect" | head -1)
+
+RANGE=866.844440,866.844458	# 18 us of the kill(self, SIGUSR1) loop
+
+# Colours from the plugin's palette (Documentation/kernelshark.md).
+GREY=7d8a9a	# the syscall box (total)
+YELLOW=fee090	# signal_exit
+RED=ff0000	# the outline of a syscall that crossed lost events
+LABEL=ffffc8	# the text box of a double-clicked box
+
+# px PNG HEX...: pixels of each colour in the graph pane (rows 90..300)
+px() {
+	local png=$1
+	shift
+	convert "$png" -crop 1600x210+0+90 +repage -depth 8 rgb:- |
+		python3 -c '
+import collections, sys
+d = sys.stdin.buffer.read()
+n = collections.Counter(zip(d[0::3], d[1::3], d[2::3]))
+print(" ".join(str(n[tuple(bytes.fromhex(c))]) for c in sys.argv[1:]))' "$@"
+}
+
+# logged KEY LOG: the value of KEY= on the load line
+logged() { sed -n "s/^load .* $1=\([^ ]*\).*/\1/p" "$2" | head -1; }
+# drawn LOG FIELD: sum of FIELD= over the draw lines
+drawn() {
+	awk -v f="$2" '$1 == "draw" { for (i = 2; i <= NF; i++) {
+		split($i, kv, "="); if (kv[1] == f) n += kv[2] } } END { print n + 0 }' "$1"
+}
+
+# 1. A CPU and a task graph, zoomed in; then double-click a signal_exit box.
+export ENTRYTRACE_KSHARK_LOG=$TMP/zoom.log
+check "kernelshark -p plugin: task plot, zoomed, double-click" \
+	"$SHOT" -t "$PID" -r $RANGE "$GETPPID" \
+	shot:"$TMP/zoom.png" "click:#$YELLOW" shot:"$TMP/click.png"
+$ET report --json "$GETPPID" > "$TMP/getppid.json"
+expect_eq "plugin saw the analyzer's syscalls" "$(logged syscalls "$TMP/zoom.log")" \
+	"$(jget "$TMP/getppid.json" "d['files'][0]['syscalls']['seen']")"
+expect_eq "plugin mode" "$(logged mode "$TMP/zoom.log")" stock
+check "CPU graph drawn" grep -q "^draw stream=0 cpu=0 shapes=[1-9]" "$TMP/zoom.log"
+check "task graph drawn" grep -q "^draw stream=0 pid=$PID shapes=[1-9]" "$TMP/zoom.log"
+read -r grey yellow red label < <(px "$TMP/zoom.png" $GREY $YELLOW $RED $LABEL)
+check "syscall boxes on screen ($grey px #$GREY)" test "$grey" -gt 1000
+check "signal_exit boxes on screen ($yellow px #$YELLOW)" test "$yellow" -gt 200
+expect_eq "no lost outline without lost events (#$RED px)" "$red" 0
+click=$(sed -n 's/^click //p' "$TMP/zoom.log" | head -1)
+check "click reported: $click" \
+	grep -Eq "^click kill pid $PID: signal_exit [0-9]+ ns at 866\.8444" "$TMP/zoom.log"
+read -r after < <(px "$TMP/click.png" $LABEL)
+check "clicked box's text shown ($label -> $after px #$LABEL)" \
+	test "$label" -eq 0 -a "$after" -gt 500
+
+# 2. The same screen without the plugin: none of its colours.
+unset ENTRYTRACE_KSHARK_LOG
+check "kernelshark, no plugin: the same view" \
+	"$SHOT" -p none -t "$PID" -r $RANGE "$GETPPID" shot:"$TMP/bare.png"
+expect_eq "no plugin: no #$GREY, #$YELLOW, #$RED, #$LABEL pixels" \
+	"$(px "$TMP/bare.png" $GREY $YELLOW $RED $LABEL)" "0 0 0 0"
+
+# 3. `kernelshark -p plugin trace.dat` on lost events: the whole trace in
+# one CPU graph, and the syscall that crossed the gap outlined in red.
+export ENTRYTRACE_KSHARK_LOG=$TMP/lost.log
+check "kernelshark -p plugin host-lost.dat" \
+	"$SHOT" -p "$PLUGIN" "$LOST" shot:"$TMP/lost.png"
+$ET report --json "$LOST" > "$TMP/lost.json"
+expect_eq "plugin's lost syscalls = the analyzer's" "$(logged lost "$TMP/lost.log")" \
+	"$(jget "$TMP/lost.json" "d['files'][0]['syscalls']['flagged']['lost']")"
+# The last paint: shapes=N lost=L ... x=FIRST..LAST, for rows= rows.
+read -r shapes nlost x0 x1 < <(awk '$1 == "draw" { line = $0 } END {
+	gsub(/[a-z_]+=|\.\./, " ", line); split(line, f, " ");
+	print f[4], f[5], f[8], f[9] }' "$TMP/lost.log")
+max=$(( (x1 - x0 + 2) * $(logged rows "$TMP/lost.log") + nlost ))
+check "zoomed out: $(logged boxes "$TMP/lost.log") boxes in $shapes shapes (<= $max: one per pixel and row)" \
+	test "$shapes" -gt 100 -a "$shapes" -le "$max"
+check "lost syscall drawn" test "$(drawn "$TMP/lost.log" lost)" -gt 0
+read -r grey red < <(px "$TMP/lost.png" $GREY $RED)
+check "syscall boxes on screen ($grey px #$GREY)" test "$grey" -gt 1000
+check "lost outline on screen ($red px #$RED)" test "$red" -gt 5
+
+# An entrytrace kernel's recording, if the fixtures have one.
+stage=$(ls "$DATA"/x86_64-*.dat 2>/dev/null | head -1)
+if [ -n "$stage" ]; then
+	export ENTRYTRACE_KSHARK_LOG=$TMP/stage.log
+	check "kernelshark -p plugin $(basename "$stage")" \
+		"$SHOT" -p "$PLUGIN" "$stage" shot:"$TMP/stage.png"
+	expect_eq "stage fixture mode" "$(logged mode "$TMP/stage.log")" stages
+	check "stage rows under the syscalls" test "$(logged rows "$TMP/stage.log")" -ge 2
+	check "stage boxes drawn" test "$(drawn "$TMP/stage.log" shapes)" -gt 0
+	read -r body < <(px "$TMP/stage.png" 33a02c)
+	check "syscall-body stage boxes on screen ($body px #33a02c)" test "$body" -gt 0
+else
+	echo "# no analyzer/tests/data/x86_64-*.dat: stage-mode screen not checked"
+fi
+
+# The documented legend is the plugin's palette.
+grep '^palette ' "$TMP/zoom.log" | awk '{ print $2, $3 }' | sort > "$TMP/palette"
+sed -n 's/^| `\([a-z_]*\)` *| `\(#[0-9a-f]\{6\}\)`.*/\1 \2/p' \
+	"$TOP/Documentation/kernelshark.md" | sort > "$TMP/legend"
+check "Documentation/kernelshark.md legend = palette" diff "$TMP/legend" "$TMP/palette"
