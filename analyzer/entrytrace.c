@@ -4,9 +4,13 @@
  * The command dispatcher; each subcommand lives in builtin-<name>.c with
  * its own usage text.
  */
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "builtin.h"
 
@@ -16,12 +20,16 @@ struct cmd {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
+	bool reads_files;	/* parses trace.dat: run it contained */
 };
 
 static const struct cmd commands[] = {
-	{ "report", cmd_report, "per-syscall stage statistics of one or more trace.dat files" },
-	{ "diff", cmd_diff, "compare two kernels stage by stage, with confidence intervals" },
-	{ "export", cmd_export, "syscall and stage timelines as Trace Event JSON (Perfetto, Chrome)" },
+	{ .name = "report", .fn = cmd_report, .reads_files = true,
+	  .summary = "per-syscall stage statistics of one or more trace.dat files" },
+	{ .name = "diff", .fn = cmd_diff, .reads_files = true,
+	  .summary = "compare two kernels stage by stage, with confidence intervals" },
+	{ .name = "export", .fn = cmd_export, .reads_files = true,
+	  .summary = "syscall and stage timelines as Trace Event JSON (Perfetto, Chrome)" },
 	{ .name = "record", .fn = cmd_record,
 	  .summary = "record a trace.dat of the running kernel's syscall path (root)" },
 	{ .name = "top", .fn = cmd_top,
@@ -50,6 +58,39 @@ static void usage(FILE *out)
 		"6 a diff --fail-on rule tripped.\n");
 }
 
+/*
+ * libtraceevent and libtracecmd can crash on a corrupt trace.dat (the fuzzer
+ * finds such inputs; see Documentation/robustness.md).  Commands that parse
+ * files therefore run in a child: if the libraries crash, the parent says so
+ * in one line and exits 3, as for any other unreadable input.  Nothing half
+ * written can be mistaken for a report: output is rendered only after all
+ * the reading is done.  ENTRYTRACE_NO_FORK=1 runs in-process (debuggers).
+ */
+static int run_contained(const struct cmd *c, int argc, char **argv)
+{
+	int status;
+	pid_t pid;
+
+	if (getenv("ENTRYTRACE_NO_FORK"))
+		return c->fn(argc, argv);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return c->fn(argc, argv);
+	if (pid == 0)
+		exit(c->fn(argc, argv));	/* exit: stdio is flushed as usual */
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return ET_EXIT_FAIL;
+	}
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	fprintf(stderr, "entrytrace %s: the trace libraries crashed reading the input "
+		"(signal %d: %s): the file is corrupt\n", c->name, WTERMSIG(status),
+		strsignal(WTERMSIG(status)));
+	return ET_EXIT_INPUT;
+}
+
 int main(int argc, char **argv)
 {
 	const char *name;
@@ -76,7 +117,9 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(commands[i].name, name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return commands[i].reads_files ?
+				run_contained(&commands[i], argc - 1, argv + 1) :
+				commands[i].fn(argc - 1, argv + 1);
 	fprintf(stderr, "entrytrace: '%s' is not a command; see 'entrytrace --help'\n", name);
 	return ET_EXIT_USAGE;
 }
