@@ -92,7 +92,7 @@ demo:
 
 check:
 	scripts/setup --tests
-	$(MAKE) san
+	$(MAKE) all san
 	analyzer/tests/run
 
 bench: all
@@ -108,7 +108,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench docs install clean
+.PHONY: all san deps-check demo check bench docs install clean fuzz
 -include scripts/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 
@@ -121,3 +121,13 @@ build/sysloop: scripts/workloads/sysloop.c
 build/bare-iterate: analyzer/tools/bare-iterate.c | deps-check
 	@mkdir -p build
 	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -o $@ $< $(ET_LDLIBS)
+
+# libFuzzer harness (clang): scripts/fuzz runs it; make fuzz for 30 minutes.
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+build/fuzz/fuzz-trace: analyzer/fuzz/fuzz-trace.c $(LIB_SRCS) $(HDRS) | deps-check
+	@mkdir -p build/fuzz
+	clang $(filter-out -Werror,$(ET_CFLAGS)) -Werror $(FUZZ_FLAGS) -o $@ \
+		analyzer/fuzz/fuzz-trace.c $(LIB_SRCS) $(ET_LDLIBS)
+
+fuzz:
+	scripts/fuzz -t 1800
