@@ -342,6 +342,7 @@ int cmd_diff(int argc, char **argv)
 		.base_path = et_trace_entry_path(&base.files[0].info),
 		.test_path = et_trace_entry_path(&test.files[0].info),
 		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count,
+		.exclusive = com.load.stats.exclusive, .no_overhead = com.load.stats.no_overhead,
 	};
 	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {
 		fprintf(stderr, "entrytrace diff: out of memory\n");

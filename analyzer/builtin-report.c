@@ -253,6 +253,8 @@ int cmd_report(int argc, char **argv)
 		.filtered_out = ld.filtered_out,
 		.breakdown = breakdown,
 		.show_excluded = com.load.keep_excluded,
+		.exclusive = com.load.stats.exclusive,
+		.no_overhead = com.load.stats.no_overhead,
 		.excluded = ld.excluded,
 		.nr_excluded = ld.nr_excluded,
 	};

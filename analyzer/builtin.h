@@ -32,6 +32,8 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
  * --mode, and their usage text.
  */
 #define ET_OPT_MODE 300
+#define ET_OPT_EXCLUSIVE 301
+#define ET_OPT_NO_OVERHEAD 302
 #define ET_COMMON_SHORTOPTS "p:c:s:C:w:S:j:"
 #define ET_COMMON_LONGOPTS						\
 	{ "pid", required_argument, NULL, 'p' },			\
@@ -41,7 +43,9 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	{ "time-window", required_argument, NULL, 'w' },		\
 	{ "stage", required_argument, NULL, 'S' },			\
 	{ "jobs", required_argument, NULL, 'j' },			\
-	{ "mode", required_argument, NULL, ET_OPT_MODE }
+	{ "mode", required_argument, NULL, ET_OPT_MODE },			\
+	{ "exclusive", no_argument, NULL, ET_OPT_EXCLUSIVE },		\
+	{ "no-overhead", no_argument, NULL, ET_OPT_NO_OVERHEAD }
 #define ET_COMMON_USAGE							\
 	"  -p, --pid=PID[,PID]    only these tasks\n"			\
 	"  -c, --comm=COMM[,..]   only tasks of these names (name at syscall entry)\n" \
@@ -54,7 +58,12 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"  -S, --stage=NAME[,..]  only show these stages (see 'entrytrace report --stages')\n" \
 	"  -j, --jobs=N           reader threads per file (default: online CPUs); the\n" \
 	"                         result does not depend on N\n"	\
-	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n"
+	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n" \
+	"      --exclusive        take the time of interrupts, softirqs and of being\n" \
+	"                         switched out that fell inside a stage off that stage\n" \
+	"      --no-overhead      take the tracer's own cost off: each entry_stage\n" \
+	"                         event emitted inside a stage costs the per-event\n" \
+	"                         time measured in the trace itself\n"
 
 struct et_common {
 	struct et_filter filter;

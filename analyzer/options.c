@@ -138,6 +138,12 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	case 'j':
 		c->load.jobs = atoi(arg);
 		return c->load.jobs >= 1 ? 1 : -1;
+	case ET_OPT_EXCLUSIVE:
+		c->load.stats.exclusive = true;
+		return 1;
+	case ET_OPT_NO_OVERHEAD:
+		c->load.stats.no_overhead = true;
+		return 1;
 	case ET_OPT_MODE:
 		if (!strcmp(arg, "stages"))
 			c->load.mode = ET_MODE_STAGES;

@@ -331,7 +331,18 @@ struct et_syscall {
 	uint64_t ns[ET_STAGE_NR];
 	uint32_t count[ET_STAGE_NR];
 	uint64_t start[ET_STAGE_NR];
+	/*
+	 * For stages with a start: time of interrupts and of being switched
+	 * out that fell inside the stage (subtracted for exclusive time), and
+	 * the estimated cost of the trace events this syscall emitted inside
+	 * it (subtracted with the tracer overhead).
+	 */
+	uint64_t sub[ET_STAGE_NR];
+	uint32_t ovh[ET_STAGE_NR];
+	uint32_t flags2;	/* ET_SC2_* */
 };
+
+#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_MAX_OVERLAYS intervals */
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
 
@@ -350,6 +361,14 @@ struct et_timeline_counts {
 	uint64_t stray;		/* events that fit no timeline */
 	uint64_t dup_stage;	/* a stage seen twice for one seq */
 	uint64_t comm_unverified; /* named from saved cmdlines only */
+	/*
+	 * Tracer overhead: the median gap between back-to-back entry_stage
+	 * events of one task on one CPU (the burst each entry emits), i.e. the
+	 * cost of one event, and how many gaps it comes from.
+	 */
+	uint64_t event_cost;
+	uint64_t event_cost_samples;
+	uint64_t overlays_dropped;	/* syscalls with too many intervals */
 };
 
 struct et_timeline;
@@ -439,6 +458,8 @@ struct et_stats;
 
 struct et_stats_opts {
 	bool by_work;		/* split cells by path signature */
+	bool exclusive;		/* subtract interrupts and preemption (sub) */
+	bool no_overhead;	/* subtract the tracer's own events (ovh) */
 };
 
 struct et_stats *et_stats_new(const struct et_stats_opts *opts);
@@ -452,6 +473,8 @@ struct et_cell {
 	int stage;
 	struct et_hist hist;
 	uint64_t agg_count;	/* AGG stages: sum of occurrences */
+	uint64_t sub_total;	/* exclusive: interrupt/preemption ns taken off */
+	uint64_t ovh_total;	/* no_overhead: tracer ns taken off */
 };
 
 struct et_group {
@@ -535,6 +558,7 @@ struct et_diff_cell {
 	int stage;
 	enum et_diff_status status;
 	const struct et_hist *base, *test;	/* NULL where it did not run */
+	const struct et_cell *cell_base, *cell_test;
 	double median_base, median_test, d_median, d_median_lo, d_median_hi;
 	double mean_base, mean_test, d_mean, d_mean_lo, d_mean_hi;
 	bool tested;		/* both sides have >= 2 values */
@@ -602,6 +626,8 @@ struct et_report {
 	uint64_t filtered_out;
 	bool breakdown;		/* print pid/cpu/errno tables */
 	bool show_excluded;	/* list the syscalls kept out of the table */
+	bool exclusive;		/* the stats took interrupts/preemption off */
+	bool no_overhead;	/* ...and the tracer's events */
 	const struct et_syscall *excluded;
 	size_t nr_excluded;
 };
@@ -621,6 +647,7 @@ struct et_diff_report {
 	const struct et_trace *names;
 	const struct et_filter *filter;	/* its stages limit the rows */
 	bool all;			/* every cell, not only the telling ones */
+	bool exclusive, no_overhead;	/* what the stats took off */
 	int top;			/* at most this many text rows; 0: all */
 	uint64_t min_count;		/* text: hide syscalls with fewer per side */
 };

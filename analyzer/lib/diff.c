@@ -415,6 +415,8 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 			d->stage = st;
 			d->base = cb ? &cb->hist : NULL;
 			d->test = ct ? &ct->hist : NULL;
+			d->cell_base = cb;
+			d->cell_test = ct;
 			d->p = d->p_adj = 1;
 			if (!cb)
 				d->status = et_stages[st].paths & base_path ?

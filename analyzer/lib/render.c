@@ -222,6 +222,13 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		if (f->tl.flagged[b] && !(ET_SC_INCOMPLETE & (1u << b)))
 			fprintf(out, "             %8" PRIu64 " %s\n", f->tl.flagged[b],
 				flag_text[b]);
+	if (f->tl.event_cost_samples)
+		fprintf(out, "tracer:      one entry_stage event costs ~%" PRIu64 " ns here "
+			"(median of %" PRIu64 " back-to-back pairs)\n", f->tl.event_cost,
+			f->tl.event_cost_samples);
+	if (f->tl.overlays_dropped)
+		fprintf(out, "             %8" PRIu64 " syscalls had more interrupts/switches than kept for --exclusive\n",
+			f->tl.overlays_dropped);
 	if (f->tl.stray || f->tl.dup_stage)
 		fprintf(out, "             %8" PRIu64 " events fit no syscall, %" PRIu64
 			" duplicate stages\n", f->tl.stray, f->tl.dup_stage);
@@ -331,6 +338,25 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 		fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
 }
 
+/* How much --exclusive and --no-overhead took off, over all cells. */
+static void text_subtracted(const struct et_report *rep, FILE *out)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(rep->stats, &cells);
+	uint64_t sub = 0, ovh = 0, all = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (cells[i]->stage != ET_STAGE_TOTAL)
+			continue;
+		sub += cells[i]->sub_total;
+		ovh += cells[i]->ovh_total;
+		all += cells[i]->hist.total + cells[i]->sub_total + cells[i]->ovh_total;
+	}
+	fprintf(out, "taken off the totals: %" PRIu64 " ns of interrupts/preemption, %" PRIu64
+		" ns of tracer events (%.2f%% of %" PRIu64 " ns)\n", sub, ovh,
+		all ? 100.0 * (double)(sub + ovh) / (double)all : 0.0, all);
+}
+
 static void text_excluded(const struct et_report *rep, FILE *out)
 {
 	char nb[32], fb[128];
@@ -366,8 +392,12 @@ static int render_text(const struct et_report *rep, FILE *out)
 		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
 		return 0;
 	}
-	fprintf(out, "\n%" PRIu64 " syscalls in the table; times in ns; percentiles within 0.4%%\n",
-		et_stats_syscalls(rep->stats));
+	fprintf(out, "\n%" PRIu64 " syscalls in the table; times in ns; percentiles within 0.4%%%s%s\n",
+		et_stats_syscalls(rep->stats),
+		rep->exclusive ? "; exclusive of interrupts and preemption" : "",
+		rep->no_overhead ? "; tracer overhead taken off" : "");
+	if (rep->exclusive || rep->no_overhead)
+		text_subtracted(rep, out);
 	text_cells(rep, out);
 	if (rep->breakdown)
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
@@ -463,7 +493,9 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		if (flag_names[b] && (ET_SC_INCOMPLETE & (1u << b)))
 			fprintf(out, "%s\"%s\": %" PRIu64, n++ ? ", " : "", flag_names[b],
 				f->tl.excluded[b]);
-	fprintf(out, "}}}");
+	fprintf(out, "},\n       \"event_cost_ns\": %" PRIu64 ", \"event_cost_samples\": %" PRIu64
+		", \"overlays_dropped\": %" PRIu64 "}}", f->tl.event_cost,
+		f->tl.event_cost_samples, f->tl.overlays_dropped);
 }
 
 static int render_json(const struct et_report *rep, FILE *out)
@@ -494,7 +526,9 @@ static int render_json(const struct et_report *rep, FILE *out)
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
 		json_hist(out, &c->hist);
-		fprintf(out, ", \"occurrences\": %" PRIu64 "}", c->agg_count);
+		fprintf(out, ", \"occurrences\": %" PRIu64 ", \"subtracted_exclusive\": %" PRIu64
+			", \"subtracted_overhead\": %" PRIu64 "}", c->agg_count, c->sub_total,
+			c->ovh_total);
 	}
 	fprintf(out, "\n  ],\n  \"breakdown\": {");
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {

@@ -91,6 +91,29 @@ bool et_diff_shown(const struct et_diff_report *r, const struct et_diff_cell *c)
 	       c->stage == ET_STAGE_TOTAL;
 }
 
+/* What --exclusive and --no-overhead took off the totals, per side. */
+static void subtracted(const struct et_diff_report *r, FILE *out)
+{
+	uint64_t sub[2] = { 0 }, ovh[2] = { 0 };
+
+	for (size_t i = 0; i < r->diff->nr_cells; i++) {
+		const struct et_diff_cell *c = &r->diff->cells[i];
+
+		if (c->stage != ET_STAGE_TOTAL)
+			continue;
+		if (c->cell_base) {
+			sub[0] += c->cell_base->sub_total;
+			ovh[0] += c->cell_base->ovh_total;
+		}
+		if (c->cell_test) {
+			sub[1] += c->cell_test->sub_total;
+			ovh[1] += c->cell_test->ovh_total;
+		}
+	}
+	fprintf(out, "taken off the totals: base %" PRIu64 " ns interrupts/preemption + %" PRIu64
+		" ns tracer; test %" PRIu64 " + %" PRIu64 " ns\n", sub[0], ovh[0], sub[1], ovh[1]);
+}
+
 static void text(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
@@ -103,6 +126,17 @@ static void text(const struct et_diff_report *r, FILE *out)
 		"), Mann-Whitney U with Holm's correction over %zu tests, alpha %.3g\n",
 		r->opts.bootstrap, r->opts.seed, df->tests, df->alpha);
 	fprintf(out, "times in ns; contribution = change of a stage's mean time per syscall\n");
+	for (int side = 0; side < 2; side++) {
+		const struct et_report_file *f = side ? r->test_files : r->base_files;
+
+		if (f->tl.event_cost_samples)
+			fprintf(out, "tracer (%s): one entry_stage event ~%" PRIu64 " ns (median of %"
+				PRIu64 " back-to-back pairs)%s\n", side ? "test" : "base",
+				f->tl.event_cost, f->tl.event_cost_samples,
+				r->no_overhead ? ", taken off each stage" : "");
+	}
+	if (r->exclusive || r->no_overhead)
+		subtracted(r, out);
 
 	fprintf(out, "\n%-40s %9s %9s %12s %12s %11s %11s %10s\n", "syscall [work]",
 		"n base", "n test", "total base", "total test", "change", "explained",
@@ -202,6 +236,10 @@ static void json(const struct et_diff_report *r, FILE *out)
 	json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
+	fprintf(out, "  \"exclusive\": %s, \"no_overhead\": %s, \"event_cost_base\": %" PRIu64
+		", \"event_cost_test\": %" PRIu64 ",\n", r->exclusive ? "true" : "false",
+		r->no_overhead ? "true" : "false", r->base_files[0].tl.event_cost,
+		r->test_files[0].tl.event_cost);
 	fprintf(out, "  \"groups\": [");
 	for (size_t i = 0; i < df->nr_groups; i++) {
 		const struct et_diff_group *g = &df->groups[i];
@@ -239,6 +277,9 @@ static void json(const struct et_diff_report *r, FILE *out)
 		else
 			fprintf(out, ", \"d_mean\": %.3f, \"d_median\": %.1f, \"significant\": false",
 				c->d_mean, c->d_median);
+		fprintf(out, ", \"subtracted_base\": %" PRIu64 ", \"subtracted_test\": %" PRIu64,
+			c->cell_base ? c->cell_base->sub_total + c->cell_base->ovh_total : 0,
+			c->cell_test ? c->cell_test->sub_total + c->cell_test->ovh_total : 0);
 		fprintf(out, ", \"per_syscall_base\": %.3f, \"per_syscall_test\": %.3f"
 			", \"contrib\": %.3f, \"partitions\": %s, \"share\": ",
 			c->per_sc_base, c->per_sc_test, c->contrib,

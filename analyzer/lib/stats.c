@@ -238,8 +238,32 @@ static bool same_comm(const char *a, const char *b)
 	return x[0] == y[0] && x[1] == y[1];
 }
 
+/*
+ * A stage's time as the options want it: less the interrupts and
+ * preemption inside it (exclusive), less the tracer's own events.
+ */
+static uint64_t value(const struct et_stats *st, const struct et_syscall *sc,
+		      int stage, struct et_cell *c)
+{
+	uint64_t v = sc->ns[stage], off = 0;
+
+	if (!(sc->start_mask & (1ull << stage)))
+		return v;
+	if (st->opts.exclusive) {
+		off += sc->sub[stage];
+		if (c)
+			c->sub_total += sc->sub[stage];
+	}
+	if (st->opts.no_overhead) {
+		off += sc->ovh[stage];
+		if (c)
+			c->ovh_total += sc->ovh[stage];
+	}
+	return off < v ? v - off : 0;
+}
+
 static bool add_groups(struct et_stats *st, struct et_row *r,
-		       const struct et_syscall *sc)
+		       const struct et_syscall *sc, uint64_t total)
 {
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
 		long key = by == ET_BY_PID ? sc->pid :
@@ -253,7 +277,7 @@ static bool add_groups(struct et_stats *st, struct et_row *r,
 				return false;
 			r->last[by] = g;
 		}
-		if (!et_hist_add_inline(&g->hist, sc->ns[ET_STAGE_TOTAL], sc->ts_enter))
+		if (!et_hist_add_inline(&g->hist, total, sc->ts_enter))
 			return false;
 	}
 	return true;
@@ -273,14 +297,15 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 	while (mask) {
 		int stage = __builtin_ctzll(mask);
 		struct et_cell *c = cell_get(st, r, stage);
+		uint64_t v = value(st, sc, stage, c);
 
 		mask &= mask - 1;
-		if (!c || !et_hist_add_inline(&c->hist, sc->ns[stage], sc->ts_enter))
+		if (!c || !et_hist_add_inline(&c->hist, v, sc->ts_enter))
 			return false;
 		c->agg_count += sc->count[stage];
 	}
 	if (et_syscall_has(sc, ET_STAGE_TOTAL))
-		return add_groups(st, r, sc);
+		return add_groups(st, r, sc, value(st, sc, ET_STAGE_TOTAL, NULL));
 	return true;
 }
 
@@ -303,6 +328,8 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 		if (!c || !et_hist_merge(&c->hist, &s->hist))
 			return false;
 		c->agg_count += s->agg_count;
+		c->sub_total += s->sub_total;
+		c->ovh_total += s->ovh_total;
 	}
 	for (size_t i = 0; i < src->nr_groups; i++) {
 		const struct et_group *s = src->groups[i];

@@ -29,6 +29,18 @@
 #include "internal.h"
 
 #define ET_HOLD_MAX 1024
+#define ET_MAX_OVERLAYS 16	/* interrupt/off-CPU intervals per syscall */
+#define ET_MAX_EMITS 64		/* own trace events per syscall */
+
+/* What happened inside a syscall, kept until it is emitted. */
+struct et_slot_log {
+	uint16_t nov;
+	uint16_t nemit;
+	bool dropped;
+	uint64_t ov_start[ET_MAX_OVERLAYS];
+	uint64_t ov_end[ET_MAX_OVERLAYS];
+	uint64_t emit[ET_MAX_EMITS];	/* trace clock of its stage events */
+};
 
 #define CUR(t) (&(t)->sc[(t)->ci])
 #define PEND(t) (&(t)->sc[(t)->ci ^ 1])
@@ -57,6 +69,7 @@ struct et_task {
 	uint64_t last_return;	/* stock: trace clock; stage modes: kernel clock */
 	char comm[ET_COMM_LEN];
 	struct et_syscall sc[2];	/* cur is sc[ci], pend the other */
+	struct et_slot_log log[2];	/* ...and what happened inside them */
 	int ci;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
@@ -68,6 +81,10 @@ struct et_cpu {
 	uint32_t gen;
 	bool in_syscall;
 	uint64_t start;
+	/* the last stage event on this CPU, for the per-event cost */
+	int last_pid;
+	bool last_burst;	/* NOINSTR or DEFERRED: emitted in a burst */
+	uint64_t last_ts;
 };
 
 struct et_timeline {
@@ -87,6 +104,8 @@ struct et_timeline {
 	uint64_t last_gap;	/* start of the latest lost-events gap */
 	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
 	bool have_offset;
+	struct et_hist cost;	/* back-to-back stage event gaps */
+	uint64_t cost_median;	/* its median, refreshed now and then */
 
 	long nr_exit, nr_exit_group;
 	long nr_clone, nr_clone3, nr_fork, nr_vfork;
@@ -264,11 +283,70 @@ uint32_t et_sc_reason(uint32_t flags)
 	return 0;
 }
 
-static void emit(struct et_timeline *tl, struct et_task *t,
-		 const struct et_syscall *sc)
+static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc)
+{
+	if (sc == &t->sc[0])
+		return &t->log[0];
+	if (sc == &t->sc[1])
+		return &t->log[1];
+	return NULL;
+}
+
+static void log_overlay(struct et_task *t, const struct et_syscall *sc,
+			uint64_t start, uint64_t end)
+{
+	struct et_slot_log *l = log_of(t, sc);
+
+	if (!l || end <= start)
+		return;
+	if (l->nov == ET_MAX_OVERLAYS) {
+		l->dropped = true;
+		return;
+	}
+	l->ov_start[l->nov] = start;
+	l->ov_end[l->nov++] = end;
+}
+
+/*
+ * Per stage with a start: how much interrupt and off-CPU time fell inside
+ * it, and what the syscall's own trace events emitted inside it cost.
+ */
+static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
+{
+	struct et_slot_log *l = log_of(t, sc);
+	uint64_t mask = sc->start_mask;
+
+	if (!l)
+		return;
+	if (l->dropped) {
+		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
+		tl->counts.overlays_dropped++;
+	}
+	while (mask) {
+		int st = __builtin_ctzll(mask);
+		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->ns[st];
+		uint64_t sub = 0, n = 0;
+
+		mask &= mask - 1;
+		for (int i = 0; i < l->nov; i++) {
+			uint64_t a = l->ov_start[i] > s0 ? l->ov_start[i] : s0;
+			uint64_t b = l->ov_end[i] < s1 ? l->ov_end[i] : s1;
+
+			if (b > a)
+				sub += b - a;
+		}
+		for (int i = 0; i < l->nemit; i++)
+			n += l->emit[i] > s0 && l->emit[i] < s1;
+		sc->sub[st] = sub < sc->ns[st] ? sub : sc->ns[st];
+		sc->ovh[st] = (uint32_t)(n * tl->cost_median);
+	}
+}
+
+static void emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 {
 	uint32_t reason, flags = sc->flags;
 
+	settle(tl, t, sc);
 	tl->counts.syscalls++;
 	if (!(flags & ET_SC_INCOMPLETE))
 		tl->counts.complete++;
@@ -303,6 +381,10 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 	struct et_syscall *sc = CUR(t);
 
 	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
+	sc->flags2 = 0;
+	t->log[t->ci].nov = 0;
+	t->log[t->ci].nemit = 0;
+	t->log[t->ci].dropped = false;
 	sc->pid = t->pid;
 	sc->nr = -1;
 	sc->cpu_enter = ev->cpu;
@@ -615,6 +697,34 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
 	return true;
 }
 
+/*
+ * The events an entry emits at its first instrumentable point (NOINSTR
+ * stages, the previous syscall's DEFERRED ones) come back to back: the gap
+ * between two of them is what one event costs.  Its median over the trace
+ * is the tracer overhead per event.
+ */
+static void note_emission(struct et_timeline *tl, struct et_task *t,
+			  struct et_syscall *sc, const struct et_event *ev,
+			  bool burst)
+{
+	struct et_slot_log *l = log_of(t, sc);
+	struct et_cpu *c;
+
+	if (l && l->nemit < ET_MAX_EMITS)
+		l->emit[l->nemit++] = ev->ts;
+	if (ev->cpu < 0 || ev->cpu >= tl->nr_cpus)
+		return;
+	c = &tl->cpus[ev->cpu];
+	if (burst && c->last_burst && c->last_pid == ev->pid && ev->ts > c->last_ts) {
+		et_hist_add(&tl->cost, ev->ts - c->last_ts, ev->ts);
+		if (tl->cost.count < 64 || !(tl->cost.count & 1023))
+			tl->cost_median = et_hist_quantile(&tl->cost, 0.5);
+	}
+	c->last_pid = ev->pid;
+	c->last_burst = burst;
+	c->last_ts = ev->ts;
+}
+
 static void stage_event(struct et_timeline *tl, struct et_task *t,
 			const struct et_event *ev)
 {
@@ -639,6 +749,8 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		sc = CUR(t);
 	}
 
+	note_emission(tl, t, sc, ev, si->kind == ET_KIND_NOINSTR ||
+				     si->kind == ET_KIND_DEFERRED);
 	if (et_syscall_has(sc, stage)) {
 		if (si->kind != ET_KIND_AGG)
 			tl->counts.dup_stage++;
@@ -785,6 +897,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
 				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
+				log_overlay(next, sc, next->off_ts, ev->ts);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
 			}
@@ -817,8 +930,10 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 	if (t && t->gen == c->gen) {
 		struct et_syscall *sc = in_kernel(tl, t);
 
-		if (sc)
+		if (sc) {
 			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
+			log_overlay(t, sc, c->start, ev->ts);
+		}
 	}
 }
 
@@ -1009,6 +1124,10 @@ void et_timeline_finish(struct et_timeline *tl)
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl)
 {
+	struct et_timeline *w = (struct et_timeline *)tl;
+
+	w->counts.event_cost = tl->cost.count ? et_hist_quantile(&tl->cost, 0.5) : 0;
+	w->counts.event_cost_samples = tl->cost.count;
 	return &tl->counts;
 }
 
@@ -1023,5 +1142,6 @@ void et_timeline_free(struct et_timeline *tl)
 	}
 	free(tl->slots);
 	free(tl->cpus);
+	et_hist_free(&tl->cost);
 	free(tl);
 }

@@ -53,3 +53,15 @@ expect_eq "--comm sysloop: the execve itself" "$(cell ex.json execve total count
 # All syscalls accounted for: seen = complete + every exclusion.
 check "seen = complete + excluded" jget r.json \
 	"(lambda s: s['seen'] == s['complete'] + sum(s['excluded'].values()) or sys.exit(1))(d['files'][0]['syscalls'])"
+
+# --exclusive: on a stock trace every interrupt and switch-out of a syscall
+# lies inside its sys_enter..sys_exit window, so what it takes off a total is
+# exactly the off_cpu + irq time, and total = exclusive total + taken off.
+"$ET" report --json --exclusive "$f" > ex.json
+for sc in sched_setaffinity wait4; do
+	check "$sc: exclusive total + taken off = total" jget ex.json \
+		"(lambda c: c['total'] + c['subtracted_exclusive'] == $(cell r.json $sc total total) or sys.exit(1))([c for c in d['cells'] if c['syscall']=='$sc' and c['stage']=='total'][0])"
+	check "$sc: taken off = off_cpu + irq" jget ex.json \
+		"(lambda t: t == $(cell r.json $sc off_cpu total) + $(cell r.json $sc irq total) or sys.exit(1))([c for c in d['cells'] if c['syscall']=='$sc' and c['stage']=='total'][0]['subtracted_exclusive'])"
+done
+check "the text says what was taken off" grep -q "taken off the totals: [1-9]" <("$ET" report --exclusive "$f")
