@@ -182,7 +182,10 @@ static void text(const struct et_diff_report *r, FILE *out)
 				 c->d_mean_lo, c->d_mean_hi);
 			snprintf(ci_med, sizeof(ci_med), "%+.1f [%+.1f, %+.1f]", c->d_median,
 				 c->d_median_lo, c->d_median_hi);
-			snprintf(p, sizeof(p), "%.2g", c->p_adj);
+			if (c->p_adj > 0)
+				snprintf(p, sizeof(p), "%.2g", c->p_adj);
+			else
+				snprintf(p, sizeof(p), "<1e-300");	/* erfc underflowed */
 			snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
 		} else {
 			snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
