@@ -31,7 +31,7 @@ static const char *const invisible_stock_ct[] = {
 };
 
 static const char *const invisible_summary[] = {
-	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages (glue code between stages is not timed)",
+	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages (glue code between stages is not timed, and user_gap absorbs it together with the summary event's own cost)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
 	NULL,
 };

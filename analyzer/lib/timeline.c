@@ -30,16 +30,14 @@
 
 #define ET_HOLD_MAX 1024
 #define ET_MAX_OVERLAYS 16	/* interrupt/off-CPU intervals per syscall */
-#define ET_MAX_EMITS 64		/* own trace events per syscall */
+#define ET_EMIT_RING 256	/* a task's recent stage-event times */
 
 /* What happened inside a syscall, kept until it is emitted. */
 struct et_slot_log {
 	uint16_t nov;
-	uint16_t nemit;
 	bool dropped;
 	uint64_t ov_start[ET_MAX_OVERLAYS];
 	uint64_t ov_end[ET_MAX_OVERLAYS];
-	uint64_t emit[ET_MAX_EMITS];	/* trace clock of its stage events */
 };
 
 #define CUR(t) (&(t)->sc[(t)->ci])
@@ -71,6 +69,13 @@ struct et_task {
 	struct et_syscall sc[2];	/* cur is sc[ci], pend the other */
 	struct et_slot_log log[2];	/* ...and what happened inside them */
 	int ci;
+	/*
+	 * When the task's entry_stage events were written (trace clock).  An
+	 * event costs the syscall running when it is written, which for the
+	 * previous syscall's deferred stages is not the one it describes.
+	 */
+	uint64_t emits[ET_EMIT_RING];
+	unsigned int emit_next, emit_count;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -307,9 +312,24 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 	l->ov_end[l->nov++] = end;
 }
 
+/* How many of the task's stage events were written inside (s0, s1). */
+static unsigned int emissions_in(const struct et_task *t, uint64_t s0, uint64_t s1)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < t->emit_count; i++) {
+		uint64_t ts = t->emits[(t->emit_next + ET_EMIT_RING - 1 - i) % ET_EMIT_RING];
+
+		if (ts <= s0)
+			break;	/* newest first: the rest are older still */
+		n += ts < s1;
+	}
+	return n;
+}
+
 /*
  * Per stage with a start: how much interrupt and off-CPU time fell inside
- * it, and what the syscall's own trace events emitted inside it cost.
+ * it, and what the trace events written inside it cost.
  */
 static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 {
@@ -335,8 +355,7 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 			if (b > a)
 				sub += b - a;
 		}
-		for (int i = 0; i < l->nemit; i++)
-			n += l->emit[i] > s0 && l->emit[i] < s1;
+		n = emissions_in(t, s0, s1);
 		sc->sub[st] = sub < sc->ns[st] ? sub : sc->ns[st];
 		sc->ovh[st] = (uint32_t)(n * tl->cost_median);
 	}
@@ -383,7 +402,6 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
 	sc->flags2 = 0;
 	t->log[t->ci].nov = 0;
-	t->log[t->ci].nemit = 0;
 	t->log[t->ci].dropped = false;
 	sc->pid = t->pid;
 	sc->nr = -1;
@@ -704,14 +722,14 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
  * is the tracer overhead per event.
  */
 static void note_emission(struct et_timeline *tl, struct et_task *t,
-			  struct et_syscall *sc, const struct et_event *ev,
-			  bool burst)
+			  const struct et_event *ev, bool burst)
 {
-	struct et_slot_log *l = log_of(t, sc);
 	struct et_cpu *c;
 
-	if (l && l->nemit < ET_MAX_EMITS)
-		l->emit[l->nemit++] = ev->ts;
+	t->emits[t->emit_next] = ev->ts;
+	t->emit_next = (t->emit_next + 1) % ET_EMIT_RING;
+	if (t->emit_count < ET_EMIT_RING)
+		t->emit_count++;
 	if (ev->cpu < 0 || ev->cpu >= tl->nr_cpus)
 		return;
 	c = &tl->cpus[ev->cpu];
@@ -749,8 +767,8 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		sc = CUR(t);
 	}
 
-	note_emission(tl, t, sc, ev, si->kind == ET_KIND_NOINSTR ||
-				     si->kind == ET_KIND_DEFERRED);
+	note_emission(tl, t, ev, si->kind == ET_KIND_NOINSTR ||
+			      si->kind == ET_KIND_DEFERRED);
 	if (et_syscall_has(sc, stage)) {
 		if (si->kind != ET_KIND_AGG)
 			tl->counts.dup_stage++;
