@@ -27,8 +27,9 @@
  *   audit      enable audit and add an exit rule for getppid limited to
  *              uid 4242 (never matches: no records) through the audit
  *              netlink socket, then fork a child that does N getppid():
- *              its syscalls run the audit entry/exit work.  Audit stays
- *              enabled, so every task forked later is audited too
+ *              its syscalls run the audit entry/exit work.  Afterwards the
+ *              rule goes and a "never" task rule keeps tasks forked later
+ *              unaudited (audit_ever_enabled cannot be undone)
  *
  * Each mode prints one line "sysloop: MODE SYSCALL COUNT pid=PID" per
  * syscall kind it does N times, before it starts, so a trace can be checked
@@ -274,6 +275,23 @@ static int do_audit(long n)
 	announce("audit", "getppid", n, child);
 	if (waitpid(child, &status, 0) < 0)
 		return -1;
+
+	/* leave later tasks unaudited: drop the rule, never audit new tasks */
+	struct audit_rule_data never = {
+		.flags = AUDIT_FILTER_TASK,
+		.action = AUDIT_NEVER,
+	};
+	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT);
+	if (fd < 0)
+		return -1;
+	err = audit_request(fd, AUDIT_DEL_RULE, &rule, sizeof(rule));
+	if (!err)
+		err = audit_request(fd, AUDIT_ADD_RULE, &never, sizeof(never));
+	close(fd);
+	if (err && err != -EEXIST) {
+		errno = -err;
+		return -1;
+	}
 	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
 }
 
