@@ -29,7 +29,8 @@
  *              netlink socket, then fork a child that does N getppid():
  *              its syscalls run the audit entry/exit work.  Afterwards the
  *              rule goes and a "never" task rule keeps tasks forked later
- *              unaudited (audit_ever_enabled cannot be undone)
+ *              unaudited (audit_ever_enabled cannot be undone); the next
+ *              audit run lifts that rule first, so the mode repeats
  *
  * Each mode prints one line "sysloop: MODE SYSCALL COUNT pid=PID" per
  * syscall kind it does N times, before it starts, so a trace can be checked
@@ -250,12 +251,18 @@ static int do_audit(long n)
 		.fieldflags = { AUDIT_EQUAL },
 		.values = { 4242 },
 	};
+	struct audit_rule_data never = {
+		.flags = AUDIT_FILTER_TASK,
+		.action = AUDIT_NEVER,
+	};
 	int fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT), err, status;
 	pid_t child;
 
 	if (fd < 0)
 		return -1;
 	rule.mask[SYS_getppid / 32] |= 1U << (SYS_getppid % 32);
+	/* an earlier run left "never audit new tasks" behind: lift it */
+	audit_request(fd, AUDIT_DEL_RULE, &never, sizeof(never));
 	err = audit_request(fd, AUDIT_SET, &st, sizeof(st));
 	if (!err)
 		err = audit_request(fd, AUDIT_ADD_RULE, &rule, sizeof(rule));
@@ -277,10 +284,6 @@ static int do_audit(long n)
 		return -1;
 
 	/* leave later tasks unaudited: drop the rule, never audit new tasks */
-	struct audit_rule_data never = {
-		.flags = AUDIT_FILTER_TASK,
-		.action = AUDIT_NEVER,
-	};
 	fd = socket(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT);
 	if (fd < 0)
 		return -1;
