@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,10 +63,28 @@ static void usage(FILE *out)
  * libtraceevent and libtracecmd can crash on a corrupt trace.dat (the fuzzer
  * finds such inputs; see Documentation/robustness.md).  Commands that parse
  * files therefore run in a child: if the libraries crash, the parent says so
- * in one line and exits 3, as for any other unreadable input.  Nothing half
+ * in one line and exits 3, as for any other unreadable input; a child ended
+ * by a signal from outside (SIGPIPE of a closed pipe, SIGINT) ends the parent
+ * with the same signal.  Nothing half
  * written can be mistaken for a report: output is rendered only after all
  * the reading is done.  ENTRYTRACE_NO_FORK=1 runs in-process (debuggers).
  */
+/* Signals a library fault raises, as opposed to ones sent from outside. */
+static bool crash_signal(int sig)
+{
+	switch (sig) {
+	case SIGSEGV:
+	case SIGBUS:
+	case SIGFPE:
+	case SIGILL:
+	case SIGABRT:
+	case SIGTRAP:
+	case SIGSYS:
+		return true;
+	}
+	return false;
+}
+
 static int run_contained(const struct cmd *c, int argc, char **argv)
 {
 	int status;
@@ -85,6 +104,12 @@ static int run_contained(const struct cmd *c, int argc, char **argv)
 	}
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
+	if (!crash_signal(WTERMSIG(status))) {
+		/* SIGPIPE, SIGINT, SIGTERM...: end the way the child did */
+		signal(WTERMSIG(status), SIG_DFL);
+		raise(WTERMSIG(status));
+		return ET_EXIT_FAIL;
+	}
 	fprintf(stderr, "entrytrace %s: the trace libraries crashed reading the input "
 		"(signal %d: %s): the file is corrupt\n", c->name, WTERMSIG(status),
 		strsignal(WTERMSIG(status)));

@@ -674,8 +674,12 @@ struct et_plot_panel {
 int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *panels,
 		    int n);
 
-/* What a mode cannot see, one line per hidden stage group. */
-const char *const *et_mode_invisible(enum et_mode mode, unsigned int present);
+/*
+ * What a file cannot show in its mode with the events it has: up to MAX
+ * lines, one per hidden stage group or missing event family; returns how many.
+ */
+size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **lines,
+			 size_t max);
 const char *et_mode_name(enum et_mode mode);
 
 #ifdef __cplusplus

@@ -36,19 +36,36 @@ static const char *const invisible_summary[] = {
 	NULL,
 };
 
-static const char *const invisible_none[] = { NULL };
+static const char *const no_sched_switch =
+	"off_cpu: sched:sched_switch not recorded: time switched out stays in the stage it fell in, and --exclusive cannot take it off";
+static const char *const no_irq =
+	"irq: irq:* not recorded: interrupt and softirq time stays in the stage it fell in, and --exclusive cannot take it off";
 
-const char *const *et_mode_invisible(enum et_mode mode, unsigned int present)
+size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **lines,
+			 size_t max)
 {
+	const char *const *base = NULL;
+	size_t n = 0;
+
 	switch (mode) {
 	case ET_MODE_STOCK:
-		return present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
+		base = present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
+		break;
 	case ET_MODE_SUMMARY:
-		return invisible_summary;
+		base = invisible_summary;
+		break;
 	case ET_MODE_STAGES:
-		return invisible_none;
+		break;
 	}
-	return invisible_none;
+	for (; base && *base && n < max; base++)
+		lines[n++] = *base;
+	if (mode == ET_MODE_SUMMARY)	/* says so already */
+		return n;
+	if (!(present & ET_HAVE_SCHED_SWITCH) && n < max)
+		lines[n++] = no_sched_switch;
+	if (!(present & ET_HAVE_IRQ) && n < max)
+		lines[n++] = no_irq;
+	return n;
 }
 
 const char *et_mode_name(enum et_mode mode)
@@ -166,9 +183,9 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 static void text_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_trace_info *in = &f->info;
-	const char *const *inv;
+	const char *inv[8];
+	size_t nr_inv;
 	char buf[1024];
-	bool first = true;
 
 	fprintf(out, "file:        %s\n", in->path);
 	fprintf(out, "kernel:      %s\n", in->uname ? in->uname : "(no uname in file)");
@@ -190,10 +207,9 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	}
 	if (in->mode != ET_MODE_STOCK && (in->present & ET_HAVE_RAW_SYSCALLS))
 		fprintf(out, "warning:     raw_syscalls was enabled: SYSCALL_WORK_SYSCALL_TRACEPOINT ran on every syscall, so the measured path includes the tracepoint work\n");
-	for (inv = et_mode_invisible(in->mode, in->present); *inv; inv++) {
-		fprintf(out, "%s %s\n", first ? "not visible:" : "            ", *inv);
-		first = false;
-	}
+	nr_inv = et_mode_invisible(in->mode, in->present, inv, ET_ARRAY_SIZE(inv));
+	for (size_t i = 0; i < nr_inv; i++)
+		fprintf(out, "%s %s\n", i ? "            " : "not visible:", inv[i]);
 	fprintf(out, "events:      %" PRIu64 " records, %" PRIu64 " decoded",
 		f->counts.records, f->counts.used);
 	if (f->counts.lost_events || f->counts.lost_unknown) {
@@ -442,7 +458,8 @@ static void json_hist(FILE *out, const struct et_hist *h)
 static void json_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_trace_info *in = &f->info;
-	const char *const *inv;
+	const char *inv[8];
+	size_t nr_inv;
 	char buf[1024];
 
 	fprintf(out, "    {\"path\": ");
@@ -469,9 +486,10 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, "null");
 	}
 	fprintf(out, ", \"invisible\": [");
-	for (inv = et_mode_invisible(in->mode, in->present); *inv; inv++) {
-		fprintf(out, "%s", inv == et_mode_invisible(in->mode, in->present) ? "" : ", ");
-		json_str(out, *inv);
+	nr_inv = et_mode_invisible(in->mode, in->present, inv, ET_ARRAY_SIZE(inv));
+	for (size_t i = 0; i < nr_inv; i++) {
+		fprintf(out, "%s", i ? ", " : "");
+		json_str(out, inv[i]);
 	}
 	fprintf(out, "],\n     \"records\": %" PRIu64 ", \"decoded\": %" PRIu64
 		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64

@@ -119,6 +119,19 @@ static void text(const struct et_diff_report *r, FILE *out)
 	const struct et_diff *df = r->diff;
 	char nb[32], wb[160], sb[64], label[224];
 	size_t rows = 0, hidden = 0;
+	int gw = 40, cw = 34;	/* label columns: widen, never truncate */
+
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *c = &df->cells[i];
+		int n = snprintf(label, sizeof(label), "%s [%s]",
+				 sc_name(r, c->nr, nb, sizeof(nb)),
+				 et_work_str(c->work, wb, sizeof(wb)));
+
+		if (n > gw)
+			gw = n;
+		if (n > cw)
+			cw = n;
+	}
 
 	side_line(out, "base:", &r->base_files[0], r->nr_base, r->base_path);
 	side_line(out, "test:", &r->test_files[0], r->nr_test, r->test_path);
@@ -138,7 +151,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (r->exclusive || r->no_overhead)
 		subtracted(r, out);
 
-	fprintf(out, "\n%-40s %9s %9s %12s %12s %11s %11s %10s\n", "syscall [work]",
+	fprintf(out, "\n%-*s %9s %9s %12s %12s %11s %11s %10s\n", gw, "syscall [work]",
 		"n base", "n test", "total base", "total test", "change", "explained",
 		"residual");
 	for (size_t i = 0; i < df->nr_groups; i++) {
@@ -154,8 +167,8 @@ static void text(const struct et_diff_report *r, FILE *out)
 				tot = &df->cells[k];
 		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, g->nr, nb, sizeof(nb)),
 			 et_work_str(g->work, wb, sizeof(wb)));
-		fprintf(out, "%-40s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f\n",
-			label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
+		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f\n",
+			gw, label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
 			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual);
 	}
 
@@ -163,7 +176,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 		fprintf(out, "(%zu syscall [work] groups with fewer than %" PRIu64
 			" syscalls on a side not shown; --all shows them)\n", hidden,
 			r->min_count);
-	fprintf(out, "\n%-34s %-18s %11s %24s %24s %9s %6s %7s %s\n", "syscall [work]",
+	fprintf(out, "\n%-*s %-18s %11s %24s %24s %9s %6s %7s %s\n", cw, "syscall [work]",
 		"stage", "contrib", "mean change [95% CI]", "median change [95% CI]",
 		"p (Holm)", "cliff", "share", "");
 	for (size_t i = 0; i < df->nr_cells; i++) {
@@ -197,7 +210,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 			snprintf(share, sizeof(share), "-");
 		else
 			snprintf(share, sizeof(share), "%.1f%%", 100 * c->share);
-		fprintf(out, "%-34.34s %-18s %+11.1f %24s %24s %9s %6s %7s %s%s\n", label,
+		fprintf(out, "%-*s %-18s %+11.1f %24s %24s %9s %6s %7s %s%s\n", cw, label,
 			et_stages[c->stage].name, c->contrib, ci_mean, ci_med, p, cl,
 			share, c->significant ? "*" : "",
 			c->status == ET_DIFF_BOTH ? "" :

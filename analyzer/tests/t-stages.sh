@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: GPL-2.0
+# entrytrace on recordings of the entrytrace kernel (x86_64, 6.12, QEMU with
+# -icount, one CPU): the same workload once with every entry_stage:<stage>
+# event and once with entry_stage:summary only.  Exact counts per task, each
+# optional stage exactly where its work ran, leaf stages equal between the
+# two event sets, the tracer's cost found where it is and nowhere else.
+. "$(dirname "$0")/lib.sh"
+
+st=$DATA/x86_64-6.12-stage
+cp=$DATA/x86_64-6.12-compact
+if [ ! -f "$st.dat" ] || [ ! -f "$cp.dat" ]; then
+	_fail "kernel fixtures missing: run scripts/kernel-fixtures 6.12"
+	exit 0
+fi
+
+# pid of the task a sysloop mode ran in
+mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
+
+# Stages under another stage, from the vocabulary itself.
+"$ET" report --stages | awk '$1 ~ /^[0-9]+$/ && $5 != "-" { print $5 }' | sort -u > parents.txt
+check "the vocabulary names parent stages" grep -qx entry_work parents.txt
+
+for f in "$st" "$cp"; do
+	n=$(basename "$f")
+	x=$f.expect
+	"$ET" report --json "$f.dat" > "$n.json"
+	"$ET" report --json --by-work "$f.dat" > "$n.work.json"
+
+	expect_eq "$n: nothing lost" "$(jget "$n.json" "d['files'][0]['lost_events']")" 0
+	main=$(mode_pid getppid "$x")
+	for m in getppid ptrace audit; do
+		p=$(mode_pid "$m" "$x")
+		"$ET" report --json -p "$p" -s getppid "$f.dat" > p.json
+		expect_eq "$n: getppid count of task $p (modes run in it)" \
+			"$(cell p.json getppid syscall count)" \
+			"$(awk -v p="pid=$p" '$3 == "getppid" && $5 == p { n += $4 } END { print n }' "$x")"
+	done
+	"$ET" report --json -p "$main" "$f.dat" > main.json
+	for sc in kill rt_sigreturn; do
+		expect_eq "$n: $sc count" "$(cell main.json $sc syscall count)" "$(expected $sc "$x")"
+	done
+	expect_eq "$n: one signal stage per kill(SIGUSR1)" \
+		"$(cell main.json kill signal count)" \
+		"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$x")"
+
+	for w in seccomp user_dispatch ptrace audit; do
+		expect_eq "$n: getppid syscalls with $w work" \
+			"$(jget "$n.work.json" "sum(c['count'] for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'syscall' and '$w' in c['work'].split('|'))")" \
+			"$(awk -v m=$([ $w = user_dispatch ] && echo sud || echo $w) '$2 == m && $3 == "getppid" { print $4 }' "$x")"
+	done
+done
+
+# Each optional stage runs in exactly the syscalls whose work says so, and
+# in every one of them.
+for f in "$st" "$cp"; do
+	n=$(basename "$f")
+	check "$n: optional stages only and always with their work" python3 - "$n.work.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+base = {(c['syscall'], c['work']): c['count'] for c in d['cells'] if c['stage'] == 'syscall'}
+need = {'seccomp': 'seccomp', 'user_dispatch': 'user_dispatch', 'enter_ptrace': 'ptrace',
+        'exit_ptrace': 'ptrace', 'enter_audit': 'audit', 'exit_audit': 'audit',
+        'signal': 'signal'}
+bad = []
+for s, w in need.items():
+    for c in d['cells']:
+        if c['stage'] != s:
+            continue
+        k = (c['syscall'], c['work'])
+        if w not in c['work'].split('|'):
+            bad.append('%s in %s[%s] without its work' % (s, *k))
+        elif c['count'] != base[k]:
+            bad.append('%s in %d of %d %s[%s]' % (s, c['count'], base[k], *k))
+    for k, count in base.items():
+        if w in k[1].split('|') and not any(c['stage'] == s and (c['syscall'], c['work']) == k
+                                          for c in d['cells']):
+            bad.append('%s[%s] without %s' % (*k, s))
+print('\n'.join(bad))
+sys.exit(bool(bad))
+PY
+done
+
+# The same stage timed by a stage event pair and by the summary event: under
+# -icount both are the same instructions, so a stage that contains no other
+# stage's event takes the same time in both files.  Stages that contain
+# events (parents, ptrace stops where the tracer runs, total, user_gap) grow
+# by the tracer's cost in the stage file.
+check "leaf stages: same medians with every event and with the summary" python3 - "$(basename "$st").work.json" "$(basename "$cp").work.json" parents.txt <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+parents = set(open(sys.argv[3]).read().split()) | {'enter_ptrace', 'exit_ptrace'}
+# the workload's syscalls: ones that block (wait4, execve) see different
+# scheduling and FPU state in the two runs
+cells = lambda d: {(c['syscall'], c['work'], c['stage']): c for c in d['cells']
+                   if c['syscall'] in ('getppid', 'kill', 'rt_sigreturn') and
+                   c['kind'] != 'derived' and c['stage'] not in parents and c['count'] >= 50}
+ca, cb = cells(a), cells(b)
+common = sorted(set(ca) & set(cb))
+bad = ['%s[%s] %s: %d vs %d' % (*k, ca[k]['p50'], cb[k]['p50']) for k in common
+       if abs(ca[k]['p50'] - cb[k]['p50']) > 1]
+print(len(common), 'cells compared'); print('\n'.join(bad))
+sys.exit(bool(bad) or len(common) < 30)
+PY
+
+# icount: the leaf stages of a plain getppid do not vary at all.
+check "icount: plain getppid leaf stages have p50 = p90" jget "$(basename "$st").work.json" \
+	"all(c['p50'] == c['p90'] for c in d['cells'] if c['syscall'] == 'getppid' and c['work'] == '-' and c['kind'] != 'derived' and c['stage'] not in open('parents.txt').read().split()) or sys.exit(1)"
+
+# The tracer's cost: measured in the stage file, absent from the summary one.
+stj=$(basename "$st").json
+cpj=$(basename "$cp").json
+check "stage file: an entry_stage event costs 100..5000 ns" jget "$stj" \
+	"100 <= d['files'][0]['syscalls']['event_cost_ns'] <= 5000 and d['files'][0]['syscalls']['event_cost_samples'] >= 1000 or sys.exit(1)"
+expect_eq "summary file: no back-to-back stage events to measure" \
+	"$(jget "$cpj" "d['files'][0]['syscalls']['event_cost_samples']")" 0
+"$ET" report --json --no-overhead "$st.dat" > st-no.json
+"$ET" report --json --no-overhead "$cp.dat" > cp-no.json
+check "--no-overhead takes tracer time off the stage file's totals" jget st-no.json \
+	"(lambda t: t['subtracted_overhead'] > 0.5 * t['total'])([c for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'total'][0]) or sys.exit(1)"
+check "--no-overhead leaves leaf stages alone" jget st-no.json \
+	"all(c['subtracted_overhead'] == 0 for c in d['cells'] if c['kind'] != 'derived' and c['stage'] not in open('parents.txt').read().split() + ['enter_ptrace', 'exit_ptrace']) or sys.exit(1)"
+expect_eq "--no-overhead has nothing to take off the summary file" \
+	"$(jget cp-no.json "sum(c['subtracted_overhead'] for c in d['cells'])")" 0
+
+# diff summary -> stage file: what changes is the tracer's cost, in total,
+# user_gap and stages holding events; no leaf stage moves.
+"$ET" diff --json -s getppid,kill "$cp.dat" "$st.dat" > d.json
+check "diff summary -> stages: total grows significantly" jget d.json \
+	"all(c['significant'] and c['d_median'] > 5000 for c in d['cells'] if c['stage'] == 'total' and c['n_base'] >= 30 and c['n_test'] >= 30) or sys.exit(1)"
+check "diff summary -> stages: no leaf stage significant" jget d.json \
+	"not [c for c in d['cells'] if c['significant'] and c['stage'] not in open('parents.txt').read().split() + ['total', 'user_gap', 'enter_ptrace', 'exit_ptrace']] or sys.exit(1)"
+
+# Nulls: each file split in two at random halves has no significant change.
+for f in "$st" "$cp"; do
+	out=$("$SAN/tests/diff-split" "$f.dat")
+	expect_eq "null split of $(basename "$f")" \
+		"$(echo "$out" | awk '$1 == "significant" && NF == 2 { print $2 }')" 0
+done
+
+# Header: what this recording could not show.
+check "stage file: missing sched_switch is said" grep -q 'sched:sched_switch not recorded' <("$ET" report "$st.dat")
+check "-j1 and -j4 agree on the stage file" cmp <("$ET" report --csv -j1 "$st.dat") <("$ET" report --csv -j4 "$st.dat")
