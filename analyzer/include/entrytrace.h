@@ -580,6 +580,13 @@ struct et_diff_group {
 	double explained;	/* sum of partitioning stages' contributions */
 	double residual;	/* d_total - explained */
 	size_t first, count;	/* its cells in et_diff.cells */
+	/*
+	 * The most specific stage that holds the change: a significant
+	 * top-level stage, then its significant child holding at least half
+	 * of that, and so on.  ET_STAGE_NONE when no stage changed.
+	 */
+	int focus;
+	double focus_contrib;
 };
 
 struct et_diff {

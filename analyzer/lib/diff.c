@@ -336,6 +336,48 @@ static int cmp_contrib(const void *a, const void *b)
 	return x->stage - y->stage;
 }
 
+/*
+ * Where a group's change lies: the significant partitioning stage with the
+ * largest contribution, then down into its significant child with the
+ * largest contribution for as long as that child holds at least half of
+ * its parent's change, in the same direction.  A parent and its child are
+ * timed over nested intervals, so without this a parent that merely holds
+ * the stage that moved would be named with it.
+ */
+static void find_focus(const struct et_diff *df, struct et_diff_group *g)
+{
+	const struct et_diff_cell *at = NULL;
+
+	g->focus = ET_STAGE_NONE;
+	for (size_t i = g->first; i < g->first + g->count; i++) {
+		const struct et_diff_cell *c = &df->cells[i];
+
+		if (c->partitions && c->significant && c->stage != ET_STAGE_TOTAL &&
+		    (!at || fabs(c->contrib) > fabs(at->contrib)))
+			at = c;
+	}
+	while (at) {
+		const struct et_diff_cell *down = NULL;
+
+		for (size_t i = g->first; i < g->first + g->count; i++) {
+			const struct et_diff_cell *c = &df->cells[i];
+
+			if (et_stages[c->stage].parent == at->stage && c->significant &&
+			    c->contrib * at->contrib > 0 &&
+			    fabs(c->contrib) >= 0.5 * fabs(at->contrib) &&
+			    (!down || fabs(c->contrib) > fabs(down->contrib)))
+				down = c;
+		}
+		if (!down)
+			break;
+		at = down;
+	}
+	if (at) {
+		g->focus = at->stage;
+		g->focus_contrib = at->contrib;
+	}
+}
+
 /* Holm's step-down: p_adj(i) = max over j <= i of min(1, (m - j) p(j)). */
 static bool holm(struct et_diff *df)
 {
@@ -468,6 +510,8 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 	for (size_t i = 0; i < df->nr_cells; i++)
 		df->cells[i].significant = df->cells[i].tested &&
 					   df->cells[i].p_adj < opts->alpha;
+	for (size_t i = 0; i < df->nr_groups; i++)
+		find_focus(df, &df->groups[i]);
 	/* sorted by contribution: groups keep their index ranges in `sorted` */
 	df->sorted = malloc((df->nr_cells + 1) * sizeof(*df->sorted));
 	if (!df->sorted)

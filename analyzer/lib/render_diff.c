@@ -151,9 +151,9 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (r->exclusive || r->no_overhead)
 		subtracted(r, out);
 
-	fprintf(out, "\n%-*s %9s %9s %12s %12s %11s %11s %10s\n", gw, "syscall [work]",
+	fprintf(out, "\n%-*s %9s %9s %12s %12s %11s %11s %10s  %s\n", gw, "syscall [work]",
 		"n base", "n test", "total base", "total test", "change", "explained",
-		"residual");
+		"residual", "where");
 	for (size_t i = 0; i < df->nr_groups; i++) {
 		const struct et_diff_group *g = &df->groups[i];
 		const struct et_diff_cell *tot = NULL;
@@ -167,9 +167,14 @@ static void text(const struct et_diff_report *r, FILE *out)
 				tot = &df->cells[k];
 		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, g->nr, nb, sizeof(nb)),
 			 et_work_str(g->work, wb, sizeof(wb)));
-		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f\n",
+		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f  %s",
 			gw, label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
-			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual);
+			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual,
+			g->focus == ET_STAGE_NONE ? "-" : et_stages[g->focus].name);
+		if (g->focus != ET_STAGE_NONE && g->d_total)
+			fprintf(out, " %+.1f (%.0f%%)", g->focus_contrib,
+				100 * g->focus_contrib / g->d_total);
+		fprintf(out, "\n");
 	}
 
 	if (hidden)
@@ -220,7 +225,9 @@ static void text(const struct et_diff_report *r, FILE *out)
 	fprintf(out, "\n* significant after correction; significant cells are listed first.\n"
 		"share: of the syscall's total change;\n"
 		"the top-level entry, body and exit stages add up to it, the residual is\n"
-		"what they do not explain.%s\n",
+		"what they do not explain.  where: the most specific stage holding the\n"
+		"change (a significant top-level stage, then down into a significant\n"
+		"child holding at least half of it).%s\n",
 		r->all ? "" : "  Shown: totals, significant cells, cells on one side\n"
 		"only (--all shows every cell).");
 }
@@ -265,8 +272,13 @@ static void json(const struct et_diff_report *r, FILE *out)
 		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
 		json_str(out, et_work_str(g->work, wb, sizeof(wb)));
 		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
-			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f}",
+			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f",
 			g->n_base, g->n_test, g->d_total, g->explained, g->residual);
+		if (g->focus == ET_STAGE_NONE)
+			fprintf(out, ", \"focus\": null, \"focus_contrib\": null}");
+		else
+			fprintf(out, ", \"focus\": \"%s\", \"focus_contrib\": %.3f}",
+				et_stages[g->focus].name, g->focus_contrib);
 	}
 	fprintf(out, "\n  ],\n  \"cells\": [");
 	for (size_t i = 0; i < df->nr_cells; i++) {

@@ -4,7 +4,7 @@
  * so traces of it can be checked against exact counts.  Static-linkable,
  * used both on the host and inside the QEMU guests.
  *
- *   sysloop [-t] [-n N] [-u NS] [-o FILE] MODE...
+ *   sysloop [-t] [-n N] [-u NS] [-P NS] [-o FILE] MODE...
  *
  * Modes run in the order given, N iterations each (default 1000):
  *   getppid    getppid()
@@ -41,6 +41,10 @@
  * -u NS busy-waits NS ns in user space (vDSO clock, no syscall) before each
  * syscall of the getppid, kill0 and killsig loops: a known delay that moves
  * exactly one stage, the user gap, for calibrating 'entrytrace diff'.
+ * -P NS makes the ptrace mode's tracer busy-wait NS ns at each syscall-entry
+ * stop: a known delay inside one kernel stage, enter_ptrace (and
+ * entry_work, which holds it); it prints
+ * "sysloop-inject: ptrace enter_ptrace STOPS stops MEAN ns", the time spun.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -178,6 +182,26 @@ static int do_seccomp(long n)
 	return 0;
 }
 
+/*
+ * -P: at each syscall-entry stop the tracer busy-waits before resuming the
+ * tracee, so the tracee's enter_ptrace stage grows by that much and nothing
+ * else does.  No syscall may tell entry from exit stops (it would run inside
+ * the stage too): after the child's SIGSTOP they alternate, entry first,
+ * as the child does nothing but getppid() and finally exit_group().  The
+ * time really spun is summed.
+ */
+static unsigned long long tracer_spin_ns, tracer_spun, tracer_stops;
+
+static void tracer_spin(void)
+{
+	unsigned long long t0 = now_ns();
+
+	while (now_ns() - t0 < tracer_spin_ns)
+		;
+	tracer_spun += now_ns() - t0;
+	tracer_stops++;
+}
+
 static int do_ptrace(long n)
 {
 	int status;
@@ -195,14 +219,23 @@ static int do_ptrace(long n)
 	if (waitpid(child, &status, 0) < 0)
 		return -1;
 	ptrace(PTRACE_SETOPTIONS, child, NULL, (void *)PTRACE_O_TRACESYSGOOD);
-	for (;;) {
+	for (int entry = 1;;) {
 		if (ptrace(PTRACE_SYSCALL, child, NULL, NULL) < 0)
 			return -1;
 		if (waitpid(child, &status, 0) < 0)
 			return -1;
 		if (WIFEXITED(status))
-			return WEXITSTATUS(status) ? -1 : 0;
+			break;
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+			if (entry && tracer_spin_ns)
+				tracer_spin();
+			entry = !entry;
+		}
 	}
+	if (tracer_spin_ns)
+		printf("sysloop-inject: ptrace enter_ptrace %llu stops %llu ns\n",
+		       tracer_stops, tracer_stops ? tracer_spun / tracer_stops : 0);
+	return WEXITSTATUS(status) ? -1 : 0;
 }
 
 static int do_sud(long n)
@@ -390,6 +423,8 @@ int main(int argc, char **argv)
 			n = strtol(argv[i + 1], NULL, 0);
 		} else if (!strcmp(argv[i], "-u")) {
 			spin_ns = strtoull(argv[i + 1], NULL, 0);
+		} else if (!strcmp(argv[i], "-P")) {
+			tracer_spin_ns = strtoull(argv[i + 1], NULL, 0);
 		} else if (!strcmp(argv[i], "-o")) {
 			if (!freopen(argv[i + 1], "a", stdout)) {
 				perror(argv[i + 1]);
@@ -401,7 +436,7 @@ int main(int argc, char **argv)
 		i += 2;
 	}
 	if (i >= argc || n <= 0) {
-		fprintf(stderr, "usage: sysloop [-t] [-n N] [-u NS] [-o FILE] MODE...  (see the source header)\n");
+		fprintf(stderr, "usage: sysloop [-t] [-n N] [-u NS] [-P NS] [-o FILE] MODE...  (see the source header)\n");
 		return 2;
 	}
 	setvbuf(stdout, NULL, _IOLBF, 0);
