@@ -495,6 +495,8 @@ size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
 size_t et_stats_groups(const struct et_stats *st, enum et_breakdown by,
 		       const struct et_group ***groups);
 uint64_t et_stats_syscalls(const struct et_stats *st);
+/* Cells split by path signature (their work is meaningful, "-" = none). */
+bool et_stats_by_work(const struct et_stats *st);
 /* Syscalls added for (nr, work) and one cell of that row, or 0 / NULL. */
 uint64_t et_stats_row_syscalls(const struct et_stats *st, int nr, uint32_t work);
 const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,

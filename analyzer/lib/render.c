@@ -263,11 +263,8 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	int last_nr = -2;
 	uint32_t last_work = ~0u;
 	char nb[32], wb[160];
-	bool by_work = false;
+	bool by_work = et_stats_by_work(rep->stats);
 
-	for (size_t i = 0; i < n; i++)
-		if (cells[i]->work)
-			by_work = true;
 	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %10s %11s %14s %15s %15s\n",
 		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99",
 		"max", "stddev", "total", "min_at(s)", "max_at(s)");
@@ -539,7 +536,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 		first = false;
 		json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
-		json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		if (et_stats_by_work(rep->stats))
+			json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		else
+			fprintf(out, "null");	/* not split: every path together */
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
@@ -631,7 +631,8 @@ static int render_csv(const struct et_report *rep, FILE *out)
 			continue;
 		csv_field(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
 		fprintf(out, ",%d,", c->nr);
-		csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
+		if (et_stats_by_work(rep->stats))	/* empty: not split */
+			csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
 		fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),

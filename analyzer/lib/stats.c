@@ -342,6 +342,11 @@ bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
 	return true;
 }
 
+bool et_stats_by_work(const struct et_stats *st)
+{
+	return st->opts.by_work;
+}
+
 uint64_t et_stats_syscalls(const struct et_stats *st)
 {
 	return st->syscalls;
