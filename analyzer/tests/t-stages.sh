@@ -1,16 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# entrytrace on recordings of the entrytrace kernel (x86_64, 6.12, QEMU with
-# -icount, one CPU): the same workload once with every entry_stage:<stage>
-# event and once with entry_stage:summary only.  Exact counts per task, each
-# optional stage exactly where its work ran, leaf stages equal between the
-# two event sets, the tracer's cost found where it is and nowhere else.
+# entrytrace on recordings of the entrytrace kernels (QEMU with -icount, one
+# CPU; scripts/kernel-fixtures, scripts/ppc-fixtures): per ARCH-BASE, the
+# same workload once with every entry_stage:<stage> event and once with
+# entry_stage:summary only.  Exact counts per task, each optional stage
+# exactly where its work ran, leaf stages equal between the two event sets,
+# the tracer's cost found where it is and nowhere else.  ppc64le files are
+# read here on x86_64: the other architecture's syscall numbers and layout.
 . "$(dirname "$0")/lib.sh"
 
-st=$DATA/x86_64-6.12-stage
-cp=$DATA/x86_64-6.12-compact
-if [ ! -f "$st.dat" ] || [ ! -f "$cp.dat" ]; then
-	_fail "kernel fixtures missing: run scripts/kernel-fixtures 6.12"
-	exit 0
+pairs=()
+for f in "$DATA"/*-stage.dat; do
+	[ -f "${f%-stage.dat}-compact.dat" ] && pairs+=("$(basename "${f%-stage.dat}")")
+done
+if ! printf '%s\n' "${pairs[@]}" | grep -qx x86_64-6.12; then
+	_fail "x86_64-6.12 kernel fixtures missing: run scripts/kernel-fixtures 6.12"
 fi
 
 # pid of the task a sysloop mode ran in
@@ -20,6 +23,10 @@ mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2
 "$ET" report --stages | awk '$1 ~ /^[0-9]+$/ && $5 != "-" { print $5 }' | sort -u > parents.txt
 check "the vocabulary names parent stages" grep -qx entry_work parents.txt
 
+# check_pair ARCH-BASE: every check on one stage/compact pair
+check_pair() {
+local pair=$1 st=$DATA/$1-stage cp=$DATA/$1-compact tol=1 stj cpj
+case "$pair" in ppc64le-*) tol=4 ;; esac
 for f in "$st" "$cp"; do
 	n=$(basename "$f")
 	x=$f.expect
@@ -30,6 +37,7 @@ for f in "$st" "$cp"; do
 	main=$(mode_pid getppid "$x")
 	for m in getppid ptrace audit; do
 		p=$(mode_pid "$m" "$x")
+		[ -n "$p" ] || continue
 		"$ET" report --json -p "$p" -s getppid "$f.dat" > p.json
 		expect_eq "$n: getppid count of task $p (modes run in it)" \
 			"$(cell p.json getppid syscall count)" \
@@ -43,10 +51,16 @@ for f in "$st" "$cp"; do
 		"$(cell main.json kill signal count)" \
 		"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$x")"
 
+	# a mode's getppid calls carry its work; the seccomp filter stays on for
+	# every later mode, forked children included
 	for w in seccomp user_dispatch ptrace audit; do
+		m=$([ $w = user_dispatch ] && echo sud || echo $w)
+		grep -q "^sysloop: $m " "$x" || continue
 		expect_eq "$n: getppid syscalls with $w work" \
 			"$(jget "$n.work.json" "sum(c['count'] for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'syscall' and '$w' in c['work'].split('|'))")" \
-			"$(awk -v m=$([ $w = user_dispatch ] && echo sud || echo $w) '$2 == m && $3 == "getppid" { print $4 }' "$x")"
+			"$(awk -v m=$m '$1 == "sysloop:" && $2 == "seccomp" { on = 1 }
+				$1 == "sysloop:" && $3 == "getppid" && ($2 == m || (m == "seccomp" && on)) { n += $4 }
+				END { print n + 0 }' "$x")"
 	done
 done
 
@@ -85,7 +99,7 @@ done
 # stage's event takes the same time in both files.  Stages that contain
 # events (parents, ptrace stops where the tracer runs, total, user_gap) grow
 # by the tracer's cost in the stage file.
-check "leaf stages: same medians with every event and with the summary" python3 - "$(basename "$st").work.json" "$(basename "$cp").work.json" parents.txt <<'PY'
+check "$pair: leaf stages: same medians (within $tol ns) with every event and with the summary" python3 - "$(basename "$st").work.json" "$(basename "$cp").work.json" parents.txt "$tol" <<'PY'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
 parents = set(open(sys.argv[3]).read().split()) | {'enter_ptrace', 'exit_ptrace'}
@@ -97,37 +111,38 @@ cells = lambda d: {(c['syscall'], c['work'], c['stage']): c for c in d['cells']
 ca, cb = cells(a), cells(b)
 common = sorted(set(ca) & set(cb))
 bad = ['%s[%s] %s: %d vs %d' % (*k, ca[k]['p50'], cb[k]['p50']) for k in common
-       if abs(ca[k]['p50'] - cb[k]['p50']) > 1]
+       if abs(ca[k]['p50'] - cb[k]['p50']) > int(sys.argv[4])]
 print(len(common), 'cells compared'); print('\n'.join(bad))
 sys.exit(bool(bad) or len(common) < 30)
 PY
 
-# icount: the leaf stages of a plain getppid do not vary at all.
-check "icount: plain getppid leaf stages have p50 = p90" jget "$(basename "$st").work.json" \
-	"all(c['p50'] == c['p90'] for c in d['cells'] if c['syscall'] == 'getppid' and c['work'] == '-' and c['kind'] != 'derived' and c['stage'] not in open('parents.txt').read().split()) or sys.exit(1)"
+# icount: the leaf stages of a plain getppid do not vary (beyond the clock's
+# resolution: powerpc's timebase ticks in 2 ns steps under QEMU).
+check "$pair: icount: plain getppid leaf stages have p90 - p50 <= $tol ns" jget "$(basename "$st").work.json" \
+	"all(c['p90'] - c['p50'] <= $tol for c in d['cells'] if c['syscall'] == 'getppid' and c['work'] == '-' and c['kind'] != 'derived' and c['stage'] not in open('parents.txt').read().split()) or sys.exit(1)"
 
 # The tracer's cost: measured in the stage file, absent from the summary one.
 stj=$(basename "$st").json
 cpj=$(basename "$cp").json
-check "stage file: an entry_stage event costs 100..5000 ns" jget "$stj" \
+check "$pair: stage file: an entry_stage event costs 100..5000 ns" jget "$stj" \
 	"100 <= d['files'][0]['syscalls']['event_cost_ns'] <= 5000 and d['files'][0]['syscalls']['event_cost_samples'] >= 1000 or sys.exit(1)"
-expect_eq "summary file: no back-to-back stage events to measure" \
+expect_eq "$pair: summary file: no back-to-back stage events to measure" \
 	"$(jget "$cpj" "d['files'][0]['syscalls']['event_cost_samples']")" 0
-"$ET" report --json --no-overhead "$st.dat" > st-no.json
+"$ET" report --json --by-work --no-overhead "$st.dat" > st-no.json
 "$ET" report --json --no-overhead "$cp.dat" > cp-no.json
-check "--no-overhead takes tracer time off the stage file's totals" jget st-no.json \
-	"(lambda t: t['subtracted_overhead'] > 0.5 * t['total'])([c for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'total'][0]) or sys.exit(1)"
-check "--no-overhead leaves leaf stages alone" jget st-no.json \
+check "$pair: --no-overhead takes most of a plain getppid's total off" jget st-no.json \
+	"(lambda t: t['subtracted_overhead'] > 0.5 * t['total'])([c for c in d['cells'] if c['syscall'] == 'getppid' and c['work'] == '-' and c['stage'] == 'total'][0]) or sys.exit(1)"
+check "$pair: --no-overhead leaves leaf stages alone" jget st-no.json \
 	"all(c['subtracted_overhead'] == 0 for c in d['cells'] if c['kind'] != 'derived' and c['stage'] not in open('parents.txt').read().split() + ['enter_ptrace', 'exit_ptrace']) or sys.exit(1)"
-expect_eq "--no-overhead has nothing to take off the summary file" \
+expect_eq "$pair: --no-overhead has nothing to take off the summary file" \
 	"$(jget cp-no.json "sum(c['subtracted_overhead'] for c in d['cells'])")" 0
 
 # diff summary -> stage file: what changes is the tracer's cost, in total,
 # user_gap and stages holding events; no leaf stage moves.
-"$ET" diff --json -s getppid,kill "$cp.dat" "$st.dat" > d.json
-check "diff summary -> stages: total grows significantly" jget d.json \
+"$ET" diff --json --bootstrap 500 -s getppid,kill "$cp.dat" "$st.dat" > d.json
+check "$pair: diff summary -> stages: total grows significantly" jget d.json \
 	"all(c['significant'] and c['d_median'] > 5000 for c in d['cells'] if c['stage'] == 'total' and c['n_base'] >= 30 and c['n_test'] >= 30) or sys.exit(1)"
-check "diff summary -> stages: no leaf stage significant" jget d.json \
+check "$pair: diff summary -> stages: no leaf stage significant" jget d.json \
 	"not [c for c in d['cells'] if c['significant'] and c['stage'] not in open('parents.txt').read().split() + ['total', 'user_gap', 'enter_ptrace', 'exit_ptrace']] or sys.exit(1)"
 
 # Nulls: each file split in two at random halves has no significant change.
@@ -138,5 +153,15 @@ for f in "$st" "$cp"; do
 done
 
 # Header: what this recording could not show.
-check "stage file: missing sched_switch is said" grep -q 'sched:sched_switch not recorded' <("$ET" report "$st.dat")
-check "-j1 and -j4 agree on the stage file" cmp <("$ET" report --csv -j1 "$st.dat") <("$ET" report --csv -j4 "$st.dat")
+if jget "$stj" "'sched_switch' in d['files'][0]['events_present'] or sys.exit(1)" >/dev/null; then
+	check "$pair: sched_switch recorded: off_cpu not said missing" \
+		bash -c "! '$ET' report '$st.dat' | grep -q 'sched:sched_switch not recorded'"
+else
+	check "$pair: stage file: missing sched_switch is said" grep -q 'sched:sched_switch not recorded' <("$ET" report "$st.dat")
+fi
+check "$pair: -j1 and -j4 agree on the stage file" cmp <("$ET" report --csv -j1 "$st.dat") <("$ET" report --csv -j4 "$st.dat")
+}
+
+for pair in "${pairs[@]}"; do
+	check_pair "$pair"
+done
