@@ -223,13 +223,13 @@ static void text(const struct et_diff_report *r, FILE *out)
 				    et_path_name(r->test_path), sb, sizeof(sb)));
 	}
 	fprintf(out, "\n* significant after correction; significant cells are listed first.\n"
-		"share: of the syscall's total change;\n"
-		"the top-level entry, body and exit stages add up to it, the residual is\n"
-		"what they do not explain.  where: the most specific stage holding the\n"
-		"change (a significant top-level stage, then down into a significant\n"
-		"child holding at least half of it).%s\n",
-		r->all ? "" : "  Shown: totals, significant cells, cells on one side\n"
-		"only (--all shows every cell).");
+		"share: of the syscall's total change; the top-level entry, body and exit\n"
+		"stages add up to it, the residual is what they do not explain.\n"
+		"where: the most specific stage holding the change (a significant top-level\n"
+		"stage, then down into a significant child holding at least half of it).\n");
+	if (!r->all)
+		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
+			"every cell).\n");
 }
 
 static void json_str(FILE *out, const char *s)
