@@ -16,6 +16,8 @@
 #   make kernel-overhead    instructions per getppid() -> Documentation/overhead.md
 #   make kernel-fixtures    guest trace.dat fixtures -> analyzer/tests/data/
 #   make check-kernel       all of the checks above (not overhead/fixtures)
+#   make check-kernel-ppc   the same for the ppc64le kernels (KARCH=ppc64le)
+#   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -36,7 +38,7 @@ kernel-images:
 		$(KERNEL_ENV) scripts/build-kernel $$b $$v || exit 1; done; done
 
 kernel-checkpatch:
-	scripts/kernel-checkpatch $(KERNEL_BASES)
+	$(KERNEL_ENV) scripts/kernel-checkpatch $(KERNEL_BASES)
 
 kernel-objtool:
 	$(KERNEL_ENV) scripts/kernel-objtool $(KERNEL_BASES)
@@ -48,10 +50,10 @@ kernel-hotpath:
 	@for b in $(KERNEL_BASES); do scripts/kernel-hotpath $$b || exit 1; done
 
 kernel-coverage:
-	@for b in $(KERNEL_BASES); do scripts/kernel-record-check $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-record-check $$b || exit 1; done
 
 kernel-parity:
-	@for b in $(KERNEL_BASES); do scripts/kernel-parity $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-parity $$b || exit 1; done
 
 kernel-overhead:
 	scripts/kernel-overhead --write Documentation/overhead.md $(KERNEL_BASES)
@@ -60,8 +62,15 @@ kernel-fixtures:
 	scripts/kernel-fixtures $(KERNEL_BASES)
 
 check-kernel:
-	KERNEL_BASES="$(KERNEL_BASES)" scripts/check-kernel
+	$(KERNEL_ENV) KERNEL_BASES="$(KERNEL_BASES)" scripts/check-kernel
+
+# powerpc: the legacy entry (6.12) and the generic-entry port (7.3)
+check-kernel-ppc:
+	$(MAKE) check-kernel KARCH=ppc64le
+
+kernel-fixtures-ppc:
+	scripts/ppc-fixtures $(KERNEL_BASES)
 
 .PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-coverage kernel-parity kernel-overhead \
-	kernel-fixtures check-kernel
+	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc
