@@ -329,6 +329,14 @@ int cmd_diff(int argc, char **argv)
 		ret = et_exit_for(e);
 		goto out;
 	}
+	if (!et_same_machine(&base.files[0].info, &test.files[0].info)) {
+		fprintf(stderr, "entrytrace diff: the base is %s and the test %s: syscall "
+			"numbers differ between architectures; compare kernels of one "
+			"architecture\n", base.files[0].info.machine ? base.files[0].info.machine : "?",
+			test.files[0].info.machine ? test.files[0].info.machine : "?");
+		ret = ET_EXIT_USAGE;
+		goto out;
+	}
 	if (!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) {
 		fprintf(stderr, "entrytrace diff: no complete syscall on the %s side\n",
 			et_stats_syscalls(base.stats) ? "test" : "base");

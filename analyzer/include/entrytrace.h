@@ -530,6 +530,8 @@ struct et_load {
 };
 
 /* On error errbuf says why, for one line; the load still needs freeing. */
+/* Both traces are of one architecture (syscall numbers comparable). */
+bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
 void et_load_free(struct et_load *ld);

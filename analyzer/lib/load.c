@@ -17,6 +17,7 @@ struct load_ctx {
 	struct et_filter filter;	/* o->filter with this file's syscall numbers */
 	bool filtering;
 	uint64_t first_ts;
+	const char *first_path;
 	bool failed;
 	size_t cap_excluded;
 };
@@ -75,6 +76,19 @@ static enum et_err resolve_syscalls(struct load_ctx *c, const struct et_trace *t
 	return ET_OK;
 }
 
+static const char *machine_of(const struct et_trace_info *in)
+{
+	return in->machine ? in->machine : "of unknown architecture";
+}
+
+/* Syscall numbers, and so cells, only mean the same on one architecture. */
+bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b)
+{
+	if (!a->machine || !b->machine)
+		return a->machine == b->machine;
+	return !strcmp(a->machine, b->machine);
+}
+
 static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 			    char *errbuf, size_t errlen)
 {
@@ -92,6 +106,13 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
 			 et_mode_name(o->mode));
 		return ET_ERR_NO_EVENTS;
+	}
+	if (i > 0 && !et_same_machine(et_trace_info(ld->traces[0]), et_trace_info(t))) {
+		snprintf(errbuf, errlen, "%s is %s but %s is %s: syscall numbers differ "
+			 "between architectures; give files of one architecture", path,
+			 machine_of(et_trace_info(t)), c->first_path,
+			 machine_of(et_trace_info(ld->traces[0])));
+		return ET_ERR_USAGE;
 	}
 	et_trace_set_jobs(t, o->jobs);
 	e = resolve_syscalls(c, t, errbuf, errlen);
@@ -124,7 +145,7 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *o, char *errbuf, size_t errlen)
 {
-	struct load_ctx c = { .ld = ld, .o = o };
+	struct load_ctx c = { .ld = ld, .o = o, .first_path = n ? paths[0] : NULL };
 	enum et_err e = ET_OK;
 
 	memset(ld, 0, sizeof(*ld));

@@ -45,3 +45,17 @@ if scripts_ok=$("$TOP/scripts/record-host" -E sched:sched_switch -o nosys.dat --
 else
 	_fail "could not record a sched-only trace: $scripts_ok"
 fi
+
+# Two architectures: their syscall numbers are different tables, so their
+# cells must not be merged or compared.
+ppc=$DATA/ppc64le-6.12-compact.dat
+x86=$DATA/x86_64-6.12-compact.dat
+if [ -f "$ppc" ] && [ -f "$x86" ]; then
+	expect_exit "report of an x86_64 and a ppc64le file together" 2 "$ET" report "$x86" "$ppc"
+	expect_exit "diff of an x86_64 base against a ppc64le test" 2 "$ET" diff "$x86" "$ppc"
+	"$ET" report --json -s getppid "$ppc" > ppc.json
+	expect_eq "a ppc64le trace read here names its syscalls by ppc64's table (getppid = 64)" \
+		"$(jget ppc.json "sorted(set(c['nr'] for c in d['cells']))")" "[64]"
+else
+	_fail "ppc64le-6.12 and x86_64-6.12 compact fixtures missing"
+fi
