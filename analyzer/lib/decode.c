@@ -9,6 +9,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -520,12 +522,53 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	return ET_OK;
 }
 
+/*
+ * libtracecmd still writes some complaints straight to stderr, whatever its
+ * log level (perror("mmap") and "Can not mmap file, will read instead" when
+ * a CPU's data offset is corrupt).  Opening a file is where they happen and
+ * where our own one-line error says what went wrong, so the library's
+ * stderr goes to /dev/null while it opens one, unless
+ * ENTRYTRACE_LIBRARY_MESSAGES is set.  Files are opened before any worker
+ * thread starts, so nobody else's output is lost.
+ */
+static int quiet_stderr_begin(void)
+{
+	int saved, null;
+
+	if (getenv("ENTRYTRACE_LIBRARY_MESSAGES"))
+		return -1;
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	if (saved < 0)
+		return -1;
+	null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDERR_FILENO) < 0) {
+		if (null >= 0)
+			close(null);
+		close(saved);
+		return -1;
+	}
+	close(null);
+	return saved;
+}
+
+static void quiet_stderr_end(int saved)
+{
+	if (saved < 0)
+		return;
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+}
+
 struct et_trace *et_trace_open(const char *path, enum et_err *err,
 			       char *errbuf, size_t errlen)
 {
 	struct et_trace *t;
 	const char *name = NULL, *version = NULL;
+	bool init_failed = false;
 	enum et_err e;
+	int quiet;
 
 	e = check_path(path, errbuf, errlen);
 	if (e) {
@@ -542,7 +585,11 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	t->path = strdup(path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
+	quiet = quiet_stderr_begin();
 	t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (t->handle && tracecmd_init_data(t->handle) < 0)
+		init_failed = true;
+	quiet_stderr_end(quiet);
 	if (!t->handle) {
 		snprintf(errbuf, errlen,
 			 "%s: libtracecmd cannot read the headers (truncated or corrupt file, or an unsupported version)",
@@ -550,7 +597,7 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		*err = ET_ERR_FORMAT;
 		goto fail;
 	}
-	if (tracecmd_init_data(t->handle) < 0) {
+	if (init_failed) {
 		snprintf(errbuf, errlen,
 			 "%s: the trace data is shorter or other than the headers describe (truncated file?)",
 			 path);
