@@ -94,7 +94,7 @@ check "syscall boxes on screen ($grey px #$GREY)" test "$grey" -gt 1000
 check "lost outline on screen ($red px #$RED)" test "$red" -gt 5
 
 # An entrytrace kernel's recording, if the fixtures have one.
-stage=$(ls "$DATA"/x86_64-*.dat 2>/dev/null | head -1)
+stage=$(ls "$DATA"/x86_64-*-stage.dat 2>/dev/null | head -1)
 if [ -n "$stage" ]; then
 	export ENTRYTRACE_KSHARK_LOG=$TMP/stage.log
 	check "kernelshark -p plugin $(basename "$stage")" \
@@ -105,7 +105,7 @@ if [ -n "$stage" ]; then
 	read -r body < <(px "$TMP/stage.png" 33a02c)
 	check "syscall-body stage boxes on screen ($body px #33a02c)" test "$body" -gt 0
 else
-	echo "# no analyzer/tests/data/x86_64-*.dat: stage-mode screen not checked"
+	_fail "no analyzer/tests/data/x86_64-*-stage.dat: the stage-mode screen cannot be checked"
 fi
 
 # The documented legend is the plugin's palette.
