@@ -10,7 +10,10 @@ for e in $(ls $T/events/entry_stage); do
 	[ -d $T/events/entry_stage/$e ] && [ "$e" != summary ] &&
 		stage_ev="$stage_ev -e entry_stage:$e"
 done
-trace-cmd record -q -b 8192 $stage_ev -o $out/stage.dat -F -c \
+# sched_switch with the per-stage events: off-CPU time inside a syscall is
+# then seen for what it is (the compact file stays entry_stage alone)
+trace-cmd record -q -b 8192 $stage_ev -e sched:sched_switch \
+	-o $out/stage.dat -F -c \
 	/work/sysloop -n $N $MODES >$out/stage.expect
 trace-cmd record -q -b 8192 -e entry_stage:summary -o $out/compact.dat -F -c \
 	/work/sysloop -n $N $MODES >$out/compact.expect
