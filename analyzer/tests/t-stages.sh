@@ -138,12 +138,16 @@ expect_eq "$pair: --no-overhead has nothing to take off the summary file" \
 	"$(jget cp-no.json "sum(c['subtracted_overhead'] for c in d['cells'])")" 0
 
 # diff summary -> stage file: what changes is the tracer's cost, in total,
-# user_gap and stages holding events; no leaf stage moves.
+# user_gap and stages holding events; no leaf stage moves by more than the
+# clock's resolution.  On powerpc the timebase ticks in 2 ns steps: a stage
+# of the same instructions in both files reads one tick more or less with a
+# different phase, which -icount makes consistent enough to be
+# "significant" (a 0.5 ns shift of the mean over 100 calls).
 "$ET" diff --json --bootstrap 500 -s getppid,kill "$cp.dat" "$st.dat" > d.json
 check "$pair: diff summary -> stages: total grows significantly" jget d.json \
 	"all(c['significant'] and c['d_median'] > 5000 for c in d['cells'] if c['stage'] == 'total' and c['n_base'] >= 30 and c['n_test'] >= 30) or sys.exit(1)"
-check "$pair: diff summary -> stages: no leaf stage significant" jget d.json \
-	"not [c for c in d['cells'] if c['significant'] and c['stage'] not in open('parents.txt').read().split() + ['total', 'user_gap', 'enter_ptrace', 'exit_ptrace']] or sys.exit(1)"
+check "$pair: diff summary -> stages: no leaf stage significant beyond $tol ns" jget d.json \
+	"not [c for c in d['cells'] if c['significant'] and abs(c['d_mean']) > $tol and c['stage'] not in open('parents.txt').read().split() + ['total', 'user_gap', 'enter_ptrace', 'exit_ptrace']] or sys.exit(1)"
 
 # Nulls: each file split in two at random halves has no significant change.
 for f in "$st" "$cp"; do
