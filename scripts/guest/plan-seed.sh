@@ -2,7 +2,8 @@
 # Guest plan: the seed scenario (kill() with SELinux on and off): sysloop's
 # getppid and kill(self, 0) loops recorded with EVENTS (default: the compact
 # entry_stage:summary), and what the kernel says about SELinux.  /plan.env
-# sets N and, optionally, EVENTS ('stage' for every per-stage event).
+# sets N and, optionally, EVENTS ('stage' for every per-stage event) and
+# POLICY ('enforcing': load and enforce the minimal SELinux policy first).
 out=$1
 set -eu
 . /plan.env
@@ -15,9 +16,35 @@ if [ "${EVENTS:-summary}" = stage ]; then
 			ev="$ev -e entry_stage:$e"
 	done
 fi
+# POLICY=enforcing: load the minimal policy (/work/selinux-policy, built from
+# scripts/guest/selinux/minimal.conf by scripts/kernel-seed), enforce it, and
+# show that it does: a shell moved to other_t is refused kill -0 on init.
+policy_state=none
+if [ "${POLICY:-}" = enforcing ]; then
+	S=/sys/fs/selinux
+	mkdir -p $S
+	mount -t selinuxfs selinuxfs $S
+	cat /work/selinux-policy >$S/load
+	echo 1 >$S/enforce
+	policy_state="loaded, enforce=$(cat $S/enforce), policyvers $(cat $S/policyvers)"
+	denied=$(sh -c 'printf system_u:system_r:other_t >/proc/self/attr/current &&
+		cat /proc/self/attr/current && kill -0 1' 2>&1 || true)
+fi
+# With a binary policy in /work/selinux/policy (kernel-guest --add DIR, DIR
+# holding it): load it through selinuxfs and enforce, so that kill() takes
+# the AVC's policy path instead of the no-policy one (attr/current "kernel").
+if [ -f /work/selinux/policy ] && [ -d /sys/fs/selinux ]; then
+	mount -t selinuxfs selinuxfs /sys/fs/selinux
+	dd if=/work/selinux/policy of=/sys/fs/selinux/load bs=1M 2>/dev/null
+	echo 1 >/sys/fs/selinux/enforce
+fi
 {
 	echo "cmdline: $(cat /proc/cmdline)"
-	dmesg | grep -i selinux || true
+	[ -f /sys/fs/selinux/enforce ] &&
+		echo "policy loaded: $(cat /sys/fs/selinux/policyvers 2>/dev/null), enforce $(cat /sys/fs/selinux/enforce)"
+	echo "policy: $policy_state"
+	[ "$policy_state" = none ] || echo "other_t kill -0 1: $(echo $denied)"
+	dmesg | grep -i 'selinux\|avc:' || true
 	# the LSM of the task's credentials: SELinux answers (kernel) or not
 	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
 } >$out/selinux.txt
