@@ -30,18 +30,8 @@ if [ "${POLICY:-}" = enforcing ]; then
 	denied=$(sh -c 'printf system_u:system_r:other_t >/proc/self/attr/current &&
 		cat /proc/self/attr/current && kill -0 1' 2>&1 || true)
 fi
-# With a binary policy in /work/selinux/policy (kernel-guest --add DIR, DIR
-# holding it): load it through selinuxfs and enforce, so that kill() takes
-# the AVC's policy path instead of the no-policy one (attr/current "kernel").
-if [ -f /work/selinux/policy ] && [ -d /sys/fs/selinux ]; then
-	mount -t selinuxfs selinuxfs /sys/fs/selinux
-	dd if=/work/selinux/policy of=/sys/fs/selinux/load bs=1M 2>/dev/null
-	echo 1 >/sys/fs/selinux/enforce
-fi
 {
 	echo "cmdline: $(cat /proc/cmdline)"
-	[ -f /sys/fs/selinux/enforce ] &&
-		echo "policy loaded: $(cat /sys/fs/selinux/policyvers 2>/dev/null), enforce $(cat /sys/fs/selinux/enforce)"
 	echo "policy: $policy_state"
 	[ "$policy_state" = none ] || echo "other_t kill -0 1: $(echo $denied)"
 	dmesg | grep -i 'selinux\|avc:' || true
