@@ -342,13 +342,22 @@ static int cmp_contrib(const void *a, const void *b)
  * largest contribution for as long as that child holds at least half of
  * its parent's change, in the same direction.  A parent and its child are
  * timed over nested intervals, so without this a parent that merely holds
- * the stage that moved would be named with it.
+ * the stage that moved would be named with it.  A group whose total did
+ * not change significantly has no change to place (a stage that is
+ * significant there alone, say by one outlier that moved the mean and not
+ * the median, is in the cell table, not on the group's line).
  */
 static void find_focus(const struct et_diff *df, struct et_diff_group *g)
 {
 	const struct et_diff_cell *at = NULL;
+	bool total_moved = false;
 
 	g->focus = ET_STAGE_NONE;
+	for (size_t i = g->first; i < g->first + g->count; i++)
+		if (df->cells[i].stage == ET_STAGE_TOTAL)
+			total_moved = df->cells[i].significant;
+	if (!total_moved)
+		return;
 	for (size_t i = g->first; i < g->first + g->count; i++) {
 		const struct et_diff_cell *c = &df->cells[i];
 
