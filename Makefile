@@ -11,6 +11,7 @@
 #   make check      install dependencies, ASan/UBSan build, run the test suite
 #   make bench      throughput benchmark against trace-cmd and libtracecmd
 #   make docs       regenerate the generated parts of Documentation/
+#   make seed-report  regenerate Documentation/seed-report.md (the seed scenarios)
 #   make install    PREFIX=/usr/local
 
 PREFIX   ?= /usr/local
@@ -101,6 +102,10 @@ bench: all
 docs: all
 	scripts/gen-docs
 
+# the seed-scenario report alone (Documentation/seed-report.md)
+seed-report: all
+	scripts/gen-docs Documentation/seed-report.md.in
+
 install: all
 	install -D -m 0755 analyzer/entrytrace $(DESTDIR)$(PREFIX)/bin/entrytrace
 	install -D -m 0644 Documentation/entrytrace.1 $(DESTDIR)$(PREFIX)/share/man/man1/entrytrace.1
@@ -108,7 +113,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench docs install clean fuzz
+.PHONY: all san deps-check demo check bench docs seed-report install clean fuzz
 -include scripts/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 
