@@ -227,7 +227,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 		"stages add up to it, the residual is what they do not explain.\n"
 		"where: the most specific stage holding the change (a significant top-level\n"
 		"stage, then down into a significant child holding at least half of it;\n"
-		"none when the total did not change significantly).\n");
+		"none when the total did not move).\n");
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
