@@ -10,6 +10,8 @@
  * total) of every syscall of the second half, a known injected delay.
  *
  *   diff-split FILE                      null: how many cells come out significant
+ *                                        (DIFF_SPLIT_SPLITS=N: N different random
+ *                                        splits, and how many had any)
  *   diff-split FILE STAGE SHIFT          one injected shift: detected? CI covers it?
  *   diff-split FILE STAGE --sensitivity  the smallest shift detected, per syscall
  *
@@ -21,6 +23,8 @@
 #include <string.h>
 
 #include "entrytrace.h"
+
+static uint64_t split_seed;
 
 struct split {
 	struct et_stats *half[2];
@@ -98,7 +102,7 @@ static int run(const char *path, int stage, uint64_t shift, struct et_diff *df,
 
 	s->stage = stage;
 	s->shift = shift;
-	s->rng = 0x9e3779b97f4a7c15ull;
+	s->rng = 0x9e3779b97f4a7c15ull * (2 * split_seed + 1);
 	if (load(path, s))
 		return -1;
 	return et_diff(s->half[0], s->half[1], ET_PATH_G, ET_PATH_G, &o, df);
@@ -123,19 +127,31 @@ int main(int argc, char **argv)
 	}
 
 	if (argc == 2) {
+		const char *env = getenv("DIFF_SPLIT_SPLITS");
+		unsigned long splits = env ? strtoul(env, NULL, 0) : 1, with = 0;
 		size_t sig = 0;
 
-		if (run(argv[1], 0, 0, &df, &s))
-			return 1;
-		for (size_t i = 0; i < df.nr_cells; i++)
-			if (df.cells[i].significant) {
-				sig++;
-				printf("significant %d %s p_adj %g\n", df.cells[i].nr,
-				       et_stages[df.cells[i].stage].name, df.cells[i].p_adj);
-			}
-		printf("tests %zu\nsignificant %zu\n", df.tests, sig);
-		et_diff_free(&df);
-		free_split(&s);
+		for (split_seed = 0; split_seed < (splits ? splits : 1); split_seed++) {
+			size_t here = 0;
+
+			memset(&s, 0, sizeof(s));
+			if (run(argv[1], 0, 0, &df, &s))
+				return 1;
+			for (size_t i = 0; i < df.nr_cells; i++)
+				if (df.cells[i].significant) {
+					here++;
+					printf("significant %d %s p_adj %g\n", df.cells[i].nr,
+					       et_stages[df.cells[i].stage].name,
+					       df.cells[i].p_adj);
+				}
+			sig += here;
+			with += here > 0;
+			printf("tests %zu\n", df.tests);
+			et_diff_free(&df);
+			free_split(&s);
+		}
+		printf("significant %zu\nsplits %lu\nsplits_with_significant %lu\n",
+		       sig, splits ? splits : 1, with);
 		return 0;
 	}
 

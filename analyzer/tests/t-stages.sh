@@ -149,11 +149,17 @@ check "$pair: diff summary -> stages: total grows significantly" jget d.json \
 check "$pair: diff summary -> stages: no leaf stage significant beyond $tol ns" jget d.json \
 	"not [c for c in d['cells'] if c['significant'] and abs(c['d_mean']) > $tol and c['stage'] not in open('parents.txt').read().split() + ['total', 'user_gap', 'enter_ptrace', 'exit_ptrace']] or sys.exit(1)"
 
-# Nulls: each file split in two at random halves has no significant change.
+# Nulls: each file split in two at random halves, five different ways.
+# With Holm at alpha 0.05, a split may show a false positive 5% of the
+# time: counted here, judged over all files at the end.
 for f in "$st" "$cp"; do
-	out=$("$SAN/tests/diff-split" "$f.dat")
-	expect_eq "null split of $(basename "$f")" \
-		"$(echo "$out" | awk '$1 == "significant" && NF == 2 { print $2 }')" 0
+	out=$(DIFF_SPLIT_SPLITS=5 "$SAN/tests/diff-split" "$f.dat")
+	with=$(echo "$out" | awk '$1 == "splits_with_significant" { print $2 }')
+	echo "# null splits of $(basename "$f"): $with of 5 with a significant cell"
+	null_splits=$((null_splits + 5))
+	null_with=$((null_with + with))
+	check "$(basename "$f"): at most 2 of 5 null splits with a significant cell ($with)" \
+		test "$with" -le 2
 done
 
 # Header: what this recording could not show.
@@ -166,6 +172,12 @@ fi
 check "$pair: -j1 and -j4 agree on the stage file" cmp <("$ET" report --csv -j1 "$st.dat") <("$ET" report --csv -j4 "$st.dat")
 }
 
+null_splits=0 null_with=0
 for pair in "${pairs[@]}"; do
 	check_pair "$pair"
 done
+# The family-wise error rate holds: over all null splits, those with any
+# significant cell are few (5% expected; 15% leaves room for chance, P < 1%
+# at 40 splits if the rate really were 5%).
+check "null splits: $null_with of $null_splits with a significant cell, at most 15%" \
+	test $((null_with * 100)) -le $((null_splits * 15))
