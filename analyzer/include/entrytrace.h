@@ -529,9 +529,9 @@ struct et_load {
 	size_t nr_excluded;
 };
 
-/* On error errbuf says why, for one line; the load still needs freeing. */
 /* Both traces are of one architecture (syscall numbers comparable). */
 bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
+/* On error errbuf says why, for one line; the load still needs freeing. */
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
 void et_load_free(struct et_load *ld);
@@ -586,8 +586,9 @@ struct et_diff_group {
 	size_t first, count;	/* its cells in et_diff.cells */
 	/*
 	 * The most specific stage that holds the change: a significant
-	 * top-level stage, then its significant child holding at least half
-	 * of that, and so on.  ET_STAGE_NONE when no stage changed.
+	 * top-level stage moving the way the total did, then its significant
+	 * child holding at least half of that, and so on.  ET_STAGE_NONE when
+	 * the total did not move or no stage holds the change.
 	 */
 	int focus;
 	double focus_contrib;

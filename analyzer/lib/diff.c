@@ -336,17 +336,6 @@ static int cmp_contrib(const void *a, const void *b)
 	return x->stage - y->stage;
 }
 
-/*
- * Where a group's change lies: the significant partitioning stage with the
- * largest contribution in the direction of the total's change, then down into its significant child with the
- * largest contribution for as long as that child holds at least half of
- * its parent's change, in the same direction.  A parent and its child are
- * timed over nested intervals, so without this a parent that merely holds
- * the stage that moved would be named with it.  A group whose total did
- * not change significantly has no change to place (a stage that is
- * significant there alone, say by one outlier that moved the mean and not
- * the median, is in the cell table, not on the group's line).
- */
 static bool excludes_zero(double lo, double hi)
 {
 	return lo > 0 || hi < 0;
@@ -364,6 +353,18 @@ static bool moved(const struct et_diff_cell *c)
 				  excludes_zero(c->d_median_lo, c->d_median_hi));
 }
 
+/*
+ * Where a group's change lies: the significant partitioning stage with the
+ * largest contribution in the direction of the total's change, then down
+ * into its significant child with the largest contribution for as long as
+ * that child holds at least half of its parent's change, in the same
+ * direction.  A parent and its child are timed over nested intervals, so
+ * without this a parent that merely holds the stage that moved would be
+ * named with it.  A group whose total did not move (above) has no change
+ * to place: a stage significant there alone, say by one outlier that moved
+ * the mean and not the median, is in the cell table, not on the group's
+ * line.
+ */
 static void find_focus(const struct et_diff *df, struct et_diff_group *g)
 {
 	const struct et_diff_cell *at = NULL;
