@@ -2,7 +2,8 @@
 # Guest plan: run the entry-path kernel selftests built by
 # scripts/kernel-selftests (under /work/selftests), one log per test.
 # With STAGE_EVENTS=1 in /plan.env, all entry_stage events are enabled
-# while the tests run.
+# while the tests run.  TEST_TIMEOUT (seconds, default 600) bounds each
+# test; every log ends with the test's exit status and its wall time.
 out=$1
 set -u
 . /plan.env
@@ -12,7 +13,10 @@ fi
 cd /work/selftests
 for t in $(cat list); do
 	echo "# $t"
-	timeout 600 ./$t >$out/selftest-$t.log 2>&1
-	echo "rc=$?" >>$out/selftest-$t.log
-	tail -n 2 $out/selftest-$t.log
+	t0=$(date +%s)
+	timeout "${TEST_TIMEOUT:-600}" ./$t >$out/selftest-$t.log 2>&1
+	rc=$?
+	echo "rc=$rc" >>$out/selftest-$t.log
+	echo "seconds=$(($(date +%s) - t0))" >>$out/selftest-$t.log
+	tail -n 3 $out/selftest-$t.log
 done
