@@ -10,7 +10,7 @@ set -u
 if [ "${STAGE_EVENTS:-0}" = 1 ]; then
 	echo 1 >/sys/kernel/tracing/events/entry_stage/enable || exit 1
 fi
-cd /work/selftests
+cd /work/selftests || exit 1
 for t in $(cat list); do
 	echo "# $t"
 	t0=$(date +%s)
