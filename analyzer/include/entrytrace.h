@@ -585,6 +585,11 @@ struct et_diff_group {
 	double residual;	/* d_total - explained */
 	size_t first, count;	/* its cells in et_diff.cells */
 	/*
+	 * The total moved: significant, and the confidence interval of its
+	 * mean or of its median change leaves out zero.
+	 */
+	bool moved;
+	/*
 	 * The most specific stage that holds the change: a significant
 	 * top-level stage moving the way the total did, then its significant
 	 * child holding at least half of that, and so on.  ET_STAGE_NONE when

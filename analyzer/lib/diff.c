@@ -368,13 +368,13 @@ static bool moved(const struct et_diff_cell *c)
 static void find_focus(const struct et_diff *df, struct et_diff_group *g)
 {
 	const struct et_diff_cell *at = NULL;
-	bool total_moved = false;
 
 	g->focus = ET_STAGE_NONE;
+	g->moved = false;
 	for (size_t i = g->first; i < g->first + g->count; i++)
 		if (df->cells[i].stage == ET_STAGE_TOTAL)
-			total_moved = moved(&df->cells[i]);
-	if (!total_moved)
+			g->moved = moved(&df->cells[i]);
+	if (!g->moved)
 		return;
 	for (size_t i = g->first; i < g->first + g->count; i++) {
 		const struct et_diff_cell *c = &df->cells[i];

@@ -273,8 +273,10 @@ static void json(const struct et_diff_report *r, FILE *out)
 		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
 		json_str(out, et_work_str(g->work, wb, sizeof(wb)));
 		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
-			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f",
-			g->n_base, g->n_test, g->d_total, g->explained, g->residual);
+			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f"
+			", \"moved\": %s",
+			g->n_base, g->n_test, g->d_total, g->explained, g->residual,
+			g->moved ? "true" : "false");
 		if (g->focus == ET_STAGE_NONE)
 			fprintf(out, ", \"focus\": null, \"focus_contrib\": null}");
 		else

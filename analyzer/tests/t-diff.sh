@@ -36,6 +36,13 @@ for sc in getppid kill; do
 		"all(abs(g['residual']) < 1e-6 for g in d['groups'] if g['syscall']=='$sc') or sys.exit(1)"
 done
 
+# Every group says whether its total moved (significant, and the mean or
+# median CI leaves out 0), and only a group that moved has a focus.
+check "groups: 'moved' follows the total's cell, focus only where it moved" jget d.json \
+	"all(g['moved'] == (t['significant'] and any(t[k][0] > 0 or t[k][1] < 0 for k in ('d_mean_ci', 'd_median_ci') if t.get(k))) and (g['moved'] or g['focus'] is None) for g in d['groups'] for t in d['cells'] if t['syscall'] == g['syscall'] and t['work'] == g['work'] and t['stage'] == 'total') or sys.exit(1)"
+expect_eq "groups: in the spin pair kill's total moved, getppid's did not" \
+	"$(jget d.json "[g['moved'] for g in d['groups'] if g['syscall'] in ('kill', 'getppid') and g['n_base'] > 100]")" "[True, False]"
+
 # A file against itself: no change anywhere.
 "$ET" diff --json "$base" "$base" > same.json
 expect_eq "a file against itself: no significant cell" \
