@@ -20,3 +20,29 @@ need() {
 	apt-get update -qq >&2 || true
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 }
+
+# kernel_arch ARCH: set karch, cross, target and image (the boot image,
+# relative to the build directory) for the guest kernels of ARCH
+kernel_arch() {
+	case "$1" in
+	x86_64) karch=x86_64 cross="" target=bzImage image=arch/x86/boot/bzImage ;;
+	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- target=vmlinux image=vmlinux ;;
+	*) die "unknown arch $1" ;;
+	esac
+}
+
+# kernel_make TREE OUT MAKEARG...: scripts/build-kernel's make command line
+# (after kernel_arch).  Whoever reuses a build directory must build with
+# exactly this line, or kbuild sees changed commands and rebuilds it all.
+kernel_make() {
+	local tree=$1 out=$2
+	shift 2
+	nice -n 10 make -s -C "$tree" O="$out" ARCH="$karch" ${cross:+CROSS_COMPILE=$cross} "$@"
+}
+
+# kernel_lock_name TOP ARCH BASE: the name build-kernel locks and keeps its
+# patched tree under: ARCH-BASE when arch/KARCH/BASE has a series of its
+# own, BASE otherwise (after kernel_arch)
+kernel_lock_name() {
+	if [ -d "$1/arch/$karch/$3" ]; then echo "$2-$3"; else echo "$3"; fi
+}
