@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * entry_stage trace events: one event per syscall entry/exit stage and a
- * compact per-syscall summary.  The stage list is include/linux/entry_stage_defs.h;
- * see include/linux/entry_stage.h for where the stamps are taken.
+ * entry_stage trace events: the stages of one syscall's entry/exit path.
+ * The stage list is include/linux/entry_stage_defs.h; see
+ * include/linux/entry_stage.h for how the stamps are taken.
+ *
+ * All three events of a syscall are written in one burst at its last
+ * instrumentable point (the emit stage), outside every other stage.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM entry_stage
@@ -12,77 +15,153 @@
 
 #include <linux/tracepoint.h>
 #include <linux/entry_stage.h>
+#include <linux/entry_stage_names.h>
 
-DECLARE_EVENT_CLASS(entry_stage_class,
-		    TP_PROTO(u32 seq, int nr, u16 stage, u32 work, u32 count,
-			     u64 start, u64 delta, long ret),
-		    TP_ARGS(seq, nr, stage, work, count, start, delta, ret),
-		    TP_STRUCT__entry(__field(u32, seq)
-				     __field(int, nr)
-				     __field(u16, stage)
-				     __field(u32, work)
-				     __field(u32, count)
-				     __field(u64, start)
-				     __field(u64, delta)
-				     __field(long, ret)),
-		    TP_fast_assign(__entry->seq = seq;
-				   __entry->nr = nr;
-				   __entry->stage = stage;
-				   __entry->work = work;
-				   __entry->count = count;
-				   __entry->start = start;
-				   __entry->delta = delta;
-				   __entry->ret = ret;),
-		    TP_printk("seq=%u nr=%d stage=%u work=0x%x count=%u start=%llu delta=%llu ret=%ld",
-			      __entry->seq, __entry->nr, __entry->stage, __entry->work,
-			      __entry->count, __entry->start, __entry->delta, __entry->ret)
+/* The summary's arrays are ENTRY_STAGE_NR long: tell user space the value. */
+TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
+
+/*
+ * Times are in ticks of the stamp counter, whose frequency in kHz the
+ * events carry (khz); with the PMU stamp source (khz 0) they count cycles,
+ * and insns instructions.  start is local_clock() time in ns.
+ */
+
+/*
+ * One event per stage that ran (per-stage mode).  DEFERRED stages come in
+ * the burst of the task's next staged syscall and carry the seq of their
+ * own syscall.  count: occurrences of an AGG stage.
+ */
+TRACE_EVENT_FN(entry_stage_time,
+	       TP_PROTO(u32 seq, int nr, u16 stage, u32 work, u32 count,
+			u64 start, u64 delta, long ret),
+	       TP_ARGS(seq, nr, stage, work, count, start, delta, ret),
+	       TP_STRUCT__entry(__field(u32, seq)
+				__field(int, nr)
+				__field(u16, stage)
+				__field(u32, work)
+				__field(u32, count)
+				__field(u32, khz)
+				__field(u64, start)
+				__field(u64, delta)
+				__field(u64, insns)
+				__field(long, ret)),
+	       TP_fast_assign(__entry->seq = seq;
+			      __entry->nr = nr;
+			      __entry->stage = stage;
+			      __entry->work = work;
+			      __entry->count = count;
+			      __entry->khz = entry_stage_khz;
+			      __entry->start = start;
+			      __entry->delta = IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
+					       (u32)delta : delta;
+			      __entry->insns = IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
+					       delta >> 32 : 0;
+			      __entry->ret = ret;),
+	       TP_printk("seq=%u nr=%d stage=%s work=0x%x count=%u khz=%u start=%llu delta=%llu insns=%llu ret=%ld",
+			 __entry->seq, __entry->nr,
+			 entry_stage_show_stage(__entry->stage),
+			 __entry->work, __entry->count, __entry->khz,
+			 __entry->start, __entry->delta, __entry->insns,
+			 __entry->ret),
+	       entry_stage_reg, entry_stage_unreg
 );
 
 /*
- * One event per stage.  checkpatch flags this X-macro (SYM unused, trailing
- * semicolon): the event name is the list's second field, and a trace
- * header's DEFINE_EVENT_FN() declarations need their semicolon.
- */
-#define ENTRY_STAGE(SYM, name, ...)						\
-	DEFINE_EVENT_FN(entry_stage_class, name,				\
-		TP_PROTO(u32 seq, int nr, u16 stage, u32 work, u32 count,	\
-			 u64 start, u64 delta, long ret),			\
-		TP_ARGS(seq, nr, stage, work, count, start, delta, ret),	\
-		entry_stage_reg, entry_stage_unreg);
-#include <linux/entry_stage_defs.h>
-
-/*
- * The summary's delta array is ENTRY_STAGE_NR long: tell user space the
- * value.  Its print format gives the element size (u32) as a literal 4:
+ * One event per syscall with all its stage times (compact mode).  delta
+ * (and insns) are indexed by stage id, 0 for a stage that did not run;
+ * their DEFERRED slots belong to syscall tail_seq (0: none).  sample is
+ * the 1-in-N sampling in effect, stamp_cost the calibrated cost of one
+ * stamp in thousandths of a tick, which every stage time includes about
+ * once.  The print format gives the u32 element size as a literal 4:
  * libtraceevent 1.7 cannot parse sizeof() there.
  */
-TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
-
-/* One event per syscall with all its stage times. */
-TRACE_EVENT_FN(summary,
-	       TP_PROTO(const struct entry_stage_task *es, const u32 *delta,
-			u32 rcu_unlock_slow, u32 tail_seq),
-	       TP_ARGS(es, delta, rcu_unlock_slow, tail_seq),
+TRACE_EVENT_FN(entry_stage_summary,
+	       TP_PROTO(const struct entry_stage_task *es, u64 mask,
+			u32 tail_seq, u32 rcu_unlock_slow),
+	       TP_ARGS(es, mask, tail_seq, rcu_unlock_slow),
 	       TP_STRUCT__entry(__field(u32, seq)
 				__field(int, nr)
 				__field(u32, work)
 				__field(long, ret)
 				__field(u64, start)
-				__field(u32, rcu_unlock_slow)
 				__field(u32, tail_seq)
-				__array(u32, delta, ENTRY_STAGE_NR)),
+				__field(u32, rcu_unlock_slow)
+				__field(u32, sample)
+				__field(u32, khz)
+				__field(u32, stamp_cost)
+				__array(u32, delta, ENTRY_STAGE_NR)
+				__dynamic_array(u32, insns,
+						IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
+						ENTRY_STAGE_NR : 0)),
 	       TP_fast_assign(__entry->seq = es->seq;
 			      __entry->nr = es->nr;
 			      __entry->work = es->work;
 			      __entry->ret = es->ret;
-			      __entry->start = es->entry_start;
-			      __entry->rcu_unlock_slow = rcu_unlock_slow;
+			      __entry->start = es->start_ns;
 			      __entry->tail_seq = tail_seq;
-			      memcpy(__entry->delta, delta, sizeof(__entry->delta));),
-	       TP_printk("seq=%u nr=%d work=0x%x ret=%ld start=%llu rcu_unlock_slow=%u tail_seq=%u delta=%s",
+			      __entry->rcu_unlock_slow = rcu_unlock_slow;
+			      __entry->sample = READ_ONCE(entry_stage_sample);
+			      __entry->khz = entry_stage_khz;
+			      __entry->stamp_cost = entry_stage_calib.cost_median;
+			      entry_stage_fill(__entry->delta,
+					       IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
+					       __get_dynamic_array(insns) : NULL,
+					       es, mask);),
+	       TP_printk("seq=%u nr=%d work=0x%x ret=%ld start=%llu tail_seq=%u rcu_unlock_slow=%u sample=%u khz=%u stamp_cost=%u insns=%s delta=%s",
 			 __entry->seq, __entry->nr, __entry->work, __entry->ret,
-			 __entry->start, __entry->rcu_unlock_slow, __entry->tail_seq,
+			 __entry->start, __entry->tail_seq,
+			 __entry->rcu_unlock_slow, __entry->sample, __entry->khz,
+			 __entry->stamp_cost,
+			 __print_array(__get_dynamic_array(insns),
+				       __get_dynamic_array_len(insns) / 4, 4),
 			 __print_array(__entry->delta, ENTRY_STAGE_NR, 4)),
+	       entry_stage_reg, entry_stage_unreg
+);
+
+/*
+ * The stamp source and its calibration, once per CPU each time staging is
+ * switched on (in the burst of that CPU's first staged syscall).  source:
+ * 0 the free-running counter (TSC, timebase) of counter_hz, 1 the PMU
+ * (cycles and instructions).  The costs are in thousandths of a tick (of
+ * a cycle; of an instruction for the insn ones): the minimum and the
+ * median of back-to-back stamps, and the median of an AGG stage's
+ * begin/end pair.  scratch is the number of tasks that have stamp
+ * scratch, failed the number for which it could not be allocated (those
+ * tasks are not staged).
+ */
+TRACE_EVENT_FN(entry_stage_calib,
+	       TP_PROTO(const struct entry_stage_calib *c, u32 epoch),
+	       TP_ARGS(c, epoch),
+	       TP_STRUCT__entry(__field(u32, abi)
+				__field(u32, source)
+				__field(u64, counter_hz)
+				__field(u32, sample)
+				__field(u32, epoch)
+				__field(u32, cost_min)
+				__field(u32, cost_median)
+				__field(u32, agg_cost_median)
+				__field(u32, insn_cost_min)
+				__field(u32, insn_cost_median)
+				__field(u32, scratch)
+				__field(u32, failed)),
+	       TP_fast_assign(__entry->abi = ENTRY_STAGE_ABI;
+			      __entry->source = c->source;
+			      __entry->counter_hz = c->counter_hz;
+			      __entry->sample = READ_ONCE(entry_stage_sample);
+			      __entry->epoch = epoch;
+			      __entry->cost_min = c->cost_min;
+			      __entry->cost_median = c->cost_median;
+			      __entry->agg_cost_median = c->agg_cost_median;
+			      __entry->insn_cost_min = c->insn_cost_min;
+			      __entry->insn_cost_median = c->insn_cost_median;
+			      __entry->scratch = c->scratch;
+			      __entry->failed = c->failed;),
+	       TP_printk("abi=%u source=%u counter_hz=%llu sample=%u epoch=%u cost_min=%u cost_median=%u agg_cost_median=%u insn_cost_min=%u insn_cost_median=%u scratch=%u failed=%u",
+			 __entry->abi, __entry->source, __entry->counter_hz,
+			 __entry->sample, __entry->epoch, __entry->cost_min,
+			 __entry->cost_median, __entry->agg_cost_median,
+			 __entry->insn_cost_min, __entry->insn_cost_median,
+			 __entry->scratch, __entry->failed),
 	       entry_stage_reg, entry_stage_unreg
 );
 
