@@ -11,6 +11,9 @@
 #   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
 #   make kernel-identity    CONFIG_ENTRY_STAGE_TRACE=n code == base code
 #   make kernel-hotpath     static-branch NOPs added to the syscall path
+#   make kernel-noinstr     stamps call nothing, no new calls out of .noinstr.text
+#   make kernel-distro      the distribution-like (-O2, defconfig) kernels: build,
+#                           hot path NOPs only, overhead
 #   make kernel-coverage    per-workload stage coverage + icount determinism
 #   make kernel-parity      selftests: base vs entrytrace (off, on)
 #   make kernel-overhead    instructions per getppid() -> Documentation/overhead.md
@@ -47,7 +50,19 @@ kernel-identity:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-objdump-identity $$b || exit 1; done
 
 kernel-hotpath:
-	@for b in $(KERNEL_BASES); do scripts/kernel-hotpath $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-hotpath $$b || exit 1; done
+
+kernel-noinstr:
+	@for b in $(KERNEL_BASES); do \
+		$(KERNEL_ENV) scripts/kernel-noinstr \
+			--base $$($(KERNEL_ENV) scripts/build-kernel $$b base)/vmlinux \
+			$$($(KERNEL_ENV) scripts/build-kernel $$b entrytrace)/vmlinux || exit 1; done
+
+kernel-distro:
+	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
+		$(KERNEL_ENV) scripts/build-kernel --config distro $$b $$v || exit 1; done; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-hotpath --config distro $$b || exit 1; done
+	$(KERNEL_ENV) scripts/kernel-overhead --config distro $(KERNEL_BASES)
 
 kernel-coverage:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-record-check $$b || exit 1; done
@@ -56,7 +71,8 @@ kernel-parity:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel-parity $$b || exit 1; done
 
 kernel-overhead:
-	scripts/kernel-overhead --write Documentation/overhead.md $(KERNEL_BASES)
+	$(KERNEL_ENV) scripts/kernel-overhead $(KERNEL_BASES)
+	scripts/kernel-overhead --write Documentation/overhead.md
 
 kernel-fixtures:
 	scripts/kernel-fixtures $(KERNEL_BASES)
@@ -72,5 +88,5 @@ kernel-fixtures-ppc:
 	scripts/ppc-fixtures $(KERNEL_BASES)
 
 .PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
-	kernel-identity kernel-hotpath kernel-coverage kernel-parity kernel-overhead \
+	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc

@@ -5,17 +5,15 @@ out=$1
 set -eu
 . /plan.env
 T=/sys/kernel/tracing
-stage_ev=""
-for e in $(ls $T/events/entry_stage); do
-	[ -d $T/events/entry_stage/$e ] && [ "$e" != summary ] &&
-		stage_ev="$stage_ev -e entry_stage:$e"
-done
+# per-stage mode: one event per stage, and the stamp calibration
+stage_ev="-e entry_stage:entry_stage_time -e entry_stage:entry_stage_calib"
+compact_ev="-e entry_stage:entry_stage_summary -e entry_stage:entry_stage_calib"
 # sched_switch with the per-stage events: off-CPU time inside a syscall is
 # then seen for what it is (the compact file stays entry_stage alone)
 trace-cmd record -q -b 8192 $stage_ev -e sched:sched_switch \
 	-o $out/stage.dat -F -c \
 	/work/sysloop -n $N $MODES >$out/stage.expect
-trace-cmd record -q -b 8192 -e entry_stage:summary -o $out/compact.dat -F -c \
+trace-cmd record -q -b 8192 $compact_ev -o $out/compact.dat -F -c \
 	/work/sysloop -n $N $MODES >$out/compact.expect
 trace-cmd --version >$out/trace-cmd.version 2>&1 || true
 cat $out/stage.expect $out/compact.expect

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: ground truth for 'entrytrace diff'.  The ptrace mode recorded
-# three times with entry_stage:summary: twice as is (a null pair) and once
+# three times with entry_stage_summary: twice as is (a null pair) and once
 # with the tracer busy-waiting INJECT ns at every getppid() entry stop
 # (sysloop -P), which lengthens exactly the tracee's enter_ptrace stage.
 # /plan.env sets N and INJECT.
@@ -10,7 +10,8 @@ set -eu
 rec() {
 	name=$1
 	shift
-	trace-cmd record -q -b 8192 -e entry_stage:summary -o $out/$name.dat -F -c \
+	trace-cmd record -q -b 8192 -e entry_stage:entry_stage_summary \
+		-e entry_stage:entry_stage_calib -o $out/$name.dat -F -c \
 		/work/sysloop -n $N "$@" ptrace >$out/$name.expect
 }
 rec null-a

@@ -1,26 +1,45 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest plan: getppid() loop time (icount: instructions) with the entry_stage
-# events off, per-stage on, compact on, and raw_syscalls on.  /plan.env sets
-# N and ROUNDS.
+# Guest plan: sysloop loop times (under -icount: instructions) for each of
+# MODES with the entry_stage events off, per-stage on, compact on (and
+# compact under entry_stage.sample 16, 64, 256), and raw_syscalls on; then
+# one compact recording's text (the stamp calibration and stage times).
+# /plan.env sets N, ROUNDS and MODES.
 out=$1
 set -eu
 . /plan.env
 T=/sys/kernel/tracing
+E=$T/events/entry_stage
+P=/sys/module/entry_stage/parameters/sample
 echo 16384 >$T/buffer_size_kb
 run() {
-	for r in $(seq $ROUNDS); do
-		/work/sysloop -t -n $N getppid | sed -n "s/^sysloop-time: getppid /$1 /p"
+	for m in $MODES; do
+		for r in $(seq $ROUNDS); do
+			/work/sysloop -t -n $N $m |
+				sed -n "s/^sysloop-time: \([a-z0-9]*\) /$1 \1 /p"
+		done
 	done >>$out/overhead.txt
 }
 run off
-if [ -d $T/events/entry_stage ]; then
-	echo 1 >$T/events/entry_stage/enable
-	echo 0 >$T/events/entry_stage/summary/enable
+if [ -d $E ]; then
+	echo 1 >$E/entry_stage_calib/enable
+	echo 1 >$E/entry_stage_time/enable
 	run per-stage
-	echo 0 >$T/events/entry_stage/enable
-	echo 1 >$T/events/entry_stage/summary/enable
+	echo 0 >$E/entry_stage_time/enable
+	echo 1 >$E/entry_stage_summary/enable
 	run compact
-	echo 0 >$T/events/entry_stage/enable
+	for n in 16 64 256; do
+		echo $n >$P
+		run compact-sample$n
+	done
+	echo 1 >$P
+	# a fresh period (the calibration is written again) for the text
+	echo 0 >$E/enable
+	echo >$T/trace
+	echo 1 >$E/entry_stage_calib/enable
+	echo 1 >$E/entry_stage_summary/enable
+	/work/sysloop -n 2000 getppid >$out/compact-trace.expect
+	echo 0 >$E/enable
+	grep -E 'entry_stage_(summary|calib):' $T/trace >$out/compact-trace.txt || true
 fi
 echo 1 >$T/events/raw_syscalls/enable
 run raw_syscalls

@@ -7,11 +7,9 @@ set -eu
 . /plan.env
 T=/sys/kernel/tracing
 [ -d $T/events/entry_stage ] || { echo "no entry_stage events"; exit 1; }
-stage_ev=""
-for e in $(ls $T/events/entry_stage); do
-	[ -d $T/events/entry_stage/$e ] && [ "$e" != summary ] &&
-		stage_ev="$stage_ev -e entry_stage:$e"
-done
+# per-stage mode: one event per stage, and the stamp calibration
+stage_ev="-e entry_stage:entry_stage_time -e entry_stage:entry_stage_calib"
+compact_ev="-e entry_stage:entry_stage_summary -e entry_stage:entry_stage_calib"
 rec() {
 	name=$1
 	shift
@@ -21,7 +19,7 @@ rec() {
 }
 for mode in $MODES; do
 	rec stage-$mode $stage_ev
-	rec compact-$mode -e entry_stage:summary
+	rec compact-$mode $compact_ev
 	if [ "$mode" = getppid ]; then
 		# raw_syscalls on: every syscall takes the entry/exit work path
 		rec rawsys-$mode $stage_ev -e raw_syscalls

@@ -1,20 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: the seed scenario (kill() with SELinux on and off): sysloop's
 # getppid and kill(self, 0) loops recorded with EVENTS (default: the compact
-# entry_stage:summary), and what the kernel says about SELinux.  /plan.env
+# entry_stage_summary), and what the kernel says about SELinux.  /plan.env
 # sets N and, optionally, EVENTS ('stage' for every per-stage event) and
-# POLICY ('enforcing': load and enforce the minimal SELinux policy first).
+# POLICY ('enforcing': load and enforce the minimal SELinux policy first)
+# and SAMPLE (entry_stage.sample, default 1).
 out=$1
 set -eu
 . /plan.env
 T=/sys/kernel/tracing
-ev="-e entry_stage:summary"
+ev="-e entry_stage:entry_stage_summary -e entry_stage:entry_stage_calib"
 if [ "${EVENTS:-summary}" = stage ]; then
-	ev=""
-	for e in $(ls $T/events/entry_stage); do
-		[ -d $T/events/entry_stage/$e ] && [ "$e" != summary ] &&
-			ev="$ev -e entry_stage:$e"
-	done
+	ev="-e entry_stage:entry_stage_time -e entry_stage:entry_stage_calib"
 fi
 # POLICY=enforcing: load the minimal policy (/work/selinux-policy, built from
 # scripts/guest/selinux/minimal.conf by scripts/kernel-seed), enforce it, and
@@ -38,6 +35,8 @@ fi
 	# the LSM of the task's credentials: SELinux answers (kernel) or not
 	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
 } >$out/selinux.txt
+P=/sys/module/entry_stage/parameters/sample
+[ ! -e $P ] || echo "${SAMPLE:-1}" >$P
 trace-cmd record -q -b 8192 $ev -o $out/seed.dat -F -c \
 	/work/sysloop -n $N getppid kill0 >$out/seed.expect
 trace-cmd --version >$out/trace-cmd.version 2>&1 || true
