@@ -373,6 +373,13 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && nr_rules && gate(&df, base.traces[0], rules, nr_rules))
 		ret = ET_EXIT_GATE;
+	if (ret == ET_EXIT_OK && (base.damaged || test.damaged)) {
+		char why[512];
+
+		fprintf(stderr, "entrytrace diff: %s\n",
+			et_load_damage(base.damaged ? &base : &test, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
+	}
 out:
 	et_diff_free(&df);
 	et_load_free(&base);

@@ -304,6 +304,15 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "entrytrace export: write error\n");
 		ret = ET_EXIT_FAIL;
 	}
+	if (ret == ET_EXIT_OK && et_counts_damaged(et_trace_counts(t))) {
+		const struct et_trace_counts *tc = et_trace_counts(t);
+
+		fprintf(stderr, "entrytrace export: %s: the data has holes: %" PRIu64
+			" pages unreadable, %" PRIu64 " records out of time order, %" PRIu64
+			" stage events contradict their name (entrytrace report says per CPU)\n",
+			argv[optind], tc->pages_unread, tc->time_back, tc->abi_errors);
+		ret = ET_EXIT_DAMAGED;
+	}
 	if (ret == ET_EXIT_OK && !x.slices) {
 		fprintf(stderr, "entrytrace export: no syscall to export\n");
 		ret = ET_EXIT_EMPTY;

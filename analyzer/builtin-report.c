@@ -49,7 +49,8 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0 report printed, 1 runtime failure, 2 usage error, 3 an input\n"
 	"file is missing, unreadable or corrupt, 4 no syscall events or nothing\n"
-	"matched the filters, 5 (--strict) lost events touched the report.\n";
+	"matched the filters, 5 (--strict) lost events touched the report, 8 the data\n"
+	"has holes: records the file holds could not be read (the header says where).\n";
 
 static void list_stages(void)
 {
@@ -271,6 +272,12 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "entrytrace report: %s\n",
 			ld.seen ? "no complete syscall matched" : "no syscall in the trace");
 		ret = ET_EXIT_EMPTY;
+	}
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		char why[512];
+
+		fprintf(stderr, "entrytrace report: %s\n", et_load_damage(&ld, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
 	}
 	if (ret == ET_EXIT_OK && strict && ld.lost) {
 		fprintf(stderr, "entrytrace report: lost events touched the report (--strict)\n");

@@ -13,6 +13,8 @@ enum et_exit {
 	ET_EXIT_EMPTY = 4,	/* no syscall events, or nothing matched */
 	ET_EXIT_LOST = 5,	/* --strict: lost events touched the result */
 	ET_EXIT_GATE = 6,	/* diff --fail-on: a rule tripped */
+	ET_EXIT_GATE_NONE = 7,	/* diff --fail-on: a rule checked nothing */
+	ET_EXIT_DAMAGED = 8,	/* the data has holes: records the file holds not read */
 };
 
 #include "entrytrace.h"

@@ -229,7 +229,26 @@ struct et_trace_counts {
 	int nr_cpus;
 	uint64_t *lost_per_cpu;	/* nr_cpus entries; unknown gaps count 1 */
 	uint64_t *records_per_cpu;
+	uint64_t last_ts;	/* latest record read, trace clock ns */
+	/*
+	 * What the file holds against what could be read (files only; live
+	 * traces have no pages to count).  The file says how many bytes of
+	 * ring-buffer pages each CPU holds; every one of them should give at
+	 * least one record.  A page that gives none (its header empty or
+	 * invalid, a compressed chunk that does not decompress and so ends
+	 * the CPU's data early) is a hole; so is a record earlier than the one
+	 * before it on its CPU (a page repeated or out of place).
+	 */
+	uint64_t *pages_per_cpu;	/* pages the file holds */
+	uint64_t *pages_read_per_cpu;	/* ...that gave records */
+	uint64_t *time_back_per_cpu;	/* records earlier than their predecessor */
+	uint64_t pages_unread;		/* sum over CPUs of held - read */
+	uint64_t time_back;
+	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
 };
+
+/* The data has holes: pages that gave no records, time going back, ABI errors. */
+bool et_counts_damaged(const struct et_trace_counts *counts);
 
 /*
  * Read every record in global time order and call fn for each decoded
@@ -525,6 +544,7 @@ struct et_load {
 	uint64_t filtered_out;
 	uint64_t seen;			/* syscalls of all files */
 	uint64_t lost;			/* lost events and lost-touched syscalls */
+	int damaged;			/* files with holes (et_counts_damaged) */
 	struct et_syscall *excluded;	/* with keep_excluded */
 	size_t nr_excluded;
 };
@@ -535,6 +555,8 @@ bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
 void et_load_free(struct et_load *ld);
+/* One line naming the first damaged file and what could not be read. */
+const char *et_load_damage(const struct et_load *ld, char *buf, size_t size);
 
 /* ET_PATH_G, ET_PATH_L (powerpc before 7.2) or ET_PATH_S (stock mode). */
 unsigned int et_trace_entry_path(const struct et_trace_info *info);

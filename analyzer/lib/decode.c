@@ -94,6 +94,9 @@ struct et_trace {
 	char *clock_str;
 
 	unsigned long long abi_errors;
+	int page_size;		/* files: pages are counted per CPU */
+	uint64_t *last_page;	/* per CPU: page of the last record + 1 */
+	uint64_t *last_rec_ts;	/* per CPU: timestamp of the last record */
 	bool *lost_announced;	/* per CPU: gap before the next record told */
 	int jobs;		/* reader threads for et_trace_iterate */
 };
@@ -516,8 +519,15 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
 	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
 	t->lost_announced = calloc(t->info.cpus, sizeof(bool));
+	t->counts.pages_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.pages_read_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.time_back_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->last_page = calloc(t->info.cpus, sizeof(uint64_t));
+	t->last_rec_ts = calloc(t->info.cpus, sizeof(uint64_t));
 	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
-	    !t->lost_announced)
+	    !t->lost_announced || !t->counts.pages_per_cpu ||
+	    !t->counts.pages_read_per_cpu || !t->counts.time_back_per_cpu ||
+	    !t->last_page || !t->last_rec_ts)
 		return ET_ERR_NOMEM;
 	return ET_OK;
 }
@@ -631,6 +641,14 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		*err = e;
 		goto fail;
 	}
+	/* what each CPU holds, in pages, to compare with what is read */
+	t->page_size = tracecmd_page_size(t->handle);
+	for (int c = 0; t->page_size > 0 && c < t->info.cpus; c++) {
+		long long size = tracecmd_get_cpu_file_size(t->handle, c);
+
+		if (size > 0)
+			t->counts.pages_per_cpu[c] = (uint64_t)size / t->page_size;
+	}
 	*err = ET_OK;
 	return t;
 fail:
@@ -648,6 +666,11 @@ void et_trace_close(struct et_trace *t)
 	free(t->active);
 	free(t->counts.lost_per_cpu);
 	free(t->counts.records_per_cpu);
+	free(t->counts.pages_per_cpu);
+	free(t->counts.pages_read_per_cpu);
+	free(t->counts.time_back_per_cpu);
+	free(t->last_page);
+	free(t->last_rec_ts);
 	free(t->lost_announced);
 	free(t->machine_str);
 	free(t->uname_str);
@@ -837,6 +860,21 @@ static int on_record(struct et_trace *t, struct et_walk *w,
 
 	w->records++;
 	t->counts.records_per_cpu[cpu]++;
+	if (t->page_size > 0) {
+		/* records of a CPU come in file order: count page changes */
+		uint64_t page = rec->offset / (uint64_t)t->page_size + 1;
+
+		if (page != t->last_page[cpu]) {
+			t->counts.pages_read_per_cpu[cpu]++;
+			t->last_page[cpu] = page;
+		}
+		/* (live rounds are in order only within a round) */
+		if (rec->ts < t->last_rec_ts[cpu])
+			t->counts.time_back_per_cpu[cpu]++;
+		t->last_rec_ts[cpu] = rec->ts;
+	}
+	if (rec->ts > w->last_ts)
+		w->last_ts = rec->ts;
 
 	/* only the first record of a CPU can carry an unannounced gap */
 	if (rec->missed_events && !t->lost_announced[cpu]) {
@@ -919,6 +957,9 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 	t->counts.lost_events += w->lost_events;
 	t->counts.lost_unknown += w->lost_unknown;
 	t->abi_errors += w->abi_errors;
+	t->counts.abi_errors = t->abi_errors;
+	if (w->last_ts > t->counts.last_ts)
+		t->counts.last_ts = w->last_ts;
 	free(w->su_buf);
 	w->su_buf = NULL;
 }
@@ -997,14 +1038,36 @@ static void activate_handlers(struct et_trace *t)
 					t->handlers[id] : (struct et_handler){ H_NONE, 0 };
 }
 
+/* Sum up what each CPU held and what could be read of it. */
+static void count_holes(struct et_trace *t)
+{
+	struct et_trace_counts *c = &t->counts;
+
+	c->pages_unread = 0;
+	c->time_back = 0;
+	for (int cpu = 0; cpu < t->info.cpus; cpu++) {
+		if (c->pages_per_cpu[cpu] > c->pages_read_per_cpu[cpu])
+			c->pages_unread += c->pages_per_cpu[cpu] - c->pages_read_per_cpu[cpu];
+		c->time_back += c->time_back_per_cpu[cpu];
+	}
+}
+
+bool et_counts_damaged(const struct et_trace_counts *c)
+{
+	return c->pages_unread || c->time_back || c->abi_errors;
+}
+
 int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 {
 	struct et_walk w;
 	int *all, ret;
 
 	activate_handlers(t);
-	if (t->jobs > 1 && t->info.cpus > 1)
-		return et_iterate_parallel(t, t->jobs, fn, data);
+	if (t->jobs > 1 && t->info.cpus > 1) {
+		ret = et_iterate_parallel(t, t->jobs, fn, data);
+		count_holes(t);
+		return ret;
+	}
 
 	all = calloc(t->info.cpus, sizeof(*all));
 	if (!all || et_walk_init(t, &w, fn, data)) {
@@ -1016,6 +1079,7 @@ int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 	ret = et_walk_cpus(t, t->handle, all, t->info.cpus, &w);
 	et_walk_fini(t, &w);
 	free(all);
+	count_holes(t);
 	return ret;
 }
 

@@ -180,6 +180,40 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
+/*
+ * What the file holds that could not be read, per CPU: said in the header
+ * of every report, and the commands exit with their own status for it.
+ */
+static void text_damage(const struct et_trace_counts *c, FILE *out)
+{
+	bool first = true;
+
+	if (!et_counts_damaged(c))
+		return;
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		uint64_t held = c->pages_per_cpu[cpu], read = c->pages_read_per_cpu[cpu];
+
+		if (held > read) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " of %" PRIu64 " pages gave no records "
+				"(header empty or invalid, or a compressed chunk that does not "
+				"decompress); their records are missing\n",
+				first ? "DAMAGED:    " : "            ", cpu, held - read, held);
+			first = false;
+		}
+		if (c->time_back_per_cpu[cpu]) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " records earlier than the record "
+				"before them (a page repeated or out of place)\n",
+				first ? "DAMAGED:    " : "            ", cpu,
+				c->time_back_per_cpu[cpu]);
+			first = false;
+		}
+	}
+	if (c->abi_errors)
+		fprintf(out, "%s %" PRIu64 " entry_stage events whose stage field "
+			"contradicts their name (taken by name)\n",
+			first ? "DAMAGED:    " : "            ", c->abi_errors);
+}
+
 static void text_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_trace_info *in = &f->info;
@@ -225,6 +259,7 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, ", no events lost");
 	}
 	fprintf(out, "\n");
+	text_damage(&f->counts, out);
 	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, %" PRIu64 " tasks",
 		f->tl.syscalls, f->tl.complete, f->tl.tasks);
 	if (f->tl.seq_lost)
@@ -494,7 +529,19 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		f->counts.lost_events, f->counts.lost_unknown);
 	for (int c = 0; c < f->counts.nr_cpus; c++)
 		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.lost_per_cpu[c]);
-	fprintf(out, "],\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
+	fprintf(out, "],\n     \"damaged\": %s, \"pages_per_cpu\": [",
+		et_counts_damaged(&f->counts) ? "true" : "false");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_per_cpu[c]);
+	fprintf(out, "], \"pages_read_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_read_per_cpu[c]);
+	fprintf(out, "], \"time_back_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.time_back_per_cpu[c]);
+	fprintf(out, "], \"abi_errors\": %" PRIu64 ", \"first_ts\": %.9f, \"last_ts\": %.9f",
+		f->counts.abi_errors, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
+	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
 		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
 		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,
 		f->tl.seq_lost, f->tl.stray, f->tl.dup_stage);
