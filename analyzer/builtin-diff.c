@@ -51,9 +51,15 @@ static const char diff_usage[] =
 	"                         stages that contribute most\n"
 	"  -h, --help             this text\n"
 	"\n"
+	"A rule that can check nothing fails the gate with exit 7: a syscall the\n"
+	"trace's architecture does not have, a stage a side cannot measure (seccomp\n"
+	"on a stock kernel), no cell it names measured on both sides.\n"
+	"\n"
 	"exit status: 0 compared (and no --fail-on rule tripped), 1 runtime failure,\n"
 	"2 usage error, 3 an input file is missing, unreadable or corrupt, 4 no\n"
-	"syscall events or nothing matched, 6 a --fail-on rule tripped.\n";
+	"syscall events, nothing matched, or base and test share no cell, 6 a\n"
+	"--fail-on rule tripped, 7 a --fail-on rule checked nothing, 8 the data has\n"
+	"holes (see entrytrace report).\n";
 
 struct rule {
 	char *syscall;		/* NULL: any */
@@ -103,40 +109,103 @@ static int parse_rule(const char *s, void *data)
 	return 0;
 }
 
-/* The rules that trip, printed; true if any did. */
-static bool gate(const struct et_diff *df, const struct et_trace *names,
-		 const struct rule *rules, int nr_rules)
+static void rule_text(const struct rule *r, char *buf, size_t size)
 {
-	bool tripped = false;
+	snprintf(buf, size, "%s%s%s>%g%s", r->syscall ? r->syscall : "",
+		 r->syscall ? ":" : "", r->stage >= 0 ? et_stages[r->stage].name : "*",
+		 r->limit, r->percent ? "%" : "ns");
+}
 
-	for (size_t i = 0; i < df->nr_cells; i++) {
-		const struct et_diff_cell *c = &df->cells[i];
-		const char *name = et_syscall_name(names, c->nr);
+/*
+ * Why a rule cannot be checked on these traces, or NULL: a syscall the
+ * trace's architecture does not have, a stage neither side's entry path
+ * or mode can show.
+ */
+static const char *unknowable(const struct rule *r, const struct et_trace *names,
+			      unsigned int base_path, unsigned int test_path,
+			      const struct et_report_file *bf, const struct et_report_file *tf,
+			      char *buf, size_t size)
+{
+	const struct et_trace_info *in = et_trace_info(names);
 
-		if (!c->significant || c->d_mean <= 0)
+	if (r->syscall && et_syscall_number(names, r->syscall) < 0) {
+		snprintf(buf, size, "no syscall '%s' on %s", r->syscall,
+			 in->machine ? in->machine : "this architecture");
+		return buf;
+	}
+	if (r->stage >= 0) {
+		unsigned int paths = et_stages[r->stage].paths;
+
+		if (!(paths & base_path) || !(paths & test_path)) {
+			bool base = !(paths & base_path);
+
+			snprintf(buf, size, "stage '%s' cannot be measured on the %s (%s, %s mode)",
+				 et_stages[r->stage].name, base ? "base" : "test",
+				 et_path_name(base ? base_path : test_path),
+				 et_mode_name(base ? bf->info.mode : tf->info.mode));
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The rules that trip, printed.  Returns ET_EXIT_GATE if any did, else
+ * ET_EXIT_GATE_NONE if any rule checked no cell (a gate that checked
+ * nothing must not pass), else ET_EXIT_OK.
+ */
+static int gate(const struct et_diff *df, const struct et_diff_report *rep,
+		const struct rule *rules, int nr_rules)
+{
+	const struct et_trace *names = rep->names;
+	bool tripped = false, none = false;
+	char rb[96], why[256];
+
+	for (int k = 0; k < nr_rules; k++) {
+		const struct rule *r = &rules[k];
+		long nr = r->syscall ? et_syscall_number(names, r->syscall) : -1;
+		size_t checked = 0;
+
+		rule_text(r, rb, sizeof(rb));
+		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
+			       rep->test_files, why, sizeof(why))) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
+				rb, why);
+			none = true;
 			continue;
-		for (int k = 0; k < nr_rules; k++) {
-			const struct rule *r = &rules[k];
-			double grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
+		}
+		for (size_t i = 0; i < df->nr_cells; i++) {
+			const struct et_diff_cell *c = &df->cells[i];
+			const char *name = et_syscall_name(names, c->nr);
+			double grew;
 
 			if (r->stage >= 0 && r->stage != c->stage)
 				continue;
-			if (r->syscall && (!name || strcmp(name, r->syscall)))
+			if (r->syscall && c->nr != nr)
 				continue;
-			if (r->percent && c->mean_base <= 0)
+			if (!c->tested || (r->percent && c->mean_base <= 0))
 				continue;
+			checked++;
+			if (!c->significant || c->d_mean <= 0)
+				continue;
+			grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
 			if (grew > r->limit) {
-				fprintf(stderr, "entrytrace diff: --fail-on %s%s%s>%g%s tripped: %s %s +%.1f%s (p %.2g)\n",
-					r->syscall ? r->syscall : "", r->syscall ? ":" : "",
-					r->stage >= 0 ? et_stages[r->stage].name : "*", r->limit,
-					r->percent ? "%" : "ns", name ? name : "?",
-					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
-					c->p_adj);
+				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s %s +%.1f%s (p %.2g)\n",
+					rb, name ? name : "?", et_stages[c->stage].name, grew,
+					r->percent ? "%" : " ns", c->p_adj);
 				tripped = true;
 			}
 		}
+		if (!checked) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: no cell it "
+				"names was measured on both sides (%zu cells compared in all; base %s "
+				"mode, test %s mode)\n", rb, df->tests,
+				et_mode_name(rep->base_files[0].info.mode),
+				et_mode_name(rep->test_files[0].info.mode));
+			none = true;
+		}
 	}
-	return tripped;
+	return tripped ? ET_EXIT_GATE : none ? ET_EXIT_GATE_NONE : ET_EXIT_OK;
 }
 
 /* The cells the text shows, by contribution, as far as both sides ran them. */
@@ -371,8 +440,15 @@ int cmd_diff(int argc, char **argv)
 		fclose(out);
 	if (plot_path && plot(plot_path, &rep, 12))
 		ret = ET_EXIT_FAIL;
-	if (ret == ET_EXIT_OK && nr_rules && gate(&df, base.traces[0], rules, nr_rules))
-		ret = ET_EXIT_GATE;
+	if (ret == ET_EXIT_OK && nr_rules)
+		ret = gate(&df, &rep, rules, nr_rules);
+	if (ret == ET_EXIT_OK && !df.tests) {
+		fprintf(stderr, "entrytrace diff: compared nothing: base and test share no "
+			"syscall x path signature x stage cell with values on both sides (base %s "
+			"mode, test %s mode)\n", et_mode_name(base.files[0].info.mode),
+			et_mode_name(test.files[0].info.mode));
+		ret = ET_EXIT_EMPTY;
+	}
 	if (ret == ET_EXIT_OK && (base.damaged || test.damaged)) {
 		char why[512];
 

@@ -56,7 +56,8 @@ static void usage(FILE *out)
 		"\n"
 		"exit status: 0 done, 1 runtime failure, 2 usage error, 3 unreadable or\n"
 		"corrupt input, 4 nothing to report, 5 lost events (report --strict),\n"
-		"6 a diff --fail-on rule tripped.\n");
+		"6 a diff --fail-on rule tripped, 7 a --fail-on rule checked nothing,\n"
+		"8 the data has holes (pages the file holds could not be read).\n");
 }
 
 /*

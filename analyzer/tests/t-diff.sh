@@ -84,3 +84,21 @@ panels = [g for g in r.iter(ns + 'g')]
 lines = [len(g.findall(ns + 'polyline')) for g in panels]
 sys.exit(not (len(panels) >= 2 and all(n == 2 for n in lines)))"
 check "the first panel is the injected stage" grep -q 'user_gap' <(grep -m1 'font-weight="bold">[a-z]' d.svg | sed -n 2p; grep -o 'font-weight="bold">[^<]*' d.svg | sed -n 2p)
+
+# A gate that checked nothing fails with its own status (7), naming why.
+expect_exit "--fail-on a stage a stock trace cannot show (seccomp): exit 7" 7 \
+	"$ET" diff --fail-on 'seccomp>2%' "$base" "$spin"
+check "...and says the stage cannot be measured on a stock kernel" grep -q \
+	"'seccomp>2%' checked nothing: stage 'seccomp' cannot be measured on the base (stock kernel" \
+	<("$ET" diff --fail-on 'seccomp>2%' "$base" "$spin" 2>&1 >/dev/null)
+expect_exit "--fail-on a mistyped syscall: exit 7" 7 "$ET" diff --fail-on 'nosuchsys:total>2%' "$base" "$spin"
+check "...naming it and the architecture" grep -q "no syscall 'nosuchsys' on x86_64" \
+	<("$ET" diff --fail-on 'nosuchsys:total>2%' "$base" "$spin" 2>&1 >/dev/null)
+compact=$DATA/x86_64-6.12-compact.dat
+expect_exit "--fail-on over files sharing no cell (stock vs summary mode): exit 7" 7 \
+	"$ET" diff --fail-on 'total>2%' "$base" "$compact"
+expect_exit "diff without a gate over files sharing no cell: exit 4" 4 "$ET" diff "$base" "$compact"
+expect_exit "one rule that checks nothing fails a gate whose other rule passes" 7 \
+	"$ET" diff --fail-on 'user_gap>500%,nosuchsys:total>1%' "$base" "$spin"
+expect_exit "a rule that trips still trips next to one that checks nothing" 6 \
+	"$ET" diff --fail-on 'user_gap>50%,nosuchsys:total>1%' "$base" "$spin"
