@@ -589,6 +589,14 @@ struct et_diff_cell {
 	double mean_base, mean_test, d_mean, d_mean_lo, d_mean_hi;
 	bool tested;		/* both sides have >= 2 values */
 	double u, z, p, p_adj;	/* Mann-Whitney, Holm-adjusted p */
+	double mw_sigma;	/* its standard deviation under the null */
+	/*
+	 * Hodges-Lehmann shift: the median of the pairwise differences test -
+	 * base (at bucket resolution), and the interval Mann-Whitney implies
+	 * at the level Holm's correction tested this cell at (shift_level,
+	 * e.g. 0.9995): it leaves out 0 exactly when the cell is significant.
+	 */
+	double shift, shift_lo, shift_hi, shift_level;
 	double cliff;		/* Cliff's delta, -1..1 */
 	bool significant;
 	double per_sc_base;	/* mean time per syscall, 0 where not run */
