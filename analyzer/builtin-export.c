@@ -23,12 +23,19 @@ static const char export_usage[] =
 	"Writes the syscall timelines of a trace as Trace Event Format JSON, which\n"
 	"ui.perfetto.dev and chrome://tracing open: a track per task, a slice per\n"
 	"syscall (args: nr, ret, path signature, flags) with its stages nested inside,\n"
-	"instant markers for signal deliveries and for lost-event gaps.  Syscalls kept\n"
-	"out of 'entrytrace report' are exported with args.complete false when they\n"
-	"have a span (crossing lost events, a fork child's return); those without a\n"
-	"start or an end (open at an end of the trace, exit_group) are not.  Stages\n"
-	"that end outside their syscall (a stock kernel's signal_exit, after\n"
-	"sys_exit) become instants.  A task renamed by exec is renamed on its track.\n"
+	"instant markers for signal deliveries and for lost-event gaps.  Threads are\n"
+	"grouped into their process where the trace says which process they belong to\n"
+	"(task:task_newtask's clone flags, an exec); otherwise each thread is a process\n"
+	"of its own, and export says so.\n"
+	"\n"
+	"Syscalls kept out of 'entrytrace report' are exported with args.complete\n"
+	"false whenever the trace holds a span for them: crossing lost events, a fork\n"
+	"child's return, and a syscall open at the start of the trace on an entrytrace\n"
+	"kernel (flags open_start: drawn from its first stage the trace holds).  Those\n"
+	"with no span (open at an end on a stock kernel, exit_group, no deferred tail)\n"
+	"are not exported; export counts them on stderr.  Stages that end outside\n"
+	"their syscall (a stock kernel's signal_exit, after sys_exit) become instants.\n"
+	"A task renamed by exec is renamed on its track.\n"
 	"\n"
 	"options:\n"
 	"      --format=FMT       chrome-json (default) or perfetto (the same JSON;\n"
@@ -53,6 +60,9 @@ struct exporter {
 	bool first;		/* no event written yet */
 	uint64_t slices;	/* syscall slices written */
 	uint64_t complete;
+	uint64_t partial;	/* ...of incomplete syscalls (args.complete false) */
+	uint64_t no_span;	/* not written: no start or no end */
+	uint64_t filtered;	/* not written: left out by the filters */
 	struct named *named;	/* tasks whose thread_name is out */
 	size_t nr_named, cap_named;
 	struct et_timeline *tl;
@@ -73,18 +83,31 @@ static void sep(struct exporter *x)
 
 struct named {
 	int pid;
+	int tgid;
 	char comm[ET_COMM_LEN];
 };
 
-/* A thread_name record when a task is first seen or its name changed. */
-static void name_task(struct exporter *x, int pid, const char *comm)
+/* "comm-pid" as a JSON string: comm is whatever the task called itself. */
+static void task_label(FILE *out, const char *comm, int pid)
+{
+	char buf[ET_COMM_LEN + 16];
+
+	snprintf(buf, sizeof(buf), "%s-%d", comm, pid);
+	et_json_str(out, buf);
+}
+
+/*
+ * A thread_name record when a task is first seen or its name or group
+ * changed; a process_name record for a thread group's leader.
+ */
+static void name_task(struct exporter *x, int pid, int tgid, const char *comm)
 {
 	struct named *n = NULL;
 
 	for (size_t i = 0; i < x->nr_named; i++)
 		if (x->named[i].pid == pid)
 			n = &x->named[i];
-	if (n && !strncmp(n->comm, comm, ET_COMM_LEN))
+	if (n && !strncmp(n->comm, comm, ET_COMM_LEN) && n->tgid == tgid)
 		return;
 	if (!n) {
 		if (x->nr_named >= MAX_TASKS_NAMED)
@@ -104,9 +127,19 @@ static void name_task(struct exporter *x, int pid, const char *comm)
 		n->pid = pid;
 	}
 	snprintf(n->comm, sizeof(n->comm), "%s", comm);
+	n->tgid = tgid;
 	sep(x);
 	fprintf(x->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
-		"\"args\":{\"name\":\"%s-%d\"}}", pid, pid, comm, pid);
+		"\"args\":{\"name\":", tgid, pid);
+	task_label(x->out, comm, pid);
+	fputs("}}", x->out);
+	if (tgid == pid) {
+		sep(x);
+		fprintf(x->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,"
+			"\"tid\":%d,\"args\":{\"name\":", tgid, pid);
+		task_label(x->out, comm, pid);
+		fputs("}}", x->out);
+	}
 }
 
 static const char *sc_name(const struct exporter *x, int nr, char *buf, size_t n)
@@ -126,16 +159,25 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	char nb[32], wb[160], fb[128];
 	bool complete = !(sc->flags & ET_SC_INCOMPLETE);
 
-	if (x->filtering && !et_filter_match(x->filter, sc, x->first_ts))
+	int pid;
+
+	if (x->filtering && !et_filter_match(x->filter, sc, x->first_ts)) {
+		x->filtered++;
 		return;
-	if (!(sc->start_mask & (1ull << ET_STAGE_TOTAL)))
-		return;	/* no span to draw: summary mode without tail, open ends */
+	}
+	if (!(sc->start_mask & (1ull << ET_STAGE_TOTAL))) {
+		/* no span to draw: open at an end of the trace, exit_group, no tail */
+		x->no_span++;
+		return;
+	}
+	pid = sc->tgid >= 0 ? sc->tgid : sc->pid;
+	x->partial += !complete;
 	t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
 	t1 = t0 + sc->ns[ET_STAGE_TOTAL];
-	name_task(x, sc->pid, sc->comm);
+	name_task(x, sc->pid, pid, sc->comm);
 	sep(x);
 	fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
-		sc_name(x, sc->nr, nb, sizeof(nb)), sc->pid, sc->pid);
+		sc_name(x, sc->nr, nb, sizeof(nb)), pid, sc->pid);
 	us(x->out, "ts", t0);
 	fputc(',', x->out);
 	us(x->out, "dur", t1 - t0);
@@ -159,7 +201,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 			sep(x);
 			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"%s\","
 				"\"pid\":%d,\"tid\":%d,", st == ET_STAGE_SIGNAL_EXIT ?
-				"signal delivered" : et_stages[st].name, sc->pid, sc->pid);
+				"signal delivered" : et_stages[st].name, pid, sc->pid);
 			us(x->out, "ts", end);
 			fprintf(x->out, ",\"args\":{\"stage\":\"%s\",\"ns\":%" PRIu64 "}}",
 				et_stages[st].name, sc->ns[st]);
@@ -167,7 +209,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		}
 		sep(x);
 		fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"stage\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
-			et_stages[st].name, sc->pid, sc->pid);
+			et_stages[st].name, pid, sc->pid);
 		us(x->out, "ts", s);
 		fputc(',', x->out);
 		us(x->out, "dur", end - s);
@@ -175,7 +217,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		if (st == ET_STAGE_SIGNAL) {
 			sep(x);
 			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"signal delivered\","
-				"\"pid\":%d,\"tid\":%d,", sc->pid, sc->pid);
+				"\"pid\":%d,\"tid\":%d,", pid, sc->pid);
 			us(x->out, "ts", end);
 			fputc('}', x->out);
 		}
@@ -292,7 +334,9 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	fprintf(x.out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
-		"\"trace\":\"%s\",\"mode\":\"%s\"},\n\"traceEvents\":[", argv[optind],
+		"\"trace\":");
+	et_json_str(x.out, argv[optind]);
+	fprintf(x.out, ",\"mode\":\"%s\"},\n\"traceEvents\":[",
 		et_mode_name(et_trace_info(t)->mode));
 	if (et_trace_iterate(t, on_event, &x) < 0) {
 		fprintf(stderr, "entrytrace export: %s: reading the events failed\n", argv[optind]);
@@ -317,9 +361,22 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "entrytrace export: no syscall to export\n");
 		ret = ET_EXIT_EMPTY;
 	}
-	if (ret == ET_EXIT_OK)
-		fprintf(stderr, "entrytrace export: %" PRIu64 " syscalls (%" PRIu64 " complete)\n",
-			x.slices, x.complete);
+	if (ret == ET_EXIT_OK || ret == ET_EXIT_DAMAGED) {
+		const struct et_timeline_counts *tc = et_timeline_counts(x.tl);
+
+		fprintf(stderr, "entrytrace export: %" PRIu64 " syscalls (%" PRIu64 " complete, %"
+			PRIu64 " incomplete with a span); not exported: %" PRIu64 " without a start "
+			"or an end, %" PRIu64 " filtered out\n", x.slices, x.complete, x.partial,
+			x.no_span, x.filtered);
+		if (!tc->tasks_grouped)
+			fprintf(stderr, "entrytrace export: the trace does not say which threads "
+				"share a process (no task:task_newtask events, no exec): each "
+				"thread is shown as a process of its own\n");
+		else
+			fprintf(stderr, "entrytrace export: thread groups known for %" PRIu64 " of %"
+				PRIu64 " tasks (task:task_newtask, exec); the others are shown as "
+				"processes of their own\n", tc->tasks_grouped, tc->tasks);
+	}
 out:
 	if (x.out && x.out != stdout)
 		fclose(x.out);

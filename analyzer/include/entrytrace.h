@@ -156,6 +156,13 @@ struct et_event {
 			int old_pid;		/* exec: pid before de_thread */
 			const char *comm;	/* valid during the callback */
 			const char *old_comm;	/* task_rename: name before */
+			/*
+			 * TASK_NEW from task_newtask: the clone flags
+			 * (CLONE_THREAD: a thread of the parent, ev.pid);
+			 * -1 when the event does not say (sched_process_fork).
+			 */
+			long long clone_flags;
+			bool exec;		/* COMM from sched_process_exec */
 		} task;
 		struct {
 			uint32_t seq;
@@ -359,6 +366,11 @@ struct et_syscall {
 	uint64_t sub[ET_STAGE_NR];
 	uint32_t ovh[ET_STAGE_NR];
 	uint32_t flags2;	/* ET_SC2_* */
+	/*
+	 * Thread group (process) of the task, from task:task_newtask's clone
+	 * flags or an exec; -1 when the trace does not say.
+	 */
+	int tgid;
 };
 
 #define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_MAX_OVERLAYS intervals */
@@ -388,6 +400,7 @@ struct et_timeline_counts {
 	uint64_t event_cost;
 	uint64_t event_cost_samples;
 	uint64_t overlays_dropped;	/* syscalls with too many intervals */
+	uint64_t tasks_grouped;		/* tasks whose thread group is known */
 };
 
 struct et_timeline;
@@ -683,6 +696,14 @@ struct et_report {
 char *et_sc_flags_str(uint32_t flags, char *buf, size_t size);
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+
+/*
+ * A JSON string, quoted: valid UTF-8 as is, quotes and backslashes
+ * escaped, control characters and bytes that are not UTF-8 as \u00XX.
+ * NULL prints "".  The _n form stops at n bytes or a NUL.
+ */
+void et_json_str(FILE *out, const char *s);
+void et_json_strn(FILE *out, const char *s, size_t n);
 
 /* A diff and what is needed to print it. */
 struct et_diff_report {

@@ -76,7 +76,7 @@ struct et_trace {
 	struct et_field sw_next_comm, sw_next_pid;
 	struct et_field pexit_pid;
 	struct et_field fork_child_pid, fork_child_comm;
-	struct et_field newtask_pid, newtask_comm;
+	struct et_field newtask_pid, newtask_comm, newtask_flags;
 	struct et_field rename_pid, rename_newcomm, rename_oldcomm;
 	struct et_field pexit_comm;
 	struct et_field exec_pid, exec_old_pid, exec_filename;
@@ -350,6 +350,7 @@ static void resolve_stock(struct et_trace *t)
 	ev = find(t, "task", "task_newtask");
 	if (ev && resolve(ev, "pid", &t->newtask_pid)) {
 		resolve(ev, "comm", &t->newtask_comm);
+		resolve(ev, "clone_flags", &t->newtask_flags);
 		set_handler(t, ev, H_TASK_NEWTASK, 0);
 	}
 	ev = find(t, "task", "task_rename");
@@ -753,6 +754,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->kind = ET_EV_IRQ_EXIT;
 		return true;
 	case H_PROCESS_EXIT:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_EXIT;
 		ev->task.pid = rd_field(t, rec, &t->pexit_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -760,6 +763,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->task.old_comm = NULL;
 		return true;
 	case H_PROCESS_FORK:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->fork_child_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -767,13 +772,18 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_NEWTASK:
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->newtask_pid);
 		ev->task.old_pid = ev->task.pid;
 		ev->task.comm = rd_comm(rec, &t->newtask_comm, w->comm_a);
 		ev->task.old_comm = NULL;
+		ev->task.clone_flags = t->newtask_flags.size ?
+			rd_field(t, rec, &t->newtask_flags) : -1;
 		return true;
 	case H_TASK_RENAME:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->rename_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -782,6 +792,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 			rd_comm(rec, &t->rename_oldcomm, w->comm_b) : NULL;
 		return true;
 	case H_PROCESS_EXEC:
+		ev->task.clone_flags = -1;
+		ev->task.exec = true;
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->exec_pid);
 		ev->task.old_pid = rd_field(t, rec, &t->exec_old_pid);

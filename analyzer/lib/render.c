@@ -457,21 +457,6 @@ static int render_text(const struct et_report *rep, FILE *out)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
 
 static void json_hist(FILE *out, const struct et_hist *h)
 {
@@ -495,25 +480,25 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	char buf[1024];
 
 	fprintf(out, "    {\"path\": ");
-	json_str(out, in->path);
+	et_json_str(out, in->path);
 	fprintf(out, ", \"uname\": ");
-	json_str(out, in->uname);
+	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
-	json_str(out, in->machine);
+	et_json_str(out, in->machine);
 	fprintf(out, ", \"file_version\": %lu, \"compression\": ", in->file_version);
 	if (in->compression)
-		json_str(out, in->compression);
+		et_json_str(out, in->compression);
 	else
 		fprintf(out, "null");
 	fprintf(out, ", \"cpus\": %d, \"clock\": ", in->cpus);
-	json_str(out, in->clock);
+	et_json_str(out, in->clock);
 	fprintf(out, ",\n     \"mode\": \"%s\", \"events_present\": ", et_mode_name(in->mode));
 	present_list(in->present, buf, sizeof(buf));
-	json_str(out, buf);
+	et_json_str(out, buf);
 	fprintf(out, ", \"not_recorded\": ");
 	if (in->mode == ET_MODE_STAGES) {
 		missing_stages(in, buf, sizeof(buf));
-		json_str(out, buf);
+		et_json_str(out, buf);
 	} else {
 		fprintf(out, "null");
 	}
@@ -521,7 +506,7 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	nr_inv = et_mode_invisible(in->mode, in->present, inv, ET_ARRAY_SIZE(inv));
 	for (size_t i = 0; i < nr_inv; i++) {
 		fprintf(out, "%s", i ? ", " : "");
-		json_str(out, inv[i]);
+		et_json_str(out, inv[i]);
 	}
 	fprintf(out, "],\n     \"records\": %" PRIu64 ", \"decoded\": %" PRIu64
 		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64
@@ -581,10 +566,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 			continue;
 		fprintf(out, "%s    {\"syscall\": ", first ? "" : ",\n");
 		first = false;
-		json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
+		et_json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
 		if (et_stats_by_work(rep->stats))
-			json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+			et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
 		else
 			fprintf(out, "null");	/* not split: every path together */
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
@@ -606,14 +591,14 @@ static int render_json(const struct et_report *rep, FILE *out)
 		fprintf(out, "%s\n    \"%s\": [", by ? "," : "", key[by]);
 		for (size_t i = 0; i < ng; i++) {
 			fprintf(out, "%s\n      {\"syscall\": ", i ? "," : "");
-			json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
+			et_json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"%s\": %ld", g[i]->nr, key[by], g[i]->key);
 			if (by == ET_BY_PID) {
 				fprintf(out, ", \"comm\": ");
-				json_str(out, g[i]->comm);
+				et_json_str(out, g[i]->comm);
 			} else if (by == ET_BY_RET) {
 				fprintf(out, ", \"name\": ");
-				json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
+				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
 			}
 			fprintf(out, ", ");
 			json_hist(out, &g[i]->hist);
@@ -630,9 +615,9 @@ static int render_json(const struct et_report *rep, FILE *out)
 			const struct et_syscall *sc = &rep->excluded[i];
 
 			fprintf(out, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", sc->pid);
-			json_str(out, sc->comm);
+			et_json_str(out, sc->comm);
 			fprintf(out, ", \"syscall\": ");
-			json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
+			et_json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"ret\": %ld, \"enter\": %.9f, \"exit\": %.9f, "
 				"\"cpu_enter\": %d, \"cpu_exit\": %d, \"flags\": \"%s\"}",
 				sc->nr, sc->ret, sc->ts_enter / 1e9, sc->ts_exit / 1e9,

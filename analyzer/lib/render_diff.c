@@ -263,17 +263,6 @@ static void text(const struct et_diff_report *r, FILE *out)
 			"every cell).\n");
 }
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, out);
-	}
-	fputc('"', out);
-}
 
 /* A bound for JSON: null where it is unbounded. */
 static const char *num(double v, char *buf, size_t size)
@@ -304,11 +293,11 @@ static void json(const struct et_diff_report *r, FILE *out)
 	fprintf(out, "{\n  \"base\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
 		r->nr_base, et_path_name(r->base_path),
 		et_mode_name(r->base_files[0].info.mode));
-	json_str(out, r->base_files[0].info.uname);
+	et_json_str(out, r->base_files[0].info.uname);
 	fprintf(out, "},\n  \"test\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
 		r->nr_test, et_path_name(r->test_path),
 		et_mode_name(r->test_files[0].info.mode));
-	json_str(out, r->test_files[0].info.uname);
+	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
 	fprintf(out, "  \"exclusive\": %s, \"no_overhead\": %s, \"event_cost_base\": %" PRIu64
@@ -320,9 +309,9 @@ static void json(const struct et_diff_report *r, FILE *out)
 		const struct et_diff_group *g = &df->groups[i];
 
 		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
-		json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
+		et_json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
-		json_str(out, et_work_str(g->work, wb, sizeof(wb)));
+		et_json_str(out, et_work_str(g->work, wb, sizeof(wb)));
 		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
 			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f"
 			", \"moved\": %s, \"where\": \"%s\"",
@@ -339,9 +328,9 @@ static void json(const struct et_diff_report *r, FILE *out)
 		const struct et_diff_cell *c = &df->sorted[i];
 
 		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
-		json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
+		et_json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
-		json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
 		fprintf(out, ", \"stage\": \"%s\", \"status\": \"%s\", \"n_base\": %" PRIu64
 			", \"n_test\": %" PRIu64, et_stages[c->stage].name, status_key(c->status),
 			c->base ? c->base->count : 0, c->test ? c->test->count : 0);

@@ -58,6 +58,7 @@ struct et_task {
 	bool have_return;	/* last_return is valid */
 	bool pid_reused;	/* the next syscall is a reused pid's first */
 	bool seq_gap;		/* the next syscall follows lost ones */
+	int tgid;		/* thread group, -1 unknown */
 	uint32_t gen;		/* bumped per syscall, for overlays */
 	uint32_t off_gen;
 	uint32_t last_seq;	/* stage modes: seq of last_return */
@@ -179,6 +180,7 @@ static struct et_task *task_get(struct et_timeline *tl, int pid)
 	if (!t)
 		return NULL;
 	t->pid = pid;
+	t->tgid = -1;
 	for (s = slot_of(tl, pid); tl->slots[s]; s = (s + 1) & (tl->nr_slots - 1))
 		;
 	tl->slots[s] = t;
@@ -410,6 +412,7 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 	sc->ts_enter = ev->ts;
 	sc->ts_exit = ev->ts;
 	memcpy(sc->comm, task_comm(tl, t), ET_COMM_LEN);
+	sc->tgid = t->tgid;
 	if (t->pid_reused)
 		sc->flags |= ET_SC_PID_REUSE;
 	if (t->seq_gap)
@@ -507,6 +510,17 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 	}
 	t->comm_known = false;
 	t->pid_reused = true;
+	t->tgid = -1;
+}
+
+/* The task's thread group is now known (counted once per task). */
+static void set_tgid(struct et_timeline *tl, struct et_task *t, int tgid)
+{
+	if (t->tgid < 0)
+		tl->counts.tasks_grouped++;
+	t->tgid = tgid;
+	if (t->has_cur)
+		CUR(t)->tgid = tgid;
 }
 
 /* ------------------------------------------------------------------ */
@@ -970,6 +984,15 @@ static void on_task_new(struct et_timeline *tl, const struct et_event *ev)
 	task_name(tl, t, NULL, ev->task.comm);
 	t->comm_tentative = false;
 	t->created = true;
+	if (ev->task.clone_flags >= 0) {
+		/* task_newtask runs in the parent: CLONE_THREAD joins its group */
+		struct et_task *parent = ev->pid ? task_find(tl, ev->pid) : NULL;
+
+		if (!(ev->task.clone_flags & 0x00010000))	/* CLONE_THREAD */
+			set_tgid(tl, t, t->pid);
+		else if (parent && parent->tgid >= 0)
+			set_tgid(tl, t, parent->tgid);
+	}
 }
 
 static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
@@ -1006,6 +1029,9 @@ static void on_comm(struct et_timeline *tl, const struct et_event *ev)
 	t = task_get(tl, ev->task.pid);
 	if (t)
 		task_name(tl, t, ev->task.old_comm, ev->task.comm);
+	/* after an exec the task leads its thread group */
+	if (t && ev->task.exec)
+		set_tgid(tl, t, t->pid);
 }
 
 /* ------------------------------------------------------------------ */
