@@ -72,13 +72,14 @@ static int parse_rule(const char *s, void *data)
 {
 	struct rule **rules = ((struct rule ***)data)[0];
 	int *n = ((int **)data)[1];
-	const char *gt = strchr(s, '>'), *colon = strchr(s, ':');
+	const char *rule = s, *gt = strchr(s, '>'), *colon = strchr(s, ':');
 	char stage[64], *end;
 	struct rule r = { .stage = -1 };
 	struct rule *p;
 
 	if (!gt || gt == s)
-		return -1;
+		return et_bad_value("entrytrace diff", "--fail-on", s,
+				    "expected [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns");
 	if (colon && colon < gt) {
 		r.syscall = strndup(s, colon - s);
 		s = colon + 1;
@@ -87,17 +88,25 @@ static int parse_rule(const char *s, void *data)
 	if (strcmp(stage, "*")) {
 		r.stage = et_stage_by_name(stage);
 		if (r.stage < 0) {
-			fprintf(stderr, "entrytrace diff: --fail-on: unknown stage '%s'\n", stage);
+			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown stage '%s' (see "
+				"'entrytrace report --stages')\n", rule, stage);
 			free(r.syscall);
 			return -1;
 		}
 	}
 	r.limit = strtod(gt + 1, &end);
+	if (end == gt + 1 || !(r.limit >= 0)) {
+		free(r.syscall);
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    "the limit after '>' must be a number, then % or ns");
+	}
 	if (!strcmp(end, "%"))
 		r.percent = true;
-	else if (strcmp(end, "ns") || end == gt + 1) {
+	else if (strcmp(end, "ns")) {
 		free(r.syscall);
-		return -1;
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    *end ? "the limit's unit must be % or ns" :
+				    "the limit needs a unit: % or ns");
 	}
 	p = realloc(*rules, (*n + 1) * sizeof(*p));
 	if (!p) {
@@ -297,12 +306,13 @@ int cmd_diff(int argc, char **argv)
 	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0;
 	uint64_t min_count = 30;
 	bool all = false;
-	char **files, err[512];
+	char **files, err[512], *end;
 	FILE *out = stdout;
 	enum et_err e;
 	void *ctx[2] = { &rules, &nr_rules };
 
 	et_common_init(&com);
+	com.who = "entrytrace diff";
 	com.load.stats.by_work = true;
 	optind = 1;
 	/* "+": options come first, so a "--" between the sides stays in argv */
@@ -320,8 +330,11 @@ int cmd_diff(int argc, char **argv)
 				fmt = ET_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = ET_FMT_CSV;
-			else
+			else {
+				et_bad_value("entrytrace diff", "--format", optarg,
+					     "expected text, json or csv");
 				goto bad;
+			}
 			break;
 		case OPT_JSON:
 			fmt = ET_FMT_JSON;
@@ -333,23 +346,38 @@ int cmd_diff(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_BOOTSTRAP:
-			dopts.bootstrap = atoi(optarg);
-			if (dopts.bootstrap < 100)
+			dopts.bootstrap = (int)strtol(optarg, &end, 10);
+			if (*end || dopts.bootstrap < 100 || dopts.bootstrap > 1000000) {
+				et_bad_value("entrytrace diff", "--bootstrap", optarg,
+					     "expected 100 to 1000000 replicates");
 				goto bad;
+			}
 			break;
 		case OPT_SEED:
-			dopts.seed = strtoull(optarg, NULL, 0);
+			dopts.seed = strtoull(optarg, &end, 0);
+			if (*end) {
+				et_bad_value("entrytrace diff", "--seed", optarg, "expected a number");
+				goto bad;
+			}
 			break;
 		case OPT_ALPHA:
-			dopts.alpha = atof(optarg);
-			if (dopts.alpha <= 0 || dopts.alpha >= 1)
+			dopts.alpha = strtod(optarg, &end);
+			if (*end || !(dopts.alpha > 0 && dopts.alpha < 1)) {
+				et_bad_value("entrytrace diff", "--alpha", optarg,
+					     "expected a level between 0 and 1, e.g. 0.05");
 				goto bad;
+			}
 			break;
 		case OPT_ALL:
 			all = true;
 			break;
 		case OPT_TOP:
-			top = atoi(optarg);
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 0) {
+				et_bad_value("entrytrace diff", "--top", optarg,
+					     "expected a number of rows (0: all)");
+				goto bad;
+			}
 			break;
 		case OPT_FAIL_ON:
 			if (et_for_each_csv(optarg, parse_rule, ctx))
@@ -359,7 +387,12 @@ int cmd_diff(int argc, char **argv)
 			plot_path = optarg;
 			break;
 		case OPT_MIN_COUNT:
-			min_count = strtoull(optarg, NULL, 0);
+			min_count = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-') {
+				et_bad_value("entrytrace diff", "--min-count", optarg,
+					     "expected a number of syscalls");
+				goto bad;
+			}
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
@@ -409,6 +442,9 @@ int cmd_diff(int argc, char **argv)
 	if (!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) {
 		fprintf(stderr, "entrytrace diff: no complete syscall on the %s side\n",
 			et_stats_syscalls(base.stats) ? "test" : "base");
+		et_window_hint("entrytrace diff", &com.filter,
+			       (et_stats_syscalls(base.stats) ? test : base).files[0].info.first_ts,
+			       (et_stats_syscalls(base.stats) ? test : base).files[0].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
 		goto out;
 	}
@@ -466,7 +502,7 @@ out:
 	free(rules);
 	return ret;
 bad:
-	fputs(diff_usage, stderr);
+	et_usage_hint("entrytrace diff");
 	et_common_free(&com);
 	for (int i = 0; i < nr_rules; i++)
 		free(rules[i].syscall);

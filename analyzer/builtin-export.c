@@ -258,6 +258,7 @@ int cmd_export(int argc, char **argv)
 	long *nrs = NULL;
 
 	et_common_init(&com);
+	com.who = "entrytrace export";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
 		r = et_common_option(&com, c, optarg);
@@ -267,8 +268,11 @@ int cmd_export(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "chrome-json") && strcmp(optarg, "perfetto"))
+			if (strcmp(optarg, "chrome-json") && strcmp(optarg, "perfetto")) {
+				et_bad_value("entrytrace export", "--format", optarg,
+					     "expected chrome-json or perfetto");
 				goto bad;
+			}
 			break;
 		case 'o':
 			output = optarg;
@@ -359,6 +363,8 @@ int cmd_export(int argc, char **argv)
 	}
 	if (ret == ET_EXIT_OK && !x.slices) {
 		fprintf(stderr, "entrytrace export: no syscall to export\n");
+		et_window_hint("entrytrace export", &com.filter, et_trace_info(t)->first_ts,
+			       et_trace_counts(t)->last_ts);
 		ret = ET_EXIT_EMPTY;
 	}
 	if (ret == ET_EXIT_OK || ret == ET_EXIT_DAMAGED) {
@@ -388,7 +394,7 @@ out:
 	et_common_free(&com);
 	return ret;
 bad:
-	fputs(export_usage, stderr);
+	et_usage_hint("entrytrace export");
 	et_common_free(&com);
 	return ET_EXIT_USAGE;
 }

@@ -172,6 +172,7 @@ int cmd_report(int argc, char **argv)
 	enum et_err e;
 
 	et_common_init(&com);
+	com.who = "entrytrace report";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
 		r = et_common_option(&com, c, optarg);
@@ -187,8 +188,11 @@ int cmd_report(int argc, char **argv)
 				fmt = ET_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = ET_FMT_CSV;
-			else
+			else {
+				et_bad_value("entrytrace report", "--format", optarg,
+					     "expected text, json or csv");
 				goto bad;
+			}
 			break;
 		case OPT_JSON:
 			fmt = ET_FMT_JSON;
@@ -271,6 +275,10 @@ int cmd_report(int argc, char **argv)
 	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {
 		fprintf(stderr, "entrytrace report: %s\n",
 			ld.seen ? "no complete syscall matched" : "no syscall in the trace");
+		if (ld.seen && com.filter.have_window)
+			for (int i = 0; i < ld.nr_files; i++)
+				et_window_hint("entrytrace report", &com.filter,
+					       ld.files[i].info.first_ts, ld.files[i].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
 	}
 	if (ret == ET_EXIT_OK && ld.damaged) {
@@ -288,7 +296,7 @@ out:
 	et_common_free(&com);
 	return ret;
 bad:
-	fputs(report_usage, stderr);
+	et_usage_hint("entrytrace report");
 	et_common_free(&com);
 	return ET_EXIT_USAGE;
 }

@@ -19,6 +19,8 @@
 #include "entrytrace.h"
 #include "session.h"
 
+#define WHO "entrytrace top"
+
 static const char top_usage[] =
 	"usage: entrytrace top [options] [-a | -p PID | -- CMD [ARGS...]]\n"
 	"\n"
@@ -237,21 +239,27 @@ int cmd_top(int argc, char **argv)
 		switch (c) {
 		case 'd':
 			delay = strtod(optarg, &end);
-			if (*end || !(delay >= 0.05 && delay <= 3600))
+			if (*end || !(delay >= 0.05 && delay <= 3600)) {
+				et_bad_value(WHO, "--delay", optarg, "expected 0.05 to 3600 seconds");
 				goto bad;
+			}
 			break;
 		case 'n':
 			iterations = (int)strtol(optarg, &end, 10);
-			if (*end || iterations <= 0)
+			if (*end || iterations <= 0) {
+				et_bad_value(WHO, "--iterations", optarg, "expected a number of tables");
 				goto bad;
+			}
 			break;
 		case 'a':
 			so.all = true;
 			break;
 		case 'p':
 			so.pid = (int)strtol(optarg, &end, 10);
-			if (*end || so.pid <= 0)
+			if (*end || so.pid <= 0) {
+				et_bad_value(WHO, "--pid", optarg, "expected a process id");
 				goto bad;
+			}
 			break;
 		case OPT_DELTA:
 			delta = true;
@@ -270,8 +278,10 @@ int cmd_top(int argc, char **argv)
 		}
 		case 'b':
 			so.buffer_kb = strtoul(optarg, &end, 10);
-			if (*end || !so.buffer_kb)
+			if (*end || !so.buffer_kb) {
+				et_bad_value(WHO, "--buffer-size", optarg, "expected KB per CPU, at least 1");
 				goto bad;
+			}
 			break;
 		case OPT_SUMMARY:
 			so.summary = true;
@@ -297,7 +307,7 @@ int cmd_top(int argc, char **argv)
 	free(events);
 	return ret;
 bad:
-	fputs(top_usage, stderr);
+	et_usage_hint(WHO);
 	free(events);
 	return ET_EXIT_USAGE;
 }

@@ -68,6 +68,7 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"                         time measured in the trace itself\n"
 
 struct et_common {
+	const char *who;	/* "entrytrace report", for messages */
 	struct et_filter filter;
 	char **syscalls;
 	int nr_syscalls;
@@ -79,6 +80,13 @@ void et_common_init(struct et_common *c);
 int et_common_option(struct et_common *c, int opt, const char *arg);
 void et_common_free(struct et_common *c);
 int et_exit_for(enum et_err e);
+/* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
+int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
+/* "WHO: see 'WHO --help'": after a usage error, instead of the whole text. */
+void et_usage_hint(const char *who);
+/* The window asked for and the trace's own span, when a window matched nothing. */
+void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
+		    uint64_t last);
 
 extern const char *et_version;
 

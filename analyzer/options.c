@@ -4,6 +4,7 @@
  * mode, and the mapping of library errors to exit codes.
  */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,7 +75,7 @@ static int add_stage(const char *s, void *data)
 	int id = et_stage_by_name(s);
 
 	if (id < 0) {
-		fprintf(stderr, "entrytrace: unknown stage '%s' (see 'entrytrace report --stages')\n", s);
+		fprintf(stderr, "entrytrace: --stage '%s': unknown stage (see 'entrytrace report --stages')\n", s);
 		return -1;
 	}
 	*mask |= 1ull << id;
@@ -109,15 +110,29 @@ void et_common_init(struct et_common *c)
 	c->load.filter = &c->filter;
 }
 
+int et_bad_value(const char *who, const char *opt, const char *value, const char *expect)
+{
+	fprintf(stderr, "%s: %s '%s': %s\n", who, opt, value, expect);
+	return -1;
+}
+
+void et_usage_hint(const char *who)
+{
+	fprintf(stderr, "%s: see '%s --help'\n", who, who);
+}
+
 int et_common_option(struct et_common *c, int opt, const char *arg)
 {
+	const char *who = c->who ? c->who : "entrytrace";
 	struct int_list il;
 	struct str_list sl;
+	char *end;
 
 	switch (opt) {
 	case 'p':
 		il = (struct int_list){ &c->filter.pids, &c->filter.nr_pids };
-		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+		return et_for_each_csv(arg, add_int, &il) ?
+			et_bad_value(who, "--pid", arg, "expected PID[,PID...]") : 1;
 	case 'c':
 		sl = (struct str_list){ &c->filter.comms, &c->filter.nr_comms };
 		return et_for_each_csv(arg, add_str, &sl) ? -1 : 1;
@@ -130,14 +145,18 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		return 1;
 	case 'C':
 		il = (struct int_list){ &c->filter.cpus, &c->filter.nr_cpus };
-		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+		return et_for_each_csv(arg, add_int, &il) ?
+			et_bad_value(who, "--cpu", arg, "expected CPU[,CPU...]") : 1;
 	case 'w':
-		return parse_window(arg, &c->filter) ? 1 : -1;
+		return parse_window(arg, &c->filter) ? 1 :
+			et_bad_value(who, "--time-window", arg, "expected A,B with A <= B, seconds "
+				     "on the trace clock, or +A,+B from the first event");
 	case 'S':
 		return et_for_each_csv(arg, add_stage, &c->filter.stages) ? -1 : 1;
 	case 'j':
-		c->load.jobs = atoi(arg);
-		return c->load.jobs >= 1 ? 1 : -1;
+		c->load.jobs = (int)strtol(arg, &end, 10);
+		return *arg && !*end && c->load.jobs >= 1 && c->load.jobs <= 1024 ? 1 :
+			et_bad_value(who, "--jobs", arg, "expected a number of reader threads, 1 to 1024");
 	case ET_OPT_EXCLUSIVE:
 		c->load.stats.exclusive = true;
 		return 1;
@@ -152,7 +171,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		else if (!strcmp(arg, "stock"))
 			c->load.mode = ET_MODE_STOCK;
 		else
-			return -1;
+			return et_bad_value(who, "--mode", arg, "expected stages, summary or stock");
 		return 1;
 	}
 	return 0;	/* not a common option */
@@ -184,4 +203,19 @@ int et_exit_for(enum et_err e)
 	default:
 		return ET_EXIT_INPUT;
 	}
+}
+
+/*
+ * After "no complete syscall matched": the window asked for and the
+ * trace's own span, in the two forms --time-window takes.
+ */
+void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
+		    uint64_t last)
+{
+	if (!f->have_window)
+		return;
+	fprintf(stderr, "%s: --time-window %s%g,%s%g: the trace runs from %.6f to %.6f s "
+		"(+0 to +%.6f)\n", who, f->window_relative ? "+" : "", f->window_start,
+		f->window_relative ? "+" : "", f->window_end, first / 1e9, last / 1e9,
+		(last - first) / 1e9);
 }

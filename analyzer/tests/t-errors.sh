@@ -59,3 +59,33 @@ if [ -f "$ppc" ] && [ -f "$x86" ]; then
 else
 	_fail "ppc64le-6.12 and x86_64-6.12 compact fixtures missing"
 fi
+
+# A bad option value: one line naming the value (and a pointer to --help),
+# not the whole usage text.
+short_bad() {
+	local desc=$1 value=$2 err rc
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -le 2 ] &&
+	   printf '%s\n' "$err" | head -1 | grep -qF -- "'$value'"; then
+		_pass "$desc: exit 2 in one line ($(printf '%s' "$err" | head -1 | cut -c1-90))"
+	else
+		_fail "$desc: exit $rc, $(printf '%s\n' "$err" | wc -l) lines: $(printf '%s' "$err" | head -2)"
+	fi
+}
+short_bad "report --time-window abc" abc "$ET" report --time-window abc "$f"
+short_bad "report -j 0" 0 "$ET" report -j 0 "$f"
+short_bad "report --mode bogus" bogus "$ET" report --mode bogus "$f"
+short_bad "report --format xml" xml "$ET" report --format xml "$f"
+short_bad "diff --fail-on without a unit" 'getppid:total>2' "$ET" diff --fail-on 'getppid:total>2' "$f" "$f"
+short_bad "diff --alpha 2" 2 "$ET" diff --alpha 2 "$f" "$f"
+short_bad "export --format svg" svg "$ET" export --format svg "$f"
+short_bad "top -d 0" 0 "$ET" top -d 0
+short_bad "record -b x" x "$ET" record -b x -- true
+
+# A time window outside the trace says where the trace is.
+read -r t0 t1 < <(trace-cmd report "$f" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ { t = $3; sub(":", "", t); if (!a) a = t; b = t } END { print a, b }')
+err=$("$ET" report -w 0,1 "$f" 2>&1 >/dev/null)
+check "a window outside the trace names the trace's own range ($t0 .. $t1 by trace-cmd report)" \
+	grep -q -- "--time-window 0,1: the trace runs from $t0 to $t1 s" <<< "$err"
