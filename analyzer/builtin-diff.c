@@ -226,6 +226,7 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int n = 0, ret = -1;
+	struct et_output o;
 	FILE *out;
 
 	if (!panels || !titles || !notes)
@@ -248,13 +249,11 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 		};
 		n++;
 	}
-	out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "entrytrace diff: %s: %s\n", path, strerror(errno));
+	out = et_output_open(&o, path, "entrytrace diff");
+	if (!out)
 		goto done;
-	}
 	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", panels, n);
-	if (fclose(out))
+	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:
 	free(panels);
@@ -308,6 +307,7 @@ int cmd_diff(int argc, char **argv)
 	bool all = false;
 	char **files, err[512], *end;
 	FILE *out = stdout;
+	struct et_output o;
 	enum et_err e;
 	void *ctx[2] = { &rules, &nr_rules };
 
@@ -462,18 +462,13 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "entrytrace diff: %s: %s\n", output, strerror(errno));
+	if (!(out = et_output_open(&o, output, "entrytrace diff"))) {
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
 	et_render_diff(&rep, fmt, out);
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "entrytrace diff: write error\n");
+	if (et_output_close(&o, true))
 		ret = ET_EXIT_FAIL;
-	}
-	if (out != stdout)
-		fclose(out);
 	if (plot_path && plot(plot_path, &rep, 12))
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && nr_rules)

@@ -249,6 +249,7 @@ int cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct exporter x = { .first = true };
+	struct et_output o = { 0 };
 	struct et_common com;
 	const char *output = NULL;
 	struct et_trace *t = NULL;
@@ -326,9 +327,8 @@ int cmd_export(int argc, char **argv)
 	}
 	x.filtering = com.filter.nr_pids || com.filter.nr_comms || com.filter.nr_cpus ||
 		      com.filter.have_window || com.nr_syscalls;
-	x.out = output ? fopen(output, "w") : stdout;
+	x.out = et_output_open(&o, output, "entrytrace export");
 	if (!x.out) {
-		fprintf(stderr, "entrytrace export: %s: %s\n", output, strerror(errno));
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
@@ -348,10 +348,14 @@ int cmd_export(int argc, char **argv)
 	}
 	et_timeline_finish(x.tl);
 	fprintf(x.out, "\n]}\n");
-	if (fflush(x.out) || ferror(x.out) || x.failed) {
-		fprintf(stderr, "entrytrace export: write error\n");
+	if (x.failed) {
+		fprintf(stderr, "entrytrace export: out of memory\n");
 		ret = ET_EXIT_FAIL;
 	}
+	/* a file is left only when it is whole */
+	if (et_output_close(&o, ret == ET_EXIT_OK))
+		ret = ET_EXIT_FAIL;
+	x.out = NULL;
 	if (ret == ET_EXIT_OK && et_counts_damaged(et_trace_counts(t))) {
 		const struct et_trace_counts *tc = et_trace_counts(t);
 
@@ -384,8 +388,8 @@ int cmd_export(int argc, char **argv)
 				"processes of their own\n", tc->tasks_grouped, tc->tasks);
 	}
 out:
-	if (x.out && x.out != stdout)
-		fclose(x.out);
+	if (x.out)
+		et_output_close(&o, false);
 	et_timeline_free(x.tl);
 	et_trace_close(t);
 	free(x.named);

@@ -94,6 +94,7 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int np = 0, ret = -1;
 	size_t k = 0;
+	struct et_output o;
 	FILE *out;
 
 	if (!order || !panels || !titles || !notes)
@@ -127,13 +128,11 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 		};
 		np++;
 	}
-	out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "entrytrace report: %s: %s\n", path, strerror(errno));
+	out = et_output_open(&o, path, "entrytrace report");
+	if (!out)
 		goto done;
-	}
 	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", panels, np);
-	if (fclose(out))
+	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:
 	free(order);
@@ -168,6 +167,7 @@ int cmd_report(int argc, char **argv)
 	int ret = ET_EXIT_OK, c, r;
 	FILE *out = stdout;
 	struct et_report rep;
+	struct et_output o;
 	char err[512];
 	enum et_err e;
 
@@ -241,13 +241,10 @@ int cmd_report(int argc, char **argv)
 		ret = et_exit_for(e);
 		goto out;
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			fprintf(stderr, "entrytrace report: %s: %s\n", output, strerror(errno));
-			ret = ET_EXIT_FAIL;
-			goto out;
-		}
+	out = et_output_open(&o, output, "entrytrace report");
+	if (!out) {
+		ret = ET_EXIT_FAIL;
+		goto out;
 	}
 	rep = (struct et_report){
 		.files = ld.files,
@@ -264,12 +261,8 @@ int cmd_report(int argc, char **argv)
 		.nr_excluded = ld.nr_excluded,
 	};
 	et_render(&rep, fmt, out);
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "entrytrace report: write error\n");
+	if (et_output_close(&o, true))
 		ret = ET_EXIT_FAIL;
-	}
-	if (out != stdout)
-		fclose(out);
 	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, 12))
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {

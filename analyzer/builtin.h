@@ -2,6 +2,7 @@
 #ifndef _ET_BUILTIN_H
 #define _ET_BUILTIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes every subcommand uses; documented in entrytrace(1). */
@@ -87,6 +88,23 @@ void et_usage_hint(const char *who);
 /* The window asked for and the trace's own span, when a window matched nothing. */
 void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 		    uint64_t last);
+
+/* An output file written under a temporary name, renamed when complete. */
+struct et_output {
+	FILE *f;
+	const char *who;
+	const char *path;	/* NULL: standard output */
+	char *tmp;		/* the temporary name, NULL when written directly */
+};
+
+/* NULL or "-" is stdout; NULL on failure, said on stderr. */
+FILE *et_output_open(struct et_output *o, const char *path, const char *who);
+/*
+ * Flush and close; with keep, rename the file into place (a write error
+ * is said on stderr and the file removed); without, remove it.  -1 on a
+ * write error.
+ */
+int et_output_close(struct et_output *o, bool keep);
 
 extern const char *et_version;
 

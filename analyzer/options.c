@@ -3,7 +3,11 @@
  * Options the subcommands share: the syscall filters, reader threads,
  * mode, and the mapping of library errors to exit codes.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -218,4 +222,93 @@ void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 		"(+0 to +%.6f)\n", who, f->window_relative ? "+" : "", f->window_start,
 		f->window_relative ? "+" : "", f->window_end, first / 1e9, last / 1e9,
 		(last - first) / 1e9);
+}
+
+/*
+ * Output files are written to a temporary name beside them and renamed
+ * over the final name only once everything is written and flushed, so a
+ * write error (a full disk) leaves no cut-off file that looks whole.  A
+ * path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written directly; NULL or "-" is standard output.
+ */
+FILE *et_output_open(struct et_output *o, const char *path, const char *who)
+{
+	struct stat st;
+	char *dir, *base;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->who = who;
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return o->f;
+	}
+	o->path = path;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (!o->f)
+			fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		return o->f;
+	}
+	dir = strdup(path);
+	base = strdup(path);
+	if (!dir || !base || asprintf(&o->tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0) {
+		o->tmp = NULL;
+		free(dir);
+		free(base);
+		fprintf(stderr, "%s: out of memory\n", who);
+		return NULL;
+	}
+	free(dir);
+	free(base);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return NULL;
+	}
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return o->f;
+}
+
+int et_output_close(struct et_output *o, bool keep)
+{
+	int err = 0;
+
+	if (!o->f)
+		return keep ? -1 : 0;
+	if (fflush(o->f) || ferror(o->f))
+		err = errno ? errno : EIO;
+	if (o->f != stdout && fclose(o->f) && !err)
+		err = errno ? errno : EIO;
+	o->f = NULL;
+	if (err && keep)
+		fprintf(stderr, "%s: %s: write error: %s%s\n", o->who,
+			o->path ? o->path : "standard output", strerror(err),
+			o->tmp ? " (nothing written under that name)" : "");
+	if (o->tmp) {
+		if (keep && !err && rename(o->tmp, o->path)) {
+			err = errno;
+			fprintf(stderr, "%s: %s: %s\n", o->who, o->path, strerror(err));
+		}
+		if (!keep || err)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return err ? -1 : 0;
 }

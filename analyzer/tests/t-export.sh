@@ -110,3 +110,20 @@ for e in ev:
 print(sorted(n.items()))
 PY
 )" "$(jget x86_64-6.12-stage.report.json "sorted(__import__('collections').Counter({s: c for s, c in [(s, sum(c['count'] for c in d['cells'] if c['stage'] == s)) for s in set(c['stage'] for c in d['cells'] if c['kind'] != 'derived')]}).items())")"
+
+# A write error leaves no cut-off file under the output's name: a 4 KB
+# tmpfs fills up halfway through the JSON of host-lost.dat (6 MB exported,
+# 8 KB as a report, 9 KB as a diff).
+mkdir -p small
+for cmd in "export -o small/out.json" "report --json -o small/out.json" \
+	   "diff --json -o small/out.json $DATA/host-lost.dat"; do
+	set -- $cmd
+	out=$(unshare -m sh -c "mount -t tmpfs -o size=4k none small && '$ET' $cmd '$DATA/host-lost.dat'; echo rc=\$?; ls -A small" 2>&1)
+	expect_eq "$1 -o on a full disk: exit 1, nothing left in the directory" \
+		"$(printf '%s\n' "$out" | grep -E '^rc=|^[^ :]+$' | tr '\n' ' ')" "rc=1 "
+	check "...and the error names the file and says so" grep -q "small/out.json: write error: No space left on device (nothing written under that name)" <<< "$out"
+done
+"$ET" export -o whole.json "$DATA/host-kill-getppid.dat" 2>/dev/null
+check "an export that succeeds is renamed into place, and no temporary file stays" \
+	sh -c "python3 -m json.tool whole.json >/dev/null && ! ls -A | grep -q '^\.whole'"
+check "-o /dev/null is written directly (not renamed over)" "$ET" export -o /dev/null "$DATA/host-kill-getppid.dat"
