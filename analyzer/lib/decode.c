@@ -89,6 +89,8 @@ struct et_trace {
 	int su_nr_delta;
 
 	char *path;
+	char *open_path;	/* what libtracecmd opens: path, or the spooled copy */
+	int spool_fd;		/* the copy of a pipe or stdin, -1 none */
 	char *machine_str;
 	char *uname_str;	/* live traces own these; files' are libtracecmd's */
 	char *clock_str;
@@ -234,6 +236,42 @@ static void park_handle(struct tracecmd_input *handle)
 {
 	if (nr_parked < ET_ARRAY_SIZE(parked))
 		parked[nr_parked++] = handle;
+}
+
+/*
+ * libtracecmd maps and seeks the file, so a pipe, a FIFO or standard input
+ * ("-") is first copied into an unlinked temporary file; the open path is
+ * then /proc/self/fd/N, which reader threads can open again.  Returns the
+ * descriptor (kept open until the trace is closed), or -1 with errbuf set.
+ */
+static int spool(const char *path, int in, char *open_path, size_t size,
+		 char *errbuf, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmp[4096], buf[65536];
+	ssize_t n;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s/entrytrace-input.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(errbuf, errlen, "%s: not a seekable file, and no temporary copy "
+			 "could be made in %s: %s", path, tmp, strerror(errno));
+		return -1;
+	}
+	unlink(tmp);
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(fd, buf, n) != n) {
+			snprintf(errbuf, errlen, "%s: copying the input to a temporary file: %s",
+				 path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	snprintf(open_path, size, "/proc/self/fd/%d", fd);
+	return fd;
 }
 
 static enum et_err check_path(const char *path, char *errbuf, size_t errlen)
@@ -581,8 +619,43 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	enum et_err e;
 	int quiet;
 
-	e = check_path(path, errbuf, errlen);
+	struct stat st;
+	char open_path[64];
+	int spool_fd = -1;
+
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+				   !S_ISDIR(st.st_mode))) {
+		int in = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+
+		if (in < 0) {
+			snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+			*err = ET_ERR_IO;
+			return NULL;
+		}
+		spool_fd = spool(strcmp(path, "-") ? path : "standard input", in, open_path,
+				 sizeof(open_path), errbuf, errlen);
+		if (in != STDIN_FILENO)
+			close(in);
+		if (spool_fd < 0) {
+			*err = ET_ERR_IO;
+			return NULL;
+		}
+	}
+	e = check_path(spool_fd >= 0 ? open_path : path, errbuf, errlen);
 	if (e) {
+		if (spool_fd >= 0) {
+			/* say which input, not the temporary copy */
+			char *colon = strchr(errbuf, ':');
+
+			if (colon) {
+				char rest[512];
+
+				snprintf(rest, sizeof(rest), "%s", colon);
+				snprintf(errbuf, errlen, "%s%s", strcmp(path, "-") ? path :
+					 "standard input", rest);
+			}
+			close(spool_fd);
+		}
 		*err = e;
 		return NULL;
 	}
@@ -594,10 +667,13 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		return NULL;
 	}
 	t->path = strdup(path);
+	t->spool_fd = spool_fd;
+	t->open_path = strdup(spool_fd >= 0 ? open_path : path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	quiet = quiet_stderr_begin();
-	t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	t->handle = tracecmd_open_head(t->open_path ? t->open_path : path,
+				       TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (t->handle && tracecmd_init_data(t->handle) < 0)
 		init_failed = true;
 	quiet_stderr_end(quiet);
@@ -677,6 +753,9 @@ void et_trace_close(struct et_trace *t)
 	free(t->uname_str);
 	free(t->clock_str);
 	free(t->path);
+	free(t->open_path);
+	if (t->spool_fd >= 0)
+		close(t->spool_fd);
 	free(t);
 }
 
@@ -1108,6 +1187,7 @@ struct et_trace *et_trace_new_live(struct tep_handle *tep, const char *name,
 	snprintf(errbuf, errlen, "out of memory");
 	if (!t)
 		goto fail;
+	t->spool_fd = -1;
 	t->path = strdup(name);
 	t->uname_str = uname ? strdup(uname) : NULL;
 	t->clock_str = clock ? strdup(clock) : NULL;
@@ -1159,7 +1239,8 @@ void et_trace_set_jobs(struct et_trace *t, int jobs)
 /* A second handle on the same file, for a reader thread. */
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t)
 {
-	struct tracecmd_input *h = tracecmd_open_head(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *h = tracecmd_open_head(t->open_path ? t->open_path : t->path,
+						      TRACECMD_FL_LOAD_NO_PLUGINS);
 
 	if (h && tracecmd_init_data(h) < 0) {
 		park_handle(h);

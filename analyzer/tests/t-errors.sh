@@ -89,3 +89,22 @@ read -r t0 t1 < <(trace-cmd report "$f" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ { t
 err=$("$ET" report -w 0,1 "$f" 2>&1 >/dev/null)
 check "a window outside the trace names the trace's own range ($t0 .. $t1 by trace-cmd report)" \
 	grep -q -- "--time-window 0,1: the trace runs from $t0 to $t1 s" <<< "$err"
+
+# Standard input ("-") and pipes: copied to a temporary file first (libtracecmd
+# maps and seeks), so they read like the file itself.
+"$ET" report --csv "$f" > file.csv
+cat "$f" | "$ET" report --csv - > stdin.csv
+check "report - reads a trace.dat from a pipe on standard input, as the file" cmp file.csv stdin.csv
+cat "$f" | "$ET" report -j 2 --csv - > stdin2.csv
+check "...with two reader threads too" cmp file.csv stdin2.csv
+mkfifo fifo.dat
+cat "$f" > fifo.dat &
+"$ET" report --csv fifo.dat > fifo.csv
+wait
+check "a FIFO reads as the file" cmp file.csv fifo.csv
+expect_exit "an empty standard input: exit 3" 3 sh -c ": | '$ET' report -"
+check "...named as standard input, not as a temporary file" grep -q '^entrytrace report: standard input: empty file$' \
+	<(: | "$ET" report - 2>&1)
+cat "$f" | "$ET" export -o stdin.json - 2>/dev/null
+check "export - works" python3 -m json.tool stdin.json
+expect_exit "diff - FILE: a pipe as the base" 0 sh -c "cat '$f' | '$ET' diff - '$f' > /dev/null && echo compared >&2"
