@@ -21,6 +21,7 @@ enum et_exit {
 #include "entrytrace.h"
 
 int cmd_report(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);

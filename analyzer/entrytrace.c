@@ -27,6 +27,8 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ .name = "report", .fn = cmd_report, .reads_files = true,
 	  .summary = "per-syscall stage statistics of one or more trace.dat files" },
+	{ .name = "list", .fn = cmd_list, .reads_files = true,
+	  .summary = "one line per syscall with its stage times (--min-dur, --slowest)" },
 	{ .name = "diff", .fn = cmd_diff, .reads_files = true,
 	  .summary = "compare two kernels stage by stage, with confidence intervals" },
 	{ .name = "export", .fn = cmd_export, .reads_files = true,

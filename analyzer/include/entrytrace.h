@@ -547,6 +547,8 @@ struct et_load_opts {
 	struct et_stats_opts stats;
 	et_syscall_fn tap;		/* optional: sees every syscall first */
 	void *tap_data;
+	et_syscall_fn added;		/* optional: each syscall added to the stats */
+	void *added_data;
 };
 
 struct et_load {
@@ -704,6 +706,23 @@ int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
  */
 void et_json_str(FILE *out, const char *s);
 void et_json_strn(FILE *out, const char *s, size_t n);
+
+/*
+ * One line per syscall, as trace-cmd report prints events:
+ * "comm-pid [cpu] ts: name(nr) = ret  total N  stage N ...", only the
+ * stages in the mask (0: all) after the total.
+ */
+void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
+		       uint64_t stages);
+/* The N syscalls with the longest total, kept as they come. */
+struct et_slowest;
+struct et_slowest *et_slowest_new(size_t n);
+void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc);
+/* Slowest first; valid until et_slowest_free. */
+size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out);
+void et_slowest_free(struct et_slowest *s);
+/* A bar per quarter octave between min and max, with its count. */
+void et_render_hist(FILE *out, const struct et_hist *h, const char *title);
 
 /* A diff and what is needed to print it. */
 struct et_diff_report {

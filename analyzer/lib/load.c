@@ -47,6 +47,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	}
 	if (!et_stats_add(ld->stats, sc))
 		c->failed = true;
+	else if (c->o->added)
+		c->o->added(sc, c->o->added_data);
 }
 
 /* Syscall names depend on the architecture: resolve them per file. */

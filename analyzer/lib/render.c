@@ -300,8 +300,8 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	char nb[32], wb[160];
 	bool by_work = et_stats_by_work(rep->stats);
 
-	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %10s %11s %14s %15s %15s\n",
-		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99",
+	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %9s %10s %11s %14s %15s %15s\n",
+		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9",
 		"max", "stddev", "total", "min_at(s)", "max_at(s)");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
@@ -321,11 +321,12 @@ static void text_cells(const struct et_report *rep, FILE *out)
 				name = "";
 		}
 		fprintf(out, "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
 			" %15.6f %15.6f",
 			name, et_stages[c->stage].name, h->count, h->min,
 			et_hist_mean(h), et_hist_quantile(h, 0.5),
-			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99), h->max,
+			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99),
+			et_hist_quantile(h, 0.999), h->max,
 			et_hist_stddev(h), h->total, h->min_ts / 1e9, h->max_ts / 1e9);
 		if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
 			fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
@@ -463,11 +464,11 @@ static void json_hist(FILE *out, const struct et_hist *h)
 	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
 		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / 1e9, et_hist_mean(h));
 	if (et_hist_has_quantiles(h))
-		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64,
-			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99));
+		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
+			", \"p999\": %" PRIu64, et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
+			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999));
 	else
-		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null");
+		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null, \"p999\": null");
 	fprintf(out, ", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
 		h->max, h->max_ts / 1e9, et_hist_stddev(h), h->total);
 }
@@ -654,7 +655,7 @@ static int render_csv(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,max,max_at,stddev,total,occurrences\n");
+	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,p999,max,max_at,stddev,total,occurrences\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
 		const struct et_hist *h = &c->hist;
@@ -666,11 +667,11 @@ static int render_csv(const struct et_report *rep, FILE *out)
 		if (et_stats_by_work(rep->stats))	/* empty: not split */
 			csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
 		fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
 			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99), h->max, h->max_ts / 1e9,
+			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999), h->max, h->max_ts / 1e9,
 			et_hist_stddev(h), h->total, c->agg_count);
 	}
 	return 0;
