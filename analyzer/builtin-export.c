@@ -23,7 +23,9 @@ static const char export_usage[] =
 	"Writes the syscall timelines of a trace as Trace Event Format JSON, which\n"
 	"ui.perfetto.dev and chrome://tracing open: a track per task, a slice per\n"
 	"syscall (args: nr, ret, path signature, flags) with its stages nested inside,\n"
-	"instant markers for signal deliveries and for lost-event gaps.  Threads are\n"
+	"instant markers for signal deliveries and for lost-event gaps, and off_cpu\n"
+	"and irq slices where the task was switched out or interrupted inside a\n"
+	"syscall (with sched_switch and irq events; the first 16 per syscall).  Threads are\n"
 	"grouped into their process where the trace says which process they belong to\n"
 	"(task:task_newtask's clone flags, an exec); otherwise each thread is a process\n"
 	"of its own, and export says so.\n"
@@ -63,6 +65,7 @@ struct exporter {
 	uint64_t partial;	/* ...of incomplete syscalls (args.complete false) */
 	uint64_t no_span;	/* not written: no start or no end */
 	uint64_t filtered;	/* not written: left out by the filters */
+	uint64_t overlays;	/* off_cpu and irq slices */
 	struct named *named;	/* tasks whose thread_name is out */
 	size_t nr_named, cap_named;
 	struct et_timeline *tl;
@@ -152,6 +155,57 @@ static const char *sc_name(const struct exporter *x, int nr, char *buf, size_t n
 	return buf;
 }
 
+/*
+ * The intervals the task was switched out or interrupted inside the
+ * syscall, as slices.  Each is clipped to the innermost stage slice
+ * holding its start, so the slices on a track stay properly nested.
+ */
+static void overlays(struct exporter *x, const struct et_syscall *sc, int pid,
+		     uint64_t t0, uint64_t t1)
+{
+	for (int i = 0; i < sc->nr_overlays; i++) {
+		uint64_t a = sc->overlays[i].start, b = sc->overlays[i].end;
+		uint64_t lo = t0, hi = t1;
+		int depth = -1;
+
+		for (int st = 0; st < ET_STAGE_NR; st++) {
+			uint64_t s, e;
+			int d = 0;
+
+			if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+			    et_stages[st].phase == ET_PHASE_USER)
+				continue;
+			s = sc->start[st] + sc->clock_offset;
+			e = s + sc->ns[st];
+			if (s < t0 || e > t1 || a < s || a >= e)
+				continue;
+			for (int p = et_stages[st].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
+				d++;
+			if (d > depth) {
+				depth = d;
+				lo = s;
+				hi = e;
+			}
+		}
+		if (a < lo)
+			a = lo;
+		if (b > hi)
+			b = hi;
+		if (b <= a)
+			continue;
+		sep(x);
+		fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
+			et_stages[sc->overlays[i].stage].name, et_stages[sc->overlays[i].stage].name,
+			pid, sc->pid);
+		us(x->out, "ts", a);
+		fputc(',', x->out);
+		us(x->out, "dur", b - a);
+		fprintf(x->out, ",\"args\":{\"ns\":%" PRIu64 "}}", sc->overlays[i].end -
+			sc->overlays[i].start);
+		x->overlays++;
+	}
+}
+
 static void on_syscall(const struct et_syscall *sc, void *data)
 {
 	struct exporter *x = data;
@@ -222,6 +276,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 			fputc('}', x->out);
 		}
 	}
+	overlays(x, sc, pid, t0, t1);
 }
 
 /* Lost-event gaps become global instants; everything goes on to the timeline. */

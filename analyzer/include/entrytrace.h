@@ -329,6 +329,8 @@ void et_live_free(struct et_live *live);
 /* The one reason an incomplete syscall is counted under, most telling first. */
 uint32_t et_sc_reason(uint32_t flags);
 
+#define ET_SC_MAX_OVERLAYS 16
+
 struct et_syscall {
 	int pid;
 	int nr;
@@ -367,13 +369,22 @@ struct et_syscall {
 	uint32_t ovh[ET_STAGE_NR];
 	uint32_t flags2;	/* ET_SC2_* */
 	/*
+	 * The intervals inside the syscall it was switched out (off_cpu) or
+	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
+	 */
+	uint8_t nr_overlays;
+	struct {
+		uint64_t start, end;
+		uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+	} overlays[ET_SC_MAX_OVERLAYS];
+	/*
 	 * Thread group (process) of the task, from task:task_newtask's clone
 	 * flags or an exec; -1 when the trace does not say.
 	 */
 	int tgid;
 };
 
-#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_MAX_OVERLAYS intervals */
+#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_SC_MAX_OVERLAYS intervals */
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
 

@@ -29,7 +29,7 @@
 #include "internal.h"
 
 #define ET_HOLD_MAX 1024
-#define ET_MAX_OVERLAYS 16	/* interrupt/off-CPU intervals per syscall */
+#define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
 
 /* What happened inside a syscall, kept until it is emitted. */
@@ -38,6 +38,7 @@ struct et_slot_log {
 	bool dropped;
 	uint64_t ov_start[ET_MAX_OVERLAYS];
 	uint64_t ov_end[ET_MAX_OVERLAYS];
+	uint8_t ov_stage[ET_MAX_OVERLAYS];
 };
 
 #define CUR(t) (&(t)->sc[(t)->ci])
@@ -300,7 +301,7 @@ static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc
 }
 
 static void log_overlay(struct et_task *t, const struct et_syscall *sc,
-			uint64_t start, uint64_t end)
+			uint64_t start, uint64_t end, int stage)
 {
 	struct et_slot_log *l = log_of(t, sc);
 
@@ -311,6 +312,7 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 		return;
 	}
 	l->ov_start[l->nov] = start;
+	l->ov_stage[l->nov] = (uint8_t)stage;
 	l->ov_end[l->nov++] = end;
 }
 
@@ -343,6 +345,12 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 	if (l->dropped) {
 		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
 		tl->counts.overlays_dropped++;
+	}
+	sc->nr_overlays = (uint8_t)l->nov;
+	for (int i = 0; i < l->nov; i++) {
+		sc->overlays[i].start = l->ov_start[i];
+		sc->overlays[i].end = l->ov_end[i];
+		sc->overlays[i].stage = l->ov_stage[i];
 	}
 	while (mask) {
 		int st = __builtin_ctzll(mask);
@@ -403,6 +411,7 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 
 	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
 	sc->flags2 = 0;
+	sc->nr_overlays = 0;
 	t->log[t->ci].nov = 0;
 	t->log[t->ci].dropped = false;
 	sc->pid = t->pid;
@@ -929,7 +938,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
 				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
-				log_overlay(next, sc, next->off_ts, ev->ts);
+				log_overlay(next, sc, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
 			}
@@ -964,7 +973,7 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 
 		if (sc) {
 			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
-			log_overlay(t, sc, c->start, ev->ts);
+			log_overlay(t, sc, c->start, ev->ts, ET_STAGE_IRQ);
 		}
 	}
 }

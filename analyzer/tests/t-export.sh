@@ -127,3 +127,15 @@ done
 check "an export that succeeds is renamed into place, and no temporary file stays" \
 	sh -c "python3 -m json.tool whole.json >/dev/null && ! ls -A | grep -q '^\.whole'"
 check "-o /dev/null is written directly (not renamed over)" "$ET" export -o /dev/null "$DATA/host-kill-getppid.dat"
+
+# Stock mode: off_cpu and irq slices where the task was switched out or
+# interrupted inside a syscall, as many and as long as the report counts
+# (the nesting checks above cover them too).
+"$ET" report --json "$DATA/host-edges.dat" > edges.r.json
+for st in off_cpu irq; do
+	expect_eq "host-edges: $st slices: count and ns = the report's occurrences and total" \
+		"$(jget host-edges.json "(sum(1 for e in d['traceEvents'] if e.get('cat') == '$st'), sum(e['args']['ns'] for e in d['traceEvents'] if e.get('cat') == '$st'))")" \
+		"$(jget edges.r.json "(sum(c['occurrences'] for c in d['cells'] if c['stage'] == '$st'), sum(c['total'] for c in d['cells'] if c['stage'] == '$st'))")"
+done
+check "x86_64-6.12-stage: off_cpu slices on the entrytrace kernel too" \
+	jget x86_64-6.12-stage.json "sum(1 for e in d['traceEvents'] if e.get('cat') == 'off_cpu') > 0 or sys.exit(1)"
