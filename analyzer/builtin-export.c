@@ -16,6 +16,7 @@
 
 #include "builtin.h"
 #include "entrytrace.h"
+#include "perfetto.h"
 
 static const char export_usage[] =
 	"usage: entrytrace export [options] FILE.dat\n"
@@ -41,7 +42,10 @@ static const char export_usage[] =
 	"\n"
 	"options:\n"
 	"      --format=FMT       chrome-json (default) or perfetto (the same JSON;\n"
-	"                         Perfetto's UI reads it)\n"
+	"                         Perfetto's UI reads it), or proto: Perfetto's own\n"
+	"                         protobuf format (TrackEvent), what Perfetto reads\n"
+	"                         fastest; its args say only what differs from the\n"
+	"                         common case (work, flags, complete false, cpu_exit)\n"
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"  -h, --help             this text\n"
@@ -70,7 +74,32 @@ struct exporter {
 	size_t nr_named, cap_named;
 	struct et_timeline *tl;
 	bool failed;
+	struct et_perfetto *pf;	/* --format=proto */
 };
+
+#define PF_THREAD(tid) ((1ull << 32) | (uint32_t)(tid))
+#define PF_PROCESS(pid) ((2ull << 32) | (uint32_t)(pid))
+#define PF_LOST 1
+
+/* One slice or instant of a syscall, for the protobuf writer. */
+struct item {
+	uint64_t ts, end;
+	bool instant;
+	const char *cat, *name;
+	int stage;		/* -1: the syscall itself */
+};
+
+static int cmp_item(const void *a, const void *b)
+{
+	const struct item *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* the longer one encloses the shorter: it begins first */
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->stage - y->stage;
+}
 
 /* Microseconds with nanosecond digits, as the format wants. */
 static void us(FILE *out, const char *key, uint64_t ns)
@@ -131,6 +160,15 @@ static void name_task(struct exporter *x, int pid, int tgid, const char *comm)
 	}
 	snprintf(n->comm, sizeof(n->comm), "%s", comm);
 	n->tgid = tgid;
+	if (x->pf) {
+		char label[ET_COMM_LEN + 16];
+
+		snprintf(label, sizeof(label), "%s-%d", comm, pid);
+		if (tgid == pid)
+			et_perfetto_process(x->pf, PF_PROCESS(tgid), tgid, label);
+		et_perfetto_thread(x->pf, PF_THREAD(pid), tgid, pid, label);
+		return;
+	}
 	sep(x);
 	fprintf(x->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
 		"\"args\":{\"name\":", tgid, pid);
@@ -206,6 +244,96 @@ static void overlays(struct exporter *x, const struct et_syscall *sc, int pid,
 	}
 }
 
+/*
+ * The protobuf form of a syscall: the same slices and instants as the
+ * JSON, as BEGIN/END pairs in nesting order on the thread's track.
+ */
+static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint64_t t0,
+			  uint64_t t1)
+{
+	struct item it[ET_STAGE_NR * 2 + ET_SC_MAX_OVERLAYS + 1], *stack[ET_STAGE_NR + ET_SC_MAX_OVERLAYS + 2];
+	int n = 0, depth = 0;
+	char nb[32], wb[160], fb[128];
+	uint64_t track = PF_THREAD(sc->pid);
+	struct et_perfetto_arg args[7] = {
+		{ .name = "nr", .i = sc->nr },
+		{ .name = "ret", .i = sc->ret },
+		{ .name = "cpu_enter", .i = sc->cpu_enter },
+	};
+	int nargs = 3;
+
+	/* only what differs from the common case, to keep packets small */
+	if (sc->work)
+		args[nargs++] = (struct et_perfetto_arg){ .name = "work",
+			.str = et_work_str(sc->work, wb, sizeof(wb)) };
+	if (sc->flags)
+		args[nargs++] = (struct et_perfetto_arg){ .name = "flags",
+			.str = et_sc_flags_str(sc->flags, fb, sizeof(fb)) };
+	if (sc->flags & ET_SC_INCOMPLETE)
+		args[nargs++] = (struct et_perfetto_arg){ .name = "complete", .is_bool = true };
+	if (sc->cpu_exit != sc->cpu_enter)
+		args[nargs++] = (struct et_perfetto_arg){ .name = "cpu_exit", .i = sc->cpu_exit };
+
+	it[n++] = (struct item){ t0, t1, false, "syscall", sc_name(x, sc->nr, nb, sizeof(nb)), -1 };
+	for (int st = 0; st < ET_STAGE_NR; st++) {
+		uint64_t s, e;
+
+		if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+		    et_stages[st].phase == ET_PHASE_USER)
+			continue;
+		s = sc->start[st] + sc->clock_offset;
+		e = s + sc->ns[st];
+		if (s < t0 || e > t1) {
+			it[n++] = (struct item){ e, e, true, "marker", st == ET_STAGE_SIGNAL_EXIT ?
+						 "signal delivered" : et_stages[st].name, st };
+			continue;
+		}
+		it[n++] = (struct item){ s, e, false, "stage", et_stages[st].name, st };
+		if (st == ET_STAGE_SIGNAL)
+			it[n++] = (struct item){ e, e, true, "marker", "signal delivered", st };
+	}
+	for (int i = 0; i < sc->nr_overlays; i++) {
+		uint64_t a = sc->overlays[i].start, b = sc->overlays[i].end;
+
+		if (a < t0)
+			a = t0;
+		if (b > t1)
+			b = t1;
+		if (b > a)
+			it[n++] = (struct item){ a, b, false, et_stages[sc->overlays[i].stage].name,
+						 et_stages[sc->overlays[i].stage].name,
+						 ET_STAGE_NR + i };
+	}
+	qsort(it, n, sizeof(*it), cmp_item);
+	for (int i = 0; i < n; i++) {
+		/* close what ended before this one starts */
+		while (depth && stack[depth - 1]->end <= it[i].ts && !(it[i].instant &&
+		       stack[depth - 1]->end == it[i].ts)) {
+			et_perfetto_event(x->pf, ET_PF_END, stack[depth - 1]->end, track, NULL,
+					  NULL, NULL, 0);
+			depth--;
+		}
+		if (it[i].instant) {
+			et_perfetto_event(x->pf, ET_PF_INSTANT, it[i].ts, track, it[i].cat,
+					  it[i].name, NULL, 0);
+			continue;
+		}
+		/* a child reaching past its parent is cut at the parent's end */
+		if (depth && it[i].end > stack[depth - 1]->end)
+			it[i].end = stack[depth - 1]->end;
+		et_perfetto_event(x->pf, ET_PF_BEGIN, it[i].ts, track, it[i].cat, it[i].name,
+				  it[i].stage < 0 ? args : NULL, it[i].stage < 0 ? nargs : 0);
+		if (it[i].stage >= ET_STAGE_NR)
+			x->overlays++;
+		stack[depth++] = &it[i];
+	}
+	while (depth) {
+		et_perfetto_event(x->pf, ET_PF_END, stack[depth - 1]->end, track, NULL, NULL,
+				  NULL, 0);
+		depth--;
+	}
+}
+
 static void on_syscall(const struct et_syscall *sc, void *data)
 {
 	struct exporter *x = data;
@@ -229,6 +357,14 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
 	t1 = t0 + sc->ns[ET_STAGE_TOTAL];
 	name_task(x, sc->pid, pid, sc->comm);
+	x->slices++;
+	x->complete += complete;
+	if (x->pf) {
+		proto_syscall(x, sc, t0, t1);
+		return;
+	}
+	x->slices--;
+	x->complete -= complete;
 	sep(x);
 	fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
 		sc_name(x, sc->nr, nb, sizeof(nb)), pid, sc->pid);
@@ -284,7 +420,15 @@ static int on_event(const struct et_event *ev, void *data)
 {
 	struct exporter *x = data;
 
-	if (ev->kind == ET_EV_LOST) {
+	if (ev->kind == ET_EV_LOST && x->pf) {
+		char name[48];
+		struct et_perfetto_arg args[] = {
+			{ .name = "cpu", .i = ev->cpu }, { .name = "count", .i = ev->lost.count },
+		};
+
+		snprintf(name, sizeof(name), "events lost on CPU %d", ev->cpu);
+		et_perfetto_event(x->pf, ET_PF_INSTANT, ev->ts, PF_LOST, "lost", name, args, 2);
+	} else if (ev->kind == ET_EV_LOST) {
 		sep(x);
 		fprintf(x->out, "{\"ph\":\"i\",\"s\":\"g\",\"cat\":\"lost\",\"name\":\"events lost on CPU %d\","
 			"\"pid\":0,\"tid\":0,", ev->cpu);
@@ -305,6 +449,8 @@ int cmd_export(int argc, char **argv)
 	};
 	struct exporter x = { .first = true };
 	struct et_output o = { 0 };
+	bool proto = false;
+	uint64_t pf_packets = 0, pf_bytes = 0;
 	struct et_common com;
 	const char *output = NULL;
 	struct et_trace *t = NULL;
@@ -324,9 +470,11 @@ int cmd_export(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (strcmp(optarg, "chrome-json") && strcmp(optarg, "perfetto")) {
+			if (!strcmp(optarg, "proto") || !strcmp(optarg, "perfetto-proto")) {
+				proto = true;
+			} else if (strcmp(optarg, "chrome-json") && strcmp(optarg, "perfetto")) {
 				et_bad_value("entrytrace export", "--format", optarg,
-					     "expected chrome-json or perfetto");
+					     "expected chrome-json, perfetto (the same JSON) or proto");
 				goto bad;
 			}
 			break;
@@ -392,17 +540,32 @@ int cmd_export(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
-	fprintf(x.out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
-		"\"trace\":");
-	et_json_str(x.out, argv[optind]);
-	fprintf(x.out, ",\"mode\":\"%s\"},\n\"traceEvents\":[",
-		et_mode_name(et_trace_info(t)->mode));
+	if (proto) {
+		x.pf = et_perfetto_new(x.out);
+		if (!x.pf) {
+			ret = ET_EXIT_FAIL;
+			goto out;
+		}
+		et_perfetto_track(x.pf, PF_LOST, "lost events");
+	} else {
+		fprintf(x.out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
+			"\"trace\":");
+		et_json_str(x.out, argv[optind]);
+		fprintf(x.out, ",\"mode\":\"%s\"},\n\"traceEvents\":[",
+			et_mode_name(et_trace_info(t)->mode));
+	}
 	if (et_trace_iterate(t, on_event, &x) < 0) {
 		fprintf(stderr, "entrytrace export: %s: reading the events failed\n", argv[optind]);
 		ret = ET_EXIT_INPUT;
 	}
 	et_timeline_finish(x.tl);
-	fprintf(x.out, "\n]}\n");
+	if (x.pf) {
+		if (!et_perfetto_free(x.pf, &pf_packets, &pf_bytes))
+			x.failed = true;
+		x.pf = NULL;
+	} else {
+		fprintf(x.out, "\n]}\n");
+	}
 	if (x.failed) {
 		fprintf(stderr, "entrytrace export: out of memory\n");
 		ret = ET_EXIT_FAIL;
@@ -433,6 +596,10 @@ int cmd_export(int argc, char **argv)
 			PRIu64 " incomplete with a span); not exported: %" PRIu64 " without a start "
 			"or an end, %" PRIu64 " filtered out\n", x.slices, x.complete, x.partial,
 			x.no_span, x.filtered);
+		if (proto)
+			fprintf(stderr, "entrytrace export: Perfetto protobuf: %" PRIu64 " packets, %"
+				PRIu64 " bytes (%.1f per syscall)\n", pf_packets, pf_bytes,
+				x.slices ? (double)pf_bytes / (double)x.slices : 0.0);
 		if (!tc->tasks_grouped)
 			fprintf(stderr, "entrytrace export: the trace does not say which threads "
 				"share a process (no task:task_newtask events, no exec): each "
@@ -443,6 +610,8 @@ int cmd_export(int argc, char **argv)
 				"processes of their own\n", tc->tasks_grouped, tc->tasks);
 	}
 out:
+	if (x.pf)
+		et_perfetto_free(x.pf, NULL, NULL);
 	if (x.out)
 		et_output_close(&o, false);
 	et_timeline_free(x.tl);
