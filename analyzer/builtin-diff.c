@@ -422,6 +422,7 @@ int cmd_diff(int argc, char **argv)
 		goto bad;
 	}
 
+	et_common_progress(&com);
 	e = et_load_files(&base, files, nb, &com.load, err, sizeof(err));
 	if (!e)
 		e = et_load_files(&test, files + nb + (files[nb] && !strcmp(files[nb], "--")),

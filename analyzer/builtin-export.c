@@ -507,6 +507,9 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	et_trace_set_jobs(t, com.load.jobs);
+	et_common_progress(&com);
+	if (com.load.progress)
+		et_trace_set_progress(t, com.load.progress, com.load.progress_data);
 	x.trace = t;
 	x.filter = &com.filter;
 	x.first_ts = et_trace_info(t)->first_ts;

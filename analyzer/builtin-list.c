@@ -153,6 +153,7 @@ int cmd_list(int argc, char **argv)
 	l.stages = com.filter.stages;
 	com.load.added = on_added;
 	com.load.added_data = &l;
+	et_common_progress(&com);
 	e = et_load_files(&ld, argv + optind, argc - optind, &com.load, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, WHO ": %s\n", err);

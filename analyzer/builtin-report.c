@@ -295,6 +295,7 @@ int cmd_report(int argc, char **argv)
 		com.load.added = keep_slowest;
 		com.load.added_data = slow;
 	}
+	et_common_progress(&com);
 	e = et_load_files(&ld, argv + optind, argc - optind, &com.load, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "entrytrace report: %s\n", err);

@@ -81,6 +81,8 @@ void et_common_init(struct et_common *c);
 /* 1: consumed, 0: not a common option, -1: bad argument. */
 int et_common_option(struct et_common *c, int opt, const char *arg);
 void et_common_free(struct et_common *c);
+/* Progress of long reads on stderr, when it is a terminal. */
+void et_common_progress(struct et_common *c);
 int et_exit_for(enum et_err e);
 /* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
 int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);

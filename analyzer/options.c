@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <libgen.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,4 +312,57 @@ int et_output_close(struct et_output *o, bool keep)
 		o->tmp = NULL;
 	}
 	return err ? -1 : 0;
+}
+
+/*
+ * Progress on long reads: on stderr, only when it is a terminal, once a
+ * read has taken a second (ENTRYTRACE_PROGRESS_AFTER=SECONDS changes that),
+ * at most four times a second, and wiped when the file is done.
+ */
+struct et_progress_state {
+	const char *who;
+	double start, last;
+	bool shown;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(const char *path, double done, void *data)
+{
+	struct et_progress_state *p = data;
+	const char *after = getenv("ENTRYTRACE_PROGRESS_AFTER");
+	double t = now_s(), delay = after ? atof(after) : 1.0;
+
+	if (!p->start)
+		p->start = t;
+	if (done >= 1) {
+		if (p->shown)
+			fprintf(stderr, "\r\033[K");
+		p->shown = false;
+		p->start = 0;
+		return;
+	}
+	if (t - p->start < delay || t - p->last < 0.25)
+		return;
+	p->last = t;
+	p->shown = true;
+	fprintf(stderr, "\r\033[K%s: reading %s: %.0f%%", p->who, path, 100 * done);
+	fflush(stderr);
+}
+
+void et_common_progress(struct et_common *c)
+{
+	static struct et_progress_state st;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	st.who = c->who ? c->who : "entrytrace";
+	c->load.progress = progress;
+	c->load.progress_data = &st;
 }

@@ -268,6 +268,13 @@ int et_trace_iterate(struct et_trace *trace, et_event_fn fn, void *data);
  * same order, on the calling thread.
  */
 void et_trace_set_jobs(struct et_trace *trace, int jobs);
+/*
+ * Called now and then during et_trace_iterate, on the calling thread, with
+ * the share of the file's pages read so far (0..1), and once with 1 at the
+ * end.  Files only (a live trace has no pages to count).
+ */
+typedef void (*et_progress_fn)(const char *path, double done, void *data);
+void et_trace_set_progress(struct et_trace *trace, et_progress_fn fn, void *data);
 const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
 
 /* Syscall names for the trace's own architecture. */
@@ -560,6 +567,8 @@ struct et_load_opts {
 	void *tap_data;
 	et_syscall_fn added;		/* optional: each syscall added to the stats */
 	void *added_data;
+	et_progress_fn progress;	/* optional: see et_trace_set_progress */
+	void *progress_data;
 };
 
 struct et_load {

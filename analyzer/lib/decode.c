@@ -101,6 +101,9 @@ struct et_trace {
 	uint64_t *last_rec_ts;	/* per CPU: timestamp of the last record */
 	bool *lost_announced;	/* per CPU: gap before the next record told */
 	int jobs;		/* reader threads for et_trace_iterate */
+	et_progress_fn progress;
+	void *progress_data;
+	uint64_t pages_total;
 };
 
 /* ------------------------------------------------------------------ */
@@ -725,6 +728,7 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 
 		if (size > 0)
 			t->counts.pages_per_cpu[c] = (uint64_t)size / t->page_size;
+		t->pages_total += t->counts.pages_per_cpu[c];
 	}
 	*err = ET_OK;
 	return t;
@@ -956,7 +960,9 @@ static int on_record(struct et_trace *t, struct et_walk *w,
 		uint64_t page = rec->offset / (uint64_t)t->page_size + 1;
 
 		if (page != t->last_page[cpu]) {
-			t->counts.pages_read_per_cpu[cpu]++;
+			/* one writer per CPU; the progress reads it from the merge */
+			__atomic_store_n(&t->counts.pages_read_per_cpu[cpu],
+					 t->counts.pages_read_per_cpu[cpu] + 1, __ATOMIC_RELAXED);
 			t->last_page[cpu] = page;
 		}
 		/* (live rounds are in order only within a round) */
@@ -1148,15 +1154,51 @@ bool et_counts_damaged(const struct et_trace_counts *c)
 	return c->pages_unread || c->time_back || c->abi_errors;
 }
 
+void et_trace_set_progress(struct et_trace *t, et_progress_fn fn, void *data)
+{
+	t->progress = fn;
+	t->progress_data = data;
+}
+
+struct progress {
+	struct et_trace *t;
+	et_event_fn fn;
+	void *data;
+	unsigned int n;
+};
+
+static int with_progress(const struct et_event *ev, void *data)
+{
+	struct progress *p = data;
+
+	if (!(++p->n & 16383) && p->t->pages_total) {
+		uint64_t read = 0;
+
+		for (int c = 0; c < p->t->info.cpus; c++)
+			read += __atomic_load_n(&p->t->counts.pages_read_per_cpu[c],
+						__ATOMIC_RELAXED);
+		p->t->progress(p->t->path, (double)read / (double)p->t->pages_total,
+			       p->t->progress_data);
+	}
+	return p->fn(ev, p->data);
+}
+
 int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 {
+	struct progress prog = { t, fn, data, 0 };
 	struct et_walk w;
 	int *all, ret;
 
+	if (t->progress && t->pages_total) {
+		fn = with_progress;
+		data = &prog;
+	}
 	activate_handlers(t);
 	if (t->jobs > 1 && t->info.cpus > 1) {
 		ret = et_iterate_parallel(t, t->jobs, fn, data);
 		count_holes(t);
+		if (t->progress && t->pages_total)
+			t->progress(t->path, 1, t->progress_data);
 		return ret;
 	}
 
@@ -1171,6 +1213,8 @@ int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 	et_walk_fini(t, &w);
 	free(all);
 	count_holes(t);
+	if (t->progress && t->pages_total)
+		t->progress(t->path, 1, t->progress_data);
 	return ret;
 }
 

@@ -119,6 +119,8 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 		return ET_ERR_USAGE;
 	}
 	et_trace_set_jobs(t, o->jobs);
+	if (o->progress)
+		et_trace_set_progress(t, o->progress, o->progress_data);
 	e = resolve_syscalls(c, t, errbuf, errlen);
 	if (e)
 		return e;

@@ -66,3 +66,15 @@ expect_eq "...from min to max" \
 	"$(cell r.json getppid total min) $(cell r.json getppid total max)"
 check "...and the fullest row holds the median ($(cell r.json getppid total p50) ns)" \
 	awk -v m="$(cell r.json getppid total p50)" '/^getppid total:/ { on = 1; next } on && /\|/ && $NF > best { best = $NF; lo = $1; hi = $3 } END { exit !(lo <= m && m <= hi) }' h.txt
+
+# Progress on long reads: on a terminal only, wiped when done.
+if command -v script >/dev/null; then
+	ENTRYTRACE_PROGRESS_AFTER=0 script -qec "'$ET' report '$DATA/host-lost.dat' > /dev/null" /dev/null > tty.txt 2>&1
+	check "on a terminal, report says how far it has read ($(tr '\r' '\n' < tty.txt | grep -o '[0-9]*%' | tr '\n' ' '))" \
+		grep -q 'entrytrace report: reading .*host-lost.dat: [0-9]*%' tty.txt
+	check "...and wipes the line when done" sh -c "tail -c 4 tty.txt | od -c | grep -q '033   \[   K'"
+	ENTRYTRACE_PROGRESS_AFTER=0 "$ET" report "$DATA/host-lost.dat" > /dev/null 2> notty.txt
+	expect_eq "without a terminal: nothing on stderr" "$(wc -c < notty.txt)" 0
+else
+	_fail "script (util-linux) missing: run scripts/setup --tests"
+fi
