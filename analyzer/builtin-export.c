@@ -50,8 +50,10 @@ static const char export_usage[] =
 	ET_COMMON_USAGE
 	"  -h, --help             this text\n"
 	"\n"
-	"exit status: 0 written, 1 runtime failure, 2 usage error, 3 an input file\n"
-	"is missing, unreadable or corrupt, 4 no syscall events.\n";
+	"exit status: 0 written, 1 runtime failure (the output is then not left\n"
+	"behind), 2 usage error, 3 an input file is missing, unreadable or corrupt,\n"
+	"4 no syscall events, 8 the data has holes (written; entrytrace report says\n"
+	"per CPU what could not be read).\n";
 
 #define MAX_TASKS_NAMED 65536
 
