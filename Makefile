@@ -28,7 +28,7 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
 LIB_SRCS := $(wildcard analyzer/lib/*.c)
-CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c \
+CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c analyzer/perfetto.c \
 	    $(wildcard analyzer/builtin-*.c)
 HDRS     := $(wildcard analyzer/include/*.h analyzer/lib/*.h analyzer/*.h) \
 	    tracepoints/stages.def

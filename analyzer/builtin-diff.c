@@ -51,9 +51,15 @@ static const char diff_usage[] =
 	"                         stages that contribute most\n"
 	"  -h, --help             this text\n"
 	"\n"
+	"A rule that can check nothing fails the gate with exit 7: a syscall the\n"
+	"trace's architecture does not have, a stage a side cannot measure (seccomp\n"
+	"on a stock kernel), no cell it names measured on both sides.\n"
+	"\n"
 	"exit status: 0 compared (and no --fail-on rule tripped), 1 runtime failure,\n"
 	"2 usage error, 3 an input file is missing, unreadable or corrupt, 4 no\n"
-	"syscall events or nothing matched, 6 a --fail-on rule tripped.\n";
+	"syscall events, nothing matched, or base and test share no cell, 6 a\n"
+	"--fail-on rule tripped, 7 a --fail-on rule checked nothing, 8 the data has\n"
+	"holes (see entrytrace report).\n";
 
 struct rule {
 	char *syscall;		/* NULL: any */
@@ -66,13 +72,14 @@ static int parse_rule(const char *s, void *data)
 {
 	struct rule **rules = ((struct rule ***)data)[0];
 	int *n = ((int **)data)[1];
-	const char *gt = strchr(s, '>'), *colon = strchr(s, ':');
+	const char *rule = s, *gt = strchr(s, '>'), *colon = strchr(s, ':');
 	char stage[64], *end;
 	struct rule r = { .stage = -1 };
 	struct rule *p;
 
 	if (!gt || gt == s)
-		return -1;
+		return et_bad_value("entrytrace diff", "--fail-on", s,
+				    "expected [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns");
 	if (colon && colon < gt) {
 		r.syscall = strndup(s, colon - s);
 		s = colon + 1;
@@ -81,17 +88,25 @@ static int parse_rule(const char *s, void *data)
 	if (strcmp(stage, "*")) {
 		r.stage = et_stage_by_name(stage);
 		if (r.stage < 0) {
-			fprintf(stderr, "entrytrace diff: --fail-on: unknown stage '%s'\n", stage);
+			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown stage '%s' (see "
+				"'entrytrace report --stages')\n", rule, stage);
 			free(r.syscall);
 			return -1;
 		}
 	}
 	r.limit = strtod(gt + 1, &end);
+	if (end == gt + 1 || !(r.limit >= 0)) {
+		free(r.syscall);
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    "the limit after '>' must be a number, then % or ns");
+	}
 	if (!strcmp(end, "%"))
 		r.percent = true;
-	else if (strcmp(end, "ns") || end == gt + 1) {
+	else if (strcmp(end, "ns")) {
 		free(r.syscall);
-		return -1;
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    *end ? "the limit's unit must be % or ns" :
+				    "the limit needs a unit: % or ns");
 	}
 	p = realloc(*rules, (*n + 1) * sizeof(*p));
 	if (!p) {
@@ -103,40 +118,103 @@ static int parse_rule(const char *s, void *data)
 	return 0;
 }
 
-/* The rules that trip, printed; true if any did. */
-static bool gate(const struct et_diff *df, const struct et_trace *names,
-		 const struct rule *rules, int nr_rules)
+static void rule_text(const struct rule *r, char *buf, size_t size)
 {
-	bool tripped = false;
+	snprintf(buf, size, "%s%s%s>%g%s", r->syscall ? r->syscall : "",
+		 r->syscall ? ":" : "", r->stage >= 0 ? et_stages[r->stage].name : "*",
+		 r->limit, r->percent ? "%" : "ns");
+}
 
-	for (size_t i = 0; i < df->nr_cells; i++) {
-		const struct et_diff_cell *c = &df->cells[i];
-		const char *name = et_syscall_name(names, c->nr);
+/*
+ * Why a rule cannot be checked on these traces, or NULL: a syscall the
+ * trace's architecture does not have, a stage neither side's entry path
+ * or mode can show.
+ */
+static const char *unknowable(const struct rule *r, const struct et_trace *names,
+			      unsigned int base_path, unsigned int test_path,
+			      const struct et_report_file *bf, const struct et_report_file *tf,
+			      char *buf, size_t size)
+{
+	const struct et_trace_info *in = et_trace_info(names);
 
-		if (!c->significant || c->d_mean <= 0)
+	if (r->syscall && et_syscall_number(names, r->syscall) < 0) {
+		snprintf(buf, size, "no syscall '%s' on %s", r->syscall,
+			 in->machine ? in->machine : "this architecture");
+		return buf;
+	}
+	if (r->stage >= 0) {
+		unsigned int paths = et_stages[r->stage].paths;
+
+		if (!(paths & base_path) || !(paths & test_path)) {
+			bool base = !(paths & base_path);
+
+			snprintf(buf, size, "stage '%s' cannot be measured on the %s (%s, %s mode)",
+				 et_stages[r->stage].name, base ? "base" : "test",
+				 et_path_name(base ? base_path : test_path),
+				 et_mode_name(base ? bf->info.mode : tf->info.mode));
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * The rules that trip, printed.  Returns ET_EXIT_GATE if any did, else
+ * ET_EXIT_GATE_NONE if any rule checked no cell (a gate that checked
+ * nothing must not pass), else ET_EXIT_OK.
+ */
+static int gate(const struct et_diff *df, const struct et_diff_report *rep,
+		const struct rule *rules, int nr_rules)
+{
+	const struct et_trace *names = rep->names;
+	bool tripped = false, none = false;
+	char rb[96], why[256];
+
+	for (int k = 0; k < nr_rules; k++) {
+		const struct rule *r = &rules[k];
+		long nr = r->syscall ? et_syscall_number(names, r->syscall) : -1;
+		size_t checked = 0;
+
+		rule_text(r, rb, sizeof(rb));
+		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
+			       rep->test_files, why, sizeof(why))) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
+				rb, why);
+			none = true;
 			continue;
-		for (int k = 0; k < nr_rules; k++) {
-			const struct rule *r = &rules[k];
-			double grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
+		}
+		for (size_t i = 0; i < df->nr_cells; i++) {
+			const struct et_diff_cell *c = &df->cells[i];
+			const char *name = et_syscall_name(names, c->nr);
+			double grew;
 
 			if (r->stage >= 0 && r->stage != c->stage)
 				continue;
-			if (r->syscall && (!name || strcmp(name, r->syscall)))
+			if (r->syscall && c->nr != nr)
 				continue;
-			if (r->percent && c->mean_base <= 0)
+			if (!c->tested || (r->percent && c->mean_base <= 0))
 				continue;
+			checked++;
+			if (!c->significant || c->d_mean <= 0)
+				continue;
+			grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
 			if (grew > r->limit) {
-				fprintf(stderr, "entrytrace diff: --fail-on %s%s%s>%g%s tripped: %s %s +%.1f%s (p %.2g)\n",
-					r->syscall ? r->syscall : "", r->syscall ? ":" : "",
-					r->stage >= 0 ? et_stages[r->stage].name : "*", r->limit,
-					r->percent ? "%" : "ns", name ? name : "?",
-					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
-					c->p_adj);
+				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s %s +%.1f%s (p %.2g)\n",
+					rb, name ? name : "?", et_stages[c->stage].name, grew,
+					r->percent ? "%" : " ns", c->p_adj);
 				tripped = true;
 			}
 		}
+		if (!checked) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: no cell it "
+				"names was measured on both sides (%zu cells compared in all; base %s "
+				"mode, test %s mode)\n", rb, df->tests,
+				et_mode_name(rep->base_files[0].info.mode),
+				et_mode_name(rep->test_files[0].info.mode));
+			none = true;
+		}
 	}
-	return tripped;
+	return tripped ? ET_EXIT_GATE : none ? ET_EXIT_GATE_NONE : ET_EXIT_OK;
 }
 
 /* The cells the text shows, by contribution, as far as both sides ran them. */
@@ -148,6 +226,7 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int n = 0, ret = -1;
+	struct et_output o;
 	FILE *out;
 
 	if (!panels || !titles || !notes)
@@ -170,13 +249,11 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 		};
 		n++;
 	}
-	out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "entrytrace diff: %s: %s\n", path, strerror(errno));
+	out = et_output_open(&o, path, "entrytrace diff");
+	if (!out)
 		goto done;
-	}
 	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", panels, n);
-	if (fclose(out))
+	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:
 	free(panels);
@@ -228,12 +305,14 @@ int cmd_diff(int argc, char **argv)
 	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0;
 	uint64_t min_count = 30;
 	bool all = false;
-	char **files, err[512];
+	char **files, err[512], *end;
 	FILE *out = stdout;
+	struct et_output o;
 	enum et_err e;
 	void *ctx[2] = { &rules, &nr_rules };
 
 	et_common_init(&com);
+	com.who = "entrytrace diff";
 	com.load.stats.by_work = true;
 	optind = 1;
 	/* "+": options come first, so a "--" between the sides stays in argv */
@@ -251,8 +330,11 @@ int cmd_diff(int argc, char **argv)
 				fmt = ET_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = ET_FMT_CSV;
-			else
+			else {
+				et_bad_value("entrytrace diff", "--format", optarg,
+					     "expected text, json or csv");
 				goto bad;
+			}
 			break;
 		case OPT_JSON:
 			fmt = ET_FMT_JSON;
@@ -264,23 +346,38 @@ int cmd_diff(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_BOOTSTRAP:
-			dopts.bootstrap = atoi(optarg);
-			if (dopts.bootstrap < 100)
+			dopts.bootstrap = (int)strtol(optarg, &end, 10);
+			if (*end || dopts.bootstrap < 100 || dopts.bootstrap > 1000000) {
+				et_bad_value("entrytrace diff", "--bootstrap", optarg,
+					     "expected 100 to 1000000 replicates");
 				goto bad;
+			}
 			break;
 		case OPT_SEED:
-			dopts.seed = strtoull(optarg, NULL, 0);
+			dopts.seed = strtoull(optarg, &end, 0);
+			if (*end) {
+				et_bad_value("entrytrace diff", "--seed", optarg, "expected a number");
+				goto bad;
+			}
 			break;
 		case OPT_ALPHA:
-			dopts.alpha = atof(optarg);
-			if (dopts.alpha <= 0 || dopts.alpha >= 1)
+			dopts.alpha = strtod(optarg, &end);
+			if (*end || !(dopts.alpha > 0 && dopts.alpha < 1)) {
+				et_bad_value("entrytrace diff", "--alpha", optarg,
+					     "expected a level between 0 and 1, e.g. 0.05");
 				goto bad;
+			}
 			break;
 		case OPT_ALL:
 			all = true;
 			break;
 		case OPT_TOP:
-			top = atoi(optarg);
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 0) {
+				et_bad_value("entrytrace diff", "--top", optarg,
+					     "expected a number of rows (0: all)");
+				goto bad;
+			}
 			break;
 		case OPT_FAIL_ON:
 			if (et_for_each_csv(optarg, parse_rule, ctx))
@@ -290,7 +387,12 @@ int cmd_diff(int argc, char **argv)
 			plot_path = optarg;
 			break;
 		case OPT_MIN_COUNT:
-			min_count = strtoull(optarg, NULL, 0);
+			min_count = strtoull(optarg, &end, 10);
+			if (*end || optarg[0] == '-') {
+				et_bad_value("entrytrace diff", "--min-count", optarg,
+					     "expected a number of syscalls");
+				goto bad;
+			}
 			break;
 		case 'h':
 			fputs(diff_usage, stdout);
@@ -320,6 +422,7 @@ int cmd_diff(int argc, char **argv)
 		goto bad;
 	}
 
+	et_common_progress(&com);
 	e = et_load_files(&base, files, nb, &com.load, err, sizeof(err));
 	if (!e)
 		e = et_load_files(&test, files + nb + (files[nb] && !strcmp(files[nb], "--")),
@@ -340,6 +443,9 @@ int cmd_diff(int argc, char **argv)
 	if (!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) {
 		fprintf(stderr, "entrytrace diff: no complete syscall on the %s side\n",
 			et_stats_syscalls(base.stats) ? "test" : "base");
+		et_window_hint("entrytrace diff", &com.filter,
+			       (et_stats_syscalls(base.stats) ? test : base).files[0].info.first_ts,
+			       (et_stats_syscalls(base.stats) ? test : base).files[0].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
 		goto out;
 	}
@@ -357,22 +463,31 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "entrytrace diff: %s: %s\n", output, strerror(errno));
+	if (!(out = et_output_open(&o, output, "entrytrace diff"))) {
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
 	et_render_diff(&rep, fmt, out);
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "entrytrace diff: write error\n");
+	if (et_output_close(&o, true))
 		ret = ET_EXIT_FAIL;
-	}
-	if (out != stdout)
-		fclose(out);
 	if (plot_path && plot(plot_path, &rep, 12))
 		ret = ET_EXIT_FAIL;
-	if (ret == ET_EXIT_OK && nr_rules && gate(&df, base.traces[0], rules, nr_rules))
-		ret = ET_EXIT_GATE;
+	if (ret == ET_EXIT_OK && nr_rules)
+		ret = gate(&df, &rep, rules, nr_rules);
+	if (ret == ET_EXIT_OK && !df.tests) {
+		fprintf(stderr, "entrytrace diff: compared nothing: base and test share no "
+			"syscall x path signature x stage cell with values on both sides (base %s "
+			"mode, test %s mode)\n", et_mode_name(base.files[0].info.mode),
+			et_mode_name(test.files[0].info.mode));
+		ret = ET_EXIT_EMPTY;
+	}
+	if (ret == ET_EXIT_OK && (base.damaged || test.damaged)) {
+		char why[512];
+
+		fprintf(stderr, "entrytrace diff: %s\n",
+			et_load_damage(base.damaged ? &base : &test, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
+	}
 out:
 	et_diff_free(&df);
 	et_load_free(&base);
@@ -383,7 +498,7 @@ out:
 	free(rules);
 	return ret;
 bad:
-	fputs(diff_usage, stderr);
+	et_usage_hint("entrytrace diff");
 	et_common_free(&com);
 	for (int i = 0; i < nr_rules; i++)
 		free(rules[i].syscall);

@@ -528,24 +528,32 @@ int cmd_record(int argc, char **argv)
 		}
 		case 'b':
 			o.session.buffer_kb = strtoul(optarg, &end, 10);
-			if (*end || !o.session.buffer_kb)
+			if (*end || !o.session.buffer_kb) {
+				et_bad_value("entrytrace record", "--buffer-size", optarg,
+					     "expected KB per CPU, at least 1");
 				goto bad;
+			}
 			break;
 		case 'a':
 			o.session.all = true;
 			break;
 		case 'p':
 			o.session.pid = (int)strtol(optarg, &end, 10);
-			if (*end || o.session.pid <= 0)
+			if (*end || o.session.pid <= 0) {
+				et_bad_value("entrytrace record", "--pid", optarg, "expected a process id");
 				goto bad;
+			}
 			break;
 		case OPT_SUMMARY:
 			o.session.summary = true;
 			break;
 		case OPT_FILE_VERSION:
 			o.file_version = (int)strtol(optarg, &end, 10);
-			if (*end || (o.file_version != 6 && o.file_version != 7))
+			if (*end || (o.file_version != 6 && o.file_version != 7)) {
+				et_bad_value("entrytrace record", "--file-version", optarg,
+					     "expected 6 or 7");
 				goto bad;
+			}
 			break;
 		case OPT_COMPRESSION:
 			o.compression = optarg;
@@ -582,7 +590,7 @@ int cmd_record(int argc, char **argv)
 	free(events);
 	return ret;
 bad:
-	fputs(record_usage, stderr);
+	et_usage_hint("entrytrace record");
 	free(events);
 	return ET_EXIT_USAGE;
 }

@@ -14,7 +14,7 @@ static const char report_usage[] =
 	"usage: entrytrace report [options] FILE...\n"
 	"\n"
 	"Reconstructs one timeline per syscall per task from each trace.dat and prints\n"
-	"statistics per syscall x stage: count, min, mean, p50, p90, p99, max, stddev,\n"
+	"statistics per syscall x stage: count, min, mean, p50, p90, p99, p99.9, max, stddev,\n"
 	"total (ns), with the trace timestamps of the min and max exemplars, then the\n"
 	"per-syscall total broken down by task, CPU and result (errno).  Several files\n"
 	"are merged into one table; each file's header says what it contained.\n"
@@ -40,6 +40,9 @@ static const char report_usage[] =
 	"      --strict           exit 5 if lost events touched any timeline\n"
 	"      --show-excluded    list every syscall kept out of the table, and why\n"
 	"      --plot=FILE.svg    cumulative distributions of the busiest stages\n"
+	"      --slowest=N        text: the N slowest syscalls (by total), each with\n"
+	"                         task, CPU, timestamp and its stages\n"
+	"      --hist             text: a histogram per syscall x stage shown\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -49,7 +52,8 @@ static const char report_usage[] =
 	"\n"
 	"exit status: 0 report printed, 1 runtime failure, 2 usage error, 3 an input\n"
 	"file is missing, unreadable or corrupt, 4 no syscall events or nothing\n"
-	"matched the filters, 5 (--strict) lost events touched the report.\n";
+	"matched the filters, 5 (--strict) lost events touched the report, 8 the data\n"
+	"has holes: records the file holds could not be read (the header says where).\n";
 
 static void list_stages(void)
 {
@@ -80,7 +84,36 @@ enum {
 	OPT_STAGES,
 	OPT_SHOW_EXCLUDED,
 	OPT_PLOT,
+	OPT_SLOWEST,
+	OPT_HIST,
 };
+
+static void keep_slowest(const struct et_syscall *sc, void *data)
+{
+	et_slowest_add(data, sc);
+}
+
+/* --hist: a terminal histogram per shown cell, busiest syscalls first. */
+static void hists(FILE *out, const struct et_stats *st, const struct et_trace *names,
+		  const struct et_filter *filter)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(st, &cells);
+	char title[128], wb[160];
+
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *c = cells[i];
+		const char *name = et_syscall_name(names, c->nr);
+
+		if (filter->stages && !(filter->stages & (1ull << c->stage)))
+			continue;
+		snprintf(title, sizeof(title), "%s%s%s%s %s", name ? name : "?",
+			 et_stats_by_work(st) ? " [" : "",
+			 et_stats_by_work(st) ? et_work_str(c->work, wb, sizeof(wb)) : "",
+			 et_stats_by_work(st) ? "]" : "", et_stages[c->stage].name);
+		et_render_hist(out, &c->hist, title);
+	}
+}
 
 /* The busiest cells (by total time, at least 30 values), one panel each. */
 static int plot(const char *path, const struct et_stats *st, const struct et_trace *names,
@@ -93,6 +126,7 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int np = 0, ret = -1;
 	size_t k = 0;
+	struct et_output o;
 	FILE *out;
 
 	if (!order || !panels || !titles || !notes)
@@ -126,13 +160,11 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 		};
 		np++;
 	}
-	out = fopen(path, "w");
-	if (!out) {
-		fprintf(stderr, "entrytrace report: %s: %s\n", path, strerror(errno));
+	out = et_output_open(&o, path, "entrytrace report");
+	if (!out)
 		goto done;
-	}
 	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", panels, np);
-	if (fclose(out))
+	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:
 	free(order);
@@ -156,6 +188,8 @@ int cmd_report(int argc, char **argv)
 		{ "stages", no_argument, NULL, OPT_STAGES },
 		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
 		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "slowest", required_argument, NULL, OPT_SLOWEST },
+		{ "hist", no_argument, NULL, OPT_HIST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -163,14 +197,18 @@ int cmd_report(int argc, char **argv)
 	struct et_load ld = { 0 };
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
-	bool breakdown = true, strict = false;
+	bool breakdown = true, strict = false, hist = false;
+	struct et_slowest *slow = NULL;
+	size_t nr_slowest = 0;
 	int ret = ET_EXIT_OK, c, r;
 	FILE *out = stdout;
 	struct et_report rep;
+	struct et_output o;
 	char err[512];
 	enum et_err e;
 
 	et_common_init(&com);
+	com.who = "entrytrace report";
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
 		r = et_common_option(&com, c, optarg);
@@ -186,8 +224,11 @@ int cmd_report(int argc, char **argv)
 				fmt = ET_FMT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				fmt = ET_FMT_CSV;
-			else
+			else {
+				et_bad_value("entrytrace report", "--format", optarg,
+					     "expected text, json or csv");
 				goto bad;
+			}
 			break;
 		case OPT_JSON:
 			fmt = ET_FMT_JSON;
@@ -217,6 +258,21 @@ int cmd_report(int argc, char **argv)
 		case OPT_PLOT:
 			plot_path = optarg;
 			break;
+		case OPT_SLOWEST: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+
+			if (*end || v < 1 || v > 100000) {
+				et_bad_value("entrytrace report", "--slowest", optarg,
+					     "expected a number of syscalls, 1 to 100000");
+				goto bad;
+			}
+			nr_slowest = (size_t)v;
+			break;
+		}
+		case OPT_HIST:
+			hist = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			et_common_free(&com);
@@ -230,19 +286,26 @@ int cmd_report(int argc, char **argv)
 		goto bad;
 	}
 
+	if (nr_slowest) {
+		slow = et_slowest_new(nr_slowest);
+		if (!slow) {
+			ret = ET_EXIT_FAIL;
+			goto out;
+		}
+		com.load.added = keep_slowest;
+		com.load.added_data = slow;
+	}
+	et_common_progress(&com);
 	e = et_load_files(&ld, argv + optind, argc - optind, &com.load, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "entrytrace report: %s\n", err);
 		ret = et_exit_for(e);
 		goto out;
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			fprintf(stderr, "entrytrace report: %s: %s\n", output, strerror(errno));
-			ret = ET_EXIT_FAIL;
-			goto out;
-		}
+	out = et_output_open(&o, output, "entrytrace report");
+	if (!out) {
+		ret = ET_EXIT_FAIL;
+		goto out;
 	}
 	rep = (struct et_report){
 		.files = ld.files,
@@ -259,29 +322,47 @@ int cmd_report(int argc, char **argv)
 		.nr_excluded = ld.nr_excluded,
 	};
 	et_render(&rep, fmt, out);
-	if (fflush(out) || ferror(out)) {
-		fprintf(stderr, "entrytrace report: write error\n");
-		ret = ET_EXIT_FAIL;
+	if (fmt == ET_FMT_TEXT && slow) {
+		const struct et_syscall *sc;
+		size_t ns = et_slowest_get(slow, &sc);
+
+		fprintf(out, "\nthe %zu slowest syscalls (total; trace-cmd report and KernelShark "
+			"find them by task, CPU and timestamp):\n", ns);
+		for (size_t i = 0; i < ns; i++)
+			et_render_syscall(out, &sc[i], ld.traces[0], com.filter.stages);
 	}
-	if (out != stdout)
-		fclose(out);
+	if (fmt == ET_FMT_TEXT && hist)
+		hists(out, ld.stats, ld.traces[0], &com.filter);
+	if (et_output_close(&o, true))
+		ret = ET_EXIT_FAIL;
 	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, 12))
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {
 		fprintf(stderr, "entrytrace report: %s\n",
 			ld.seen ? "no complete syscall matched" : "no syscall in the trace");
+		if (ld.seen && com.filter.have_window)
+			for (int i = 0; i < ld.nr_files; i++)
+				et_window_hint("entrytrace report", &com.filter,
+					       ld.files[i].info.first_ts, ld.files[i].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
+	}
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		char why[512];
+
+		fprintf(stderr, "entrytrace report: %s\n", et_load_damage(&ld, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
 	}
 	if (ret == ET_EXIT_OK && strict && ld.lost) {
 		fprintf(stderr, "entrytrace report: lost events touched the report (--strict)\n");
 		ret = ET_EXIT_LOST;
 	}
 out:
+	et_slowest_free(slow);
 	et_load_free(&ld);
 	et_common_free(&com);
 	return ret;
 bad:
-	fputs(report_usage, stderr);
+	et_usage_hint("entrytrace report");
 	et_common_free(&com);
 	return ET_EXIT_USAGE;
 }

@@ -15,9 +15,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
 #include "builtin.h"
 #include "entrytrace.h"
 #include "session.h"
+
+#define WHO "entrytrace top"
 
 static const char top_usage[] =
 	"usage: entrytrace top [options] [-a | -p PID | -- CMD [ARGS...]]\n"
@@ -38,7 +42,9 @@ static const char top_usage[] =
 	"  -d, --delay=SECS       refresh period (default 1; fractions allowed)\n"
 	"  -n, --iterations=N     stop after N tables (default: until SIGINT, SIGTERM,\n"
 	"                         or the task or command exits)\n"
-	"      --delta            each table covers only the last period\n"
+	"      --delta            each table and its header cover only the last period\n"
+	"  -s, --syscall=S[,..]   only these syscalls (names on this architecture,\n"
+	"                         or numbers)\n"
 	"      --breakdown        also the task / CPU / result tables\n"
 	"  -e, --event=EVENT      also enable EVENT (system:event, system:glob, system)\n"
 	"  -b, --buffer-size=KB   ring buffer per CPU (default 20000)\n"
@@ -49,6 +55,12 @@ static const char top_usage[] =
 	"terminal; otherwise tables follow each other, each after a line starting\n"
 	"\"entrytrace top:\".  Syscalls are counted once complete: a task's last\n"
 	"syscall appears when its next one starts.\n"
+	"\n"
+	"Each read of the buffers ends at the refresh deadline, and the rest of each\n"
+	"CPU's current sub-buffer is then lost (a gap; syscalls crossing it are left\n"
+	"out).  The kernel: line sizes that: the events the kernel handed out, how\n"
+	"many of them were dropped at deadlines, and how many the kernel overwrote\n"
+	"(then use a larger -b).\n"
 	"\n"
 	"exit status: 0 done, 1 runtime failure (tracefs, writing the output), 2 usage\n"
 	"error.\n";
@@ -67,7 +79,48 @@ struct top {
 	bool failed;
 	bool tty;
 	bool breakdown;
+	bool delta;
+	struct et_filter filter;	/* -s: syscalls to keep */
+	uint64_t filtered;
+	/* --delta: the counts when the period began */
+	struct et_trace_counts c0;
+	uint64_t *lost0;
+	struct et_timeline_counts tl0;
+	uint64_t filtered0;
+	/* the kernel's own counts, per_cpu/cpuN/stats of the instance */
+	unsigned long long k_read, k_overrun, k_dropped, k_entries;
+	unsigned long long k_read0, k_overrun0, k_dropped0;
 };
+
+static unsigned long long stat_value(const char *stats, const char *key)
+{
+	size_t n = strlen(key);
+
+	for (const char *p = stats; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, key, n) && p[n] == ':')
+			return strtoull(p + n + 1, NULL, 10);
+	return 0;
+}
+
+/* What the kernel says it wrote and handed out, summed over CPUs. */
+static void kernel_stats(struct top *t)
+{
+	struct tracefs_instance *inst = et_session_instance(t->s);
+	int cpus = et_trace_info(et_live_trace(t->live))->cpus;
+
+	t->k_read = t->k_overrun = t->k_dropped = t->k_entries = 0;
+	for (int i = 0; i < cpus; i++) {
+		char file[64], *st;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", i);
+		st = tracefs_instance_file_read(inst, file, NULL);
+		t->k_read += stat_value(st, "read events");
+		t->k_overrun += stat_value(st, "overrun") + stat_value(st, "commit overrun");
+		t->k_dropped += stat_value(st, "dropped events");
+		t->k_entries += stat_value(st, "entries");
+		free(st);
+	}
+}
 
 static uint64_t mono_ns(void)
 {
@@ -83,6 +136,10 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 
 	if (sc->flags & ET_SC_INCOMPLETE)
 		return;
+	if (t->filter.nr_syscalls && !et_filter_match(&t->filter, sc, 0)) {
+		t->filtered++;
+		return;
+	}
 	if (!et_stats_add(t->stats, sc))
 		t->failed = true;
 }
@@ -101,13 +158,66 @@ static int render(struct top *t, int n, double elapsed)
 		.stats = t->stats,
 		.names = trace,
 		.breakdown = t->breakdown,
+		.filtered_out = t->filtered,
 	};
+	uint64_t *lost = NULL;
+	unsigned long long k_read, k_over, k_drop, decoded;
+
+	kernel_stats(t);
+	k_read = t->k_read;
+	k_over = t->k_overrun;
+	k_drop = t->k_dropped;
+	decoded = f.counts.records;
+	if (t->delta) {
+		/* the header covers the period the table does */
+		lost = calloc(f.counts.nr_cpus ? f.counts.nr_cpus : 1, sizeof(*lost));
+		if (!lost)
+			return -1;
+		f.counts.records -= t->c0.records;
+		f.counts.used -= t->c0.used;
+		f.counts.lost_events -= t->c0.lost_events;
+		f.counts.lost_unknown -= t->c0.lost_unknown;
+		for (int c = 0; c < f.counts.nr_cpus; c++)
+			lost[c] = f.counts.lost_per_cpu[c] - t->lost0[c];
+		f.counts.lost_per_cpu = lost;
+		f.tl.syscalls -= t->tl0.syscalls;
+		f.tl.complete -= t->tl0.complete;
+		for (int b = 0; b < 16; b++) {
+			f.tl.flagged[b] -= t->tl0.flagged[b];
+			f.tl.excluded[b] -= t->tl0.excluded[b];
+		}
+		f.tl.seq_lost -= t->tl0.seq_lost;
+		f.tl.stray -= t->tl0.stray;
+		f.tl.dup_stage -= t->tl0.dup_stage;
+		f.tl.overlays_dropped -= t->tl0.overlays_dropped;
+		rep.filtered_out -= t->filtered0;
+		k_read -= t->k_read0;
+		k_over -= t->k_overrun0;
+		k_drop -= t->k_dropped0;
+		decoded = f.counts.records;
+	}
 
 	if (t->tty)
 		fputs("\033[H\033[2J", stdout);
-	printf("entrytrace top: table %d, %.1f s, %s\n", n, elapsed,
-	       et_session_target(t->s));
+	printf("entrytrace top: table %d, %.1f s, %s%s\n", n, elapsed,
+	       et_session_target(t->s), t->delta ? "; header and table: the last period" : "");
+	/*
+	 * What the reader lost, sized: every record the kernel handed out
+	 * (read events) was decoded unless a round's deadline cut it off with
+	 * the rest of its sub-buffer; overwritten ones never reached it.
+	 */
+	if (t->k_read >= et_trace_counts(trace)->records)
+		printf("buffers:     %llu events read from the buffers, %llu of them dropped at "
+		       "refresh deadlines (%.2f%%); %llu overwritten, %llu dropped by the kernel%s\n",
+		       k_read, k_read > decoded ? k_read - decoded : 0,
+		       k_read ? 100.0 * (double)(k_read > decoded ? k_read - decoded : 0) /
+				(double)k_read : 0.0,
+		       k_over, k_drop, k_over || k_drop ? ": the buffers overran, use a larger -b" : "");
+	else
+		printf("buffers:     the kernel's counts are gone (tracing ended): losses at "
+		       "refresh deadlines not sized for this table\n");
 	et_render(&rep, ET_FMT_TEXT, stdout);
+	free(lost);
 	if (!t->tty)
 		printf("\n");
 	return fflush(stdout) || ferror(stdout) ? -1 : 0;
@@ -160,20 +270,30 @@ static int run(struct top *t, double delay, int iterations, bool delta)
 		if (last)
 			break;
 		if (delta) {
+			const struct et_trace_counts *c = et_trace_counts(et_live_trace(t->live));
+
 			et_stats_free(t->stats);
 			t->stats = et_stats_new(&so);
 			if (!t->stats)
 				return ET_EXIT_FAIL;
+			t->c0 = *c;
+			memcpy(t->lost0, c->lost_per_cpu, c->nr_cpus * sizeof(*t->lost0));
+			t->tl0 = *et_timeline_counts(t->tl);
+			t->filtered0 = t->filtered;
+			t->k_read0 = t->k_read;
+			t->k_overrun0 = t->k_overrun;
+			t->k_dropped0 = t->k_dropped;
 		}
 	}
 	return ET_EXIT_OK;
 }
 
 static int top(struct et_session_opts *so, double delay, int iterations,
-	       bool delta, bool breakdown)
+	       bool delta, bool breakdown, char **syscalls, int nr_syscalls)
 {
 	struct et_stats_opts sto = { 0 };
-	struct top t = { .tty = isatty(STDOUT_FILENO), .breakdown = breakdown };
+	struct top t = { .tty = isatty(STDOUT_FILENO), .breakdown = breakdown,
+			 .delta = delta };
 	char err[512];
 	enum et_err e;
 	int ret;
@@ -191,9 +311,25 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 		fprintf(stderr, "entrytrace top: no entry_stage:summary event here\n");
 		goto out;
 	}
+	if (nr_syscalls) {
+		t.filter.syscalls = calloc(nr_syscalls, sizeof(long));
+		if (!t.filter.syscalls)
+			goto out;
+		for (int i = 0; i < nr_syscalls; i++) {
+			t.filter.syscalls[i] = et_syscall_number(et_live_trace(t.live), syscalls[i]);
+			if (t.filter.syscalls[i] < 0) {
+				fprintf(stderr, WHO ": --syscall '%s': no such syscall on %s\n",
+					syscalls[i], et_trace_info(et_live_trace(t.live))->machine);
+				ret = ET_EXIT_USAGE;
+				goto out;
+			}
+		}
+		t.filter.nr_syscalls = nr_syscalls;
+	}
+	t.lost0 = calloc(et_trace_info(et_live_trace(t.live))->cpus, sizeof(*t.lost0));
 	t.tl = et_timeline_new(et_live_trace(t.live), on_syscall, &t);
 	t.stats = et_stats_new(&sto);
-	if (!t.tl || !t.stats)
+	if (!t.tl || !t.stats || !t.lost0)
 		goto out;
 	ret = et_session_start(t.s);
 	if (!ret)
@@ -203,6 +339,8 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 		ret = ET_EXIT_FAIL;
 	}
 out:
+	free(t.filter.syscalls);
+	free(t.lost0);
 	et_timeline_free(t.tl);
 	et_stats_free(t.stats);
 	et_live_free(t.live);
@@ -222,6 +360,7 @@ int cmd_top(int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "syscall", required_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,28 +369,45 @@ int cmd_top(int argc, char **argv)
 	bool delta = false, breakdown = false;
 	double delay = 1.0;
 	int iterations = 0, c, ret;
-	char **events = NULL, *end;
+	char **events = NULL, *end, **syscalls = NULL;
+	int nr_syscalls = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:n:ap:e:b:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+d:n:ap:e:b:s:h", opts, NULL)) != -1) {
 		switch (c) {
+		case 's':
+			for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
+				char **p = realloc(syscalls, (nr_syscalls + 1) * sizeof(*p));
+
+				if (!p)
+					goto bad;
+				syscalls = p;
+				syscalls[nr_syscalls++] = tok;
+			}
+			break;
 		case 'd':
 			delay = strtod(optarg, &end);
-			if (*end || !(delay >= 0.05 && delay <= 3600))
+			if (*end || !(delay >= 0.05 && delay <= 3600)) {
+				et_bad_value(WHO, "--delay", optarg, "expected 0.05 to 3600 seconds");
 				goto bad;
+			}
 			break;
 		case 'n':
 			iterations = (int)strtol(optarg, &end, 10);
-			if (*end || iterations <= 0)
+			if (*end || iterations <= 0) {
+				et_bad_value(WHO, "--iterations", optarg, "expected a number of tables");
 				goto bad;
+			}
 			break;
 		case 'a':
 			so.all = true;
 			break;
 		case 'p':
 			so.pid = (int)strtol(optarg, &end, 10);
-			if (*end || so.pid <= 0)
+			if (*end || so.pid <= 0) {
+				et_bad_value(WHO, "--pid", optarg, "expected a process id");
 				goto bad;
+			}
 			break;
 		case OPT_DELTA:
 			delta = true;
@@ -270,8 +426,10 @@ int cmd_top(int argc, char **argv)
 		}
 		case 'b':
 			so.buffer_kb = strtoul(optarg, &end, 10);
-			if (*end || !so.buffer_kb)
+			if (*end || !so.buffer_kb) {
+				et_bad_value(WHO, "--buffer-size", optarg, "expected KB per CPU, at least 1");
 				goto bad;
+			}
 			break;
 		case OPT_SUMMARY:
 			so.summary = true;
@@ -293,11 +451,13 @@ int cmd_top(int argc, char **argv)
 	}
 	if (!so.pid && !so.cmd)
 		so.all = true;
-	ret = top(&so, delay, iterations, delta, breakdown);
+	ret = top(&so, delay, iterations, delta, breakdown, syscalls, nr_syscalls);
 	free(events);
+	free(syscalls);
 	return ret;
 bad:
-	fputs(top_usage, stderr);
+	et_usage_hint(WHO);
 	free(events);
+	free(syscalls);
 	return ET_EXIT_USAGE;
 }

@@ -2,6 +2,7 @@
 #ifndef _ET_BUILTIN_H
 #define _ET_BUILTIN_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Exit codes every subcommand uses; documented in entrytrace(1). */
@@ -13,11 +14,14 @@ enum et_exit {
 	ET_EXIT_EMPTY = 4,	/* no syscall events, or nothing matched */
 	ET_EXIT_LOST = 5,	/* --strict: lost events touched the result */
 	ET_EXIT_GATE = 6,	/* diff --fail-on: a rule tripped */
+	ET_EXIT_GATE_NONE = 7,	/* diff --fail-on: a rule checked nothing */
+	ET_EXIT_DAMAGED = 8,	/* the data has holes: records the file holds not read */
 };
 
 #include "entrytrace.h"
 
 int cmd_report(int argc, char **argv);
+int cmd_list(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
@@ -66,6 +70,7 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"                         time measured in the trace itself\n"
 
 struct et_common {
+	const char *who;	/* "entrytrace report", for messages */
 	struct et_filter filter;
 	char **syscalls;
 	int nr_syscalls;
@@ -76,7 +81,33 @@ void et_common_init(struct et_common *c);
 /* 1: consumed, 0: not a common option, -1: bad argument. */
 int et_common_option(struct et_common *c, int opt, const char *arg);
 void et_common_free(struct et_common *c);
+/* Progress of long reads on stderr, when it is a terminal. */
+void et_common_progress(struct et_common *c);
 int et_exit_for(enum et_err e);
+/* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
+int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
+/* "WHO: see 'WHO --help'": after a usage error, instead of the whole text. */
+void et_usage_hint(const char *who);
+/* The window asked for and the trace's own span, when a window matched nothing. */
+void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
+		    uint64_t last);
+
+/* An output file written under a temporary name, renamed when complete. */
+struct et_output {
+	FILE *f;
+	const char *who;
+	const char *path;	/* NULL: standard output */
+	char *tmp;		/* the temporary name, NULL when written directly */
+};
+
+/* NULL or "-" is stdout; NULL on failure, said on stderr. */
+FILE *et_output_open(struct et_output *o, const char *path, const char *who);
+/*
+ * Flush and close; with keep, rename the file into place (a write error
+ * is said on stderr and the file removed); without, remove it.  -1 on a
+ * write error.
+ */
+int et_output_close(struct et_output *o, bool keep);
 
 extern const char *et_version;
 

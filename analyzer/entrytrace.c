@@ -27,6 +27,8 @@ struct cmd {
 static const struct cmd commands[] = {
 	{ .name = "report", .fn = cmd_report, .reads_files = true,
 	  .summary = "per-syscall stage statistics of one or more trace.dat files" },
+	{ .name = "list", .fn = cmd_list, .reads_files = true,
+	  .summary = "one line per syscall with its stage times (--min-dur, --slowest)" },
 	{ .name = "diff", .fn = cmd_diff, .reads_files = true,
 	  .summary = "compare two kernels stage by stage, with confidence intervals" },
 	{ .name = "export", .fn = cmd_export, .reads_files = true,
@@ -56,7 +58,8 @@ static void usage(FILE *out)
 		"\n"
 		"exit status: 0 done, 1 runtime failure, 2 usage error, 3 unreadable or\n"
 		"corrupt input, 4 nothing to report, 5 lost events (report --strict),\n"
-		"6 a diff --fail-on rule tripped.\n");
+		"6 a diff --fail-on rule tripped, 7 a --fail-on rule checked nothing,\n"
+		"8 the data has holes (pages the file holds could not be read).\n");
 }
 
 /*

@@ -3,7 +3,13 @@
  * Options the subcommands share: the syscall filters, reader threads,
  * mode, and the mapping of library errors to exit codes.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -74,7 +80,7 @@ static int add_stage(const char *s, void *data)
 	int id = et_stage_by_name(s);
 
 	if (id < 0) {
-		fprintf(stderr, "entrytrace: unknown stage '%s' (see 'entrytrace report --stages')\n", s);
+		fprintf(stderr, "entrytrace: --stage '%s': unknown stage (see 'entrytrace report --stages')\n", s);
 		return -1;
 	}
 	*mask |= 1ull << id;
@@ -109,15 +115,29 @@ void et_common_init(struct et_common *c)
 	c->load.filter = &c->filter;
 }
 
+int et_bad_value(const char *who, const char *opt, const char *value, const char *expect)
+{
+	fprintf(stderr, "%s: %s '%s': %s\n", who, opt, value, expect);
+	return -1;
+}
+
+void et_usage_hint(const char *who)
+{
+	fprintf(stderr, "%s: see '%s --help'\n", who, who);
+}
+
 int et_common_option(struct et_common *c, int opt, const char *arg)
 {
+	const char *who = c->who ? c->who : "entrytrace";
 	struct int_list il;
 	struct str_list sl;
+	char *end;
 
 	switch (opt) {
 	case 'p':
 		il = (struct int_list){ &c->filter.pids, &c->filter.nr_pids };
-		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+		return et_for_each_csv(arg, add_int, &il) ?
+			et_bad_value(who, "--pid", arg, "expected PID[,PID...]") : 1;
 	case 'c':
 		sl = (struct str_list){ &c->filter.comms, &c->filter.nr_comms };
 		return et_for_each_csv(arg, add_str, &sl) ? -1 : 1;
@@ -130,14 +150,18 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		return 1;
 	case 'C':
 		il = (struct int_list){ &c->filter.cpus, &c->filter.nr_cpus };
-		return et_for_each_csv(arg, add_int, &il) ? -1 : 1;
+		return et_for_each_csv(arg, add_int, &il) ?
+			et_bad_value(who, "--cpu", arg, "expected CPU[,CPU...]") : 1;
 	case 'w':
-		return parse_window(arg, &c->filter) ? 1 : -1;
+		return parse_window(arg, &c->filter) ? 1 :
+			et_bad_value(who, "--time-window", arg, "expected A,B with A <= B, seconds "
+				     "on the trace clock, or +A,+B from the first event");
 	case 'S':
 		return et_for_each_csv(arg, add_stage, &c->filter.stages) ? -1 : 1;
 	case 'j':
-		c->load.jobs = atoi(arg);
-		return c->load.jobs >= 1 ? 1 : -1;
+		c->load.jobs = (int)strtol(arg, &end, 10);
+		return *arg && !*end && c->load.jobs >= 1 && c->load.jobs <= 1024 ? 1 :
+			et_bad_value(who, "--jobs", arg, "expected a number of reader threads, 1 to 1024");
 	case ET_OPT_EXCLUSIVE:
 		c->load.stats.exclusive = true;
 		return 1;
@@ -152,7 +176,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		else if (!strcmp(arg, "stock"))
 			c->load.mode = ET_MODE_STOCK;
 		else
-			return -1;
+			return et_bad_value(who, "--mode", arg, "expected stages, summary or stock");
 		return 1;
 	}
 	return 0;	/* not a common option */
@@ -184,4 +208,161 @@ int et_exit_for(enum et_err e)
 	default:
 		return ET_EXIT_INPUT;
 	}
+}
+
+/*
+ * After "no complete syscall matched": the window asked for and the
+ * trace's own span, in the two forms --time-window takes.
+ */
+void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
+		    uint64_t last)
+{
+	if (!f->have_window)
+		return;
+	fprintf(stderr, "%s: --time-window %s%g,%s%g: the trace runs from %.6f to %.6f s "
+		"(+0 to +%.6f)\n", who, f->window_relative ? "+" : "", f->window_start,
+		f->window_relative ? "+" : "", f->window_end, first / 1e9, last / 1e9,
+		(last - first) / 1e9);
+}
+
+/*
+ * Output files are written to a temporary name beside them and renamed
+ * over the final name only once everything is written and flushed, so a
+ * write error (a full disk) leaves no cut-off file that looks whole.  A
+ * path that exists and is not a regular file (/dev/null, a FIFO) is
+ * written directly; NULL or "-" is standard output.
+ */
+FILE *et_output_open(struct et_output *o, const char *path, const char *who)
+{
+	struct stat st;
+	char *dir, *base;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->who = who;
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return o->f;
+	}
+	o->path = path;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (!o->f)
+			fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		return o->f;
+	}
+	dir = strdup(path);
+	base = strdup(path);
+	if (!dir || !base || asprintf(&o->tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0) {
+		o->tmp = NULL;
+		free(dir);
+		free(base);
+		fprintf(stderr, "%s: out of memory\n", who);
+		return NULL;
+	}
+	free(dir);
+	free(base);
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		free(o->tmp);
+		o->tmp = NULL;
+		return NULL;
+	}
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
+	}
+	o->f = fdopen(fd, "w");
+	if (!o->f) {
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return o->f;
+}
+
+int et_output_close(struct et_output *o, bool keep)
+{
+	int err = 0;
+
+	if (!o->f)
+		return keep ? -1 : 0;
+	if (fflush(o->f) || ferror(o->f))
+		err = errno ? errno : EIO;
+	if (o->f != stdout && fclose(o->f) && !err)
+		err = errno ? errno : EIO;
+	o->f = NULL;
+	if (err && keep)
+		fprintf(stderr, "%s: %s: write error: %s%s\n", o->who,
+			o->path ? o->path : "standard output", strerror(err),
+			o->tmp ? " (nothing written under that name)" : "");
+	if (o->tmp) {
+		if (keep && !err && rename(o->tmp, o->path)) {
+			err = errno;
+			fprintf(stderr, "%s: %s: %s\n", o->who, o->path, strerror(err));
+		}
+		if (!keep || err)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return err ? -1 : 0;
+}
+
+/*
+ * Progress on long reads: on stderr, only when it is a terminal, once a
+ * read has taken a second (ENTRYTRACE_PROGRESS_AFTER=SECONDS changes that),
+ * at most four times a second, and wiped when the file is done.
+ */
+struct et_progress_state {
+	const char *who;
+	double start, last;
+	bool shown;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void progress(const char *path, double done, void *data)
+{
+	struct et_progress_state *p = data;
+	const char *after = getenv("ENTRYTRACE_PROGRESS_AFTER");
+	double t = now_s(), delay = after ? atof(after) : 1.0;
+
+	if (!p->start)
+		p->start = t;
+	if (done >= 1) {
+		if (p->shown)
+			fprintf(stderr, "\r\033[K");
+		p->shown = false;
+		p->start = 0;
+		return;
+	}
+	if (t - p->start < delay || t - p->last < 0.25)
+		return;
+	p->last = t;
+	p->shown = true;
+	fprintf(stderr, "\r\033[K%s: reading %s: %.0f%%", p->who, path, 100 * done);
+	fflush(stderr);
+}
+
+void et_common_progress(struct et_common *c)
+{
+	static struct et_progress_state st;
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	st.who = c->who ? c->who : "entrytrace";
+	c->load.progress = progress;
+	c->load.progress_data = &st;
 }

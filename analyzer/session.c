@@ -113,6 +113,7 @@ static const struct ev_spec task_events[] = {
 	{ "sched", "sched_process_exit" },
 	{ "sched", "sched_process_fork" },
 	{ "task", "task_rename" },
+	{ "task", "task_newtask" },	/* clone flags: which threads share a process */
 };
 
 /* Interrupts inside a syscall: not placed in summary mode. */

@@ -156,6 +156,13 @@ struct et_event {
 			int old_pid;		/* exec: pid before de_thread */
 			const char *comm;	/* valid during the callback */
 			const char *old_comm;	/* task_rename: name before */
+			/*
+			 * TASK_NEW from task_newtask: the clone flags
+			 * (CLONE_THREAD: a thread of the parent, ev.pid);
+			 * -1 when the event does not say (sched_process_fork).
+			 */
+			long long clone_flags;
+			bool exec;		/* COMM from sched_process_exec */
 		} task;
 		struct {
 			uint32_t seq;
@@ -229,7 +236,26 @@ struct et_trace_counts {
 	int nr_cpus;
 	uint64_t *lost_per_cpu;	/* nr_cpus entries; unknown gaps count 1 */
 	uint64_t *records_per_cpu;
+	uint64_t last_ts;	/* latest record read, trace clock ns */
+	/*
+	 * What the file holds against what could be read (files only; live
+	 * traces have no pages to count).  The file says how many bytes of
+	 * ring-buffer pages each CPU holds; every one of them should give at
+	 * least one record.  A page that gives none (its header empty or
+	 * invalid, a compressed chunk that does not decompress and so ends
+	 * the CPU's data early) is a hole; so is a record earlier than the one
+	 * before it on its CPU (a page repeated or out of place).
+	 */
+	uint64_t *pages_per_cpu;	/* pages the file holds */
+	uint64_t *pages_read_per_cpu;	/* ...that gave records */
+	uint64_t *time_back_per_cpu;	/* records earlier than their predecessor */
+	uint64_t pages_unread;		/* sum over CPUs of held - read */
+	uint64_t time_back;
+	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
 };
+
+/* The data has holes: pages that gave no records, time going back, ABI errors. */
+bool et_counts_damaged(const struct et_trace_counts *counts);
 
 /*
  * Read every record in global time order and call fn for each decoded
@@ -242,6 +268,13 @@ int et_trace_iterate(struct et_trace *trace, et_event_fn fn, void *data);
  * same order, on the calling thread.
  */
 void et_trace_set_jobs(struct et_trace *trace, int jobs);
+/*
+ * Called now and then during et_trace_iterate, on the calling thread, with
+ * the share of the file's pages read so far (0..1), and once with 1 at the
+ * end.  Files only (a live trace has no pages to count).
+ */
+typedef void (*et_progress_fn)(const char *path, double done, void *data);
+void et_trace_set_progress(struct et_trace *trace, et_progress_fn fn, void *data);
 const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
 
 /* Syscall names for the trace's own architecture. */
@@ -303,6 +336,8 @@ void et_live_free(struct et_live *live);
 /* The one reason an incomplete syscall is counted under, most telling first. */
 uint32_t et_sc_reason(uint32_t flags);
 
+#define ET_SC_MAX_OVERLAYS 16
+
 struct et_syscall {
 	int pid;
 	int nr;
@@ -340,9 +375,23 @@ struct et_syscall {
 	uint64_t sub[ET_STAGE_NR];
 	uint32_t ovh[ET_STAGE_NR];
 	uint32_t flags2;	/* ET_SC2_* */
+	/*
+	 * The intervals inside the syscall it was switched out (off_cpu) or
+	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
+	 */
+	uint8_t nr_overlays;
+	struct {
+		uint64_t start, end;
+		uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+	} overlays[ET_SC_MAX_OVERLAYS];
+	/*
+	 * Thread group (process) of the task, from task:task_newtask's clone
+	 * flags or an exec; -1 when the trace does not say.
+	 */
+	int tgid;
 };
 
-#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_MAX_OVERLAYS intervals */
+#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_SC_MAX_OVERLAYS intervals */
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
 
@@ -369,6 +418,7 @@ struct et_timeline_counts {
 	uint64_t event_cost;
 	uint64_t event_cost_samples;
 	uint64_t overlays_dropped;	/* syscalls with too many intervals */
+	uint64_t tasks_grouped;		/* tasks whose thread group is known */
 };
 
 struct et_timeline;
@@ -515,6 +565,10 @@ struct et_load_opts {
 	struct et_stats_opts stats;
 	et_syscall_fn tap;		/* optional: sees every syscall first */
 	void *tap_data;
+	et_syscall_fn added;		/* optional: each syscall added to the stats */
+	void *added_data;
+	et_progress_fn progress;	/* optional: see et_trace_set_progress */
+	void *progress_data;
 };
 
 struct et_load {
@@ -525,6 +579,7 @@ struct et_load {
 	uint64_t filtered_out;
 	uint64_t seen;			/* syscalls of all files */
 	uint64_t lost;			/* lost events and lost-touched syscalls */
+	int damaged;			/* files with holes (et_counts_damaged) */
 	struct et_syscall *excluded;	/* with keep_excluded */
 	size_t nr_excluded;
 };
@@ -535,6 +590,8 @@ bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
 void et_load_free(struct et_load *ld);
+/* One line naming the first damaged file and what could not be read. */
+const char *et_load_damage(const struct et_load *ld, char *buf, size_t size);
 
 /* ET_PATH_G, ET_PATH_L (powerpc before 7.2) or ET_PATH_S (stock mode). */
 unsigned int et_trace_entry_path(const struct et_trace_info *info);
@@ -567,6 +624,14 @@ struct et_diff_cell {
 	double mean_base, mean_test, d_mean, d_mean_lo, d_mean_hi;
 	bool tested;		/* both sides have >= 2 values */
 	double u, z, p, p_adj;	/* Mann-Whitney, Holm-adjusted p */
+	double mw_sigma;	/* its standard deviation under the null */
+	/*
+	 * Hodges-Lehmann shift: the median of the pairwise differences test -
+	 * base (at bucket resolution), and the interval Mann-Whitney implies
+	 * at the level Holm's correction tested this cell at (shift_level,
+	 * e.g. 0.9995): it leaves out 0 exactly when the cell is significant.
+	 */
+	double shift, shift_lo, shift_hi, shift_level;
 	double cliff;		/* Cliff's delta, -1..1 */
 	bool significant;
 	double per_sc_base;	/* mean time per syscall, 0 where not run */
@@ -653,6 +718,31 @@ struct et_report {
 char *et_sc_flags_str(uint32_t flags, char *buf, size_t size);
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+
+/*
+ * A JSON string, quoted: valid UTF-8 as is, quotes and backslashes
+ * escaped, control characters and bytes that are not UTF-8 as \u00XX.
+ * NULL prints "".  The _n form stops at n bytes or a NUL.
+ */
+void et_json_str(FILE *out, const char *s);
+void et_json_strn(FILE *out, const char *s, size_t n);
+
+/*
+ * One line per syscall, as trace-cmd report prints events:
+ * "comm-pid [cpu] ts: name(nr) = ret  total N  stage N ...", only the
+ * stages in the mask (0: all) after the total.
+ */
+void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
+		       uint64_t stages);
+/* The N syscalls with the longest total, kept as they come. */
+struct et_slowest;
+struct et_slowest *et_slowest_new(size_t n);
+void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc);
+/* Slowest first; valid until et_slowest_free. */
+size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out);
+void et_slowest_free(struct et_slowest *s);
+/* A bar per quarter octave between min and max, with its count. */
+void et_render_hist(FILE *out, const struct et_hist *h, const char *title);
 
 /* A diff and what is needed to print it. */
 struct et_diff_report {

@@ -595,9 +595,15 @@ int ets_box_text(const struct ets_context *ctx, const struct ets_box *box,
 {
 	char nrbuf[16], flags[160] = "";
 
+	char marks[96] = "";
+
 	if (box->flags & ETS_TEXT_FLAGS)
 		et_sc_flags_str(box->flags & ETS_TEXT_FLAGS, flags, sizeof(flags));
-	return snprintf(buf, size, "%s pid %d: %s %llu ns at %lld.%09lld%s%s%s",
+	if (ctx->marked && ctx->selected == box - ctx->boxes &&
+	    (ctx->mark_off_a || ctx->mark_off_b))
+		snprintf(marks, sizeof(marks), "; markers on the nearest events, %+lld ns and %+lld ns off",
+			 (long long)ctx->mark_off_a, (long long)ctx->mark_off_b);
+	return snprintf(buf, size, "%s pid %d: %s %llu ns at %lld.%09lld%s%s%s%s",
 			syscall_name(ctx, box->nr, nrbuf, sizeof(nrbuf)),
 			box->pid,
 			box->stage == ET_STAGE_TOTAL ? "syscall" :
@@ -605,17 +611,28 @@ int ets_box_text(const struct ets_context *ctx, const struct ets_box *box,
 			(unsigned long long)box->dur,
 			(long long)(box->start / 1000000000),
 			(long long)(box->start % 1000000000),
-			*flags ? " [" : "", flags, *flags ? "]" : "");
+			*flags ? " [" : "", flags, *flags ? "]" : "", marks);
+}
+
+const char *ets_box_name(const struct ets_context *ctx, const struct ets_box *box,
+			 char *buf, size_t size)
+{
+	return syscall_name(ctx, box->nr, buf, size);
 }
 
 void ets_box_clicked(struct ets_context *ctx, const struct ets_box *box)
 {
 	char text[256];
 
+	ctx->selected = box - ctx->boxes;
+	ets_mark_box(ctx, box);
 	ets_box_text(ctx, box, text, sizeof(text));
 	printf("entrytrace: %s\n", text);
 	fflush(stdout);
 	ets_log("click %s", text);
-	ctx->selected = box - ctx->boxes;
-	ets_mark_box(ctx, box);
+	if (ctx->marked)
+		ets_log("markers A=%lld B=%lld start=%lld end=%lld offset_a=%lld offset_b=%lld",
+			(long long)ctx->mark_a, (long long)ctx->mark_b, (long long)box->start,
+			(long long)(box->start + (int64_t)box->dur), (long long)ctx->mark_off_a,
+			(long long)ctx->mark_off_b);
 }

@@ -51,6 +51,10 @@ struct ets_context {
 	long selected;			/* box index of the last double click */
 	uint64_t drawn;			/* shapes handed to KernelShark */
 	uint64_t drawn_lost;
+	/* the markers of the last double click: entries nearest the box's ends */
+	bool marked;
+	int64_t mark_a, mark_b;		/* their timestamps */
+	int64_t mark_off_a, mark_off_b;	/* ...minus the box's start and end */
 };
 
 #define ETS_NAME_LEN 24
@@ -81,9 +85,12 @@ size_t ets_first_ending_after(const int64_t *maxend, size_t first,
 /* "kill pid 1234: signal_exit 2755 ns at 866.844434015 [lost]" */
 int ets_box_text(const struct ets_context *ctx, const struct ets_box *box,
 		 char *buf, size_t size);
+/* The syscall's name ("kill") for a box. */
+const char *ets_box_name(const struct ets_context *ctx, const struct ets_box *box,
+			 char *buf, size_t size);
 /* A double click: print, log, remember, move KernelShark's markers. */
 void ets_box_clicked(struct ets_context *ctx, const struct ets_box *box);
-/* Markers A and B on the box's first and last event of its task (C++). */
+/* Markers A and B on the entries nearest the box's start and end (C++). */
 void ets_mark_box(struct ets_context *ctx, const struct ets_box *box);
 /* The plugin's entry points are its only exported symbols. */
 #define ETS_EXPORT __attribute__((visibility("default")))

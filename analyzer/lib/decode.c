@@ -76,7 +76,7 @@ struct et_trace {
 	struct et_field sw_next_comm, sw_next_pid;
 	struct et_field pexit_pid;
 	struct et_field fork_child_pid, fork_child_comm;
-	struct et_field newtask_pid, newtask_comm;
+	struct et_field newtask_pid, newtask_comm, newtask_flags;
 	struct et_field rename_pid, rename_newcomm, rename_oldcomm;
 	struct et_field pexit_comm;
 	struct et_field exec_pid, exec_old_pid, exec_filename;
@@ -89,13 +89,21 @@ struct et_trace {
 	int su_nr_delta;
 
 	char *path;
+	char *open_path;	/* what libtracecmd opens: path, or the spooled copy */
+	int spool_fd;		/* the copy of a pipe or stdin, -1 none */
 	char *machine_str;
 	char *uname_str;	/* live traces own these; files' are libtracecmd's */
 	char *clock_str;
 
 	unsigned long long abi_errors;
+	int page_size;		/* files: pages are counted per CPU */
+	uint64_t *last_page;	/* per CPU: page of the last record + 1 */
+	uint64_t *last_rec_ts;	/* per CPU: timestamp of the last record */
 	bool *lost_announced;	/* per CPU: gap before the next record told */
 	int jobs;		/* reader threads for et_trace_iterate */
+	et_progress_fn progress;
+	void *progress_data;
+	uint64_t pages_total;
 };
 
 /* ------------------------------------------------------------------ */
@@ -233,6 +241,42 @@ static void park_handle(struct tracecmd_input *handle)
 		parked[nr_parked++] = handle;
 }
 
+/*
+ * libtracecmd maps and seeks the file, so a pipe, a FIFO or standard input
+ * ("-") is first copied into an unlinked temporary file; the open path is
+ * then /proc/self/fd/N, which reader threads can open again.  Returns the
+ * descriptor (kept open until the trace is closed), or -1 with errbuf set.
+ */
+static int spool(const char *path, int in, char *open_path, size_t size,
+		 char *errbuf, size_t errlen)
+{
+	const char *dir = getenv("TMPDIR");
+	char tmp[4096], buf[65536];
+	ssize_t n;
+	int fd;
+
+	snprintf(tmp, sizeof(tmp), "%s/entrytrace-input.XXXXXX", dir && *dir ? dir : "/tmp");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		snprintf(errbuf, errlen, "%s: not a seekable file, and no temporary copy "
+			 "could be made in %s: %s", path, tmp, strerror(errno));
+		return -1;
+	}
+	unlink(tmp);
+	while ((n = read(in, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || write(fd, buf, n) != n) {
+			snprintf(errbuf, errlen, "%s: copying the input to a temporary file: %s",
+				 path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	snprintf(open_path, size, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
 static enum et_err check_path(const char *path, char *errbuf, size_t errlen)
 {
 	struct stat st;
@@ -347,6 +391,7 @@ static void resolve_stock(struct et_trace *t)
 	ev = find(t, "task", "task_newtask");
 	if (ev && resolve(ev, "pid", &t->newtask_pid)) {
 		resolve(ev, "comm", &t->newtask_comm);
+		resolve(ev, "clone_flags", &t->newtask_flags);
 		set_handler(t, ev, H_TASK_NEWTASK, 0);
 	}
 	ev = find(t, "task", "task_rename");
@@ -516,8 +561,15 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	t->counts.lost_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
 	t->counts.records_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
 	t->lost_announced = calloc(t->info.cpus, sizeof(bool));
+	t->counts.pages_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.pages_read_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->counts.time_back_per_cpu = calloc(t->info.cpus, sizeof(uint64_t));
+	t->last_page = calloc(t->info.cpus, sizeof(uint64_t));
+	t->last_rec_ts = calloc(t->info.cpus, sizeof(uint64_t));
 	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
-	    !t->lost_announced)
+	    !t->lost_announced || !t->counts.pages_per_cpu ||
+	    !t->counts.pages_read_per_cpu || !t->counts.time_back_per_cpu ||
+	    !t->last_page || !t->last_rec_ts)
 		return ET_ERR_NOMEM;
 	return ET_OK;
 }
@@ -570,8 +622,43 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	enum et_err e;
 	int quiet;
 
-	e = check_path(path, errbuf, errlen);
+	struct stat st;
+	char open_path[64];
+	int spool_fd = -1;
+
+	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+				   !S_ISDIR(st.st_mode))) {
+		int in = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+
+		if (in < 0) {
+			snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+			*err = ET_ERR_IO;
+			return NULL;
+		}
+		spool_fd = spool(strcmp(path, "-") ? path : "standard input", in, open_path,
+				 sizeof(open_path), errbuf, errlen);
+		if (in != STDIN_FILENO)
+			close(in);
+		if (spool_fd < 0) {
+			*err = ET_ERR_IO;
+			return NULL;
+		}
+	}
+	e = check_path(spool_fd >= 0 ? open_path : path, errbuf, errlen);
 	if (e) {
+		if (spool_fd >= 0) {
+			/* say which input, not the temporary copy */
+			char *colon = strchr(errbuf, ':');
+
+			if (colon) {
+				char rest[512];
+
+				snprintf(rest, sizeof(rest), "%s", colon);
+				snprintf(errbuf, errlen, "%s%s", strcmp(path, "-") ? path :
+					 "standard input", rest);
+			}
+			close(spool_fd);
+		}
 		*err = e;
 		return NULL;
 	}
@@ -583,10 +670,13 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		return NULL;
 	}
 	t->path = strdup(path);
+	t->spool_fd = spool_fd;
+	t->open_path = strdup(spool_fd >= 0 ? open_path : path);
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
 	quiet = quiet_stderr_begin();
-	t->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	t->handle = tracecmd_open_head(t->open_path ? t->open_path : path,
+				       TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (t->handle && tracecmd_init_data(t->handle) < 0)
 		init_failed = true;
 	quiet_stderr_end(quiet);
@@ -631,6 +721,15 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		*err = e;
 		goto fail;
 	}
+	/* what each CPU holds, in pages, to compare with what is read */
+	t->page_size = tracecmd_page_size(t->handle);
+	for (int c = 0; t->page_size > 0 && c < t->info.cpus; c++) {
+		long long size = tracecmd_get_cpu_file_size(t->handle, c);
+
+		if (size > 0)
+			t->counts.pages_per_cpu[c] = (uint64_t)size / t->page_size;
+		t->pages_total += t->counts.pages_per_cpu[c];
+	}
 	*err = ET_OK;
 	return t;
 fail:
@@ -648,11 +747,19 @@ void et_trace_close(struct et_trace *t)
 	free(t->active);
 	free(t->counts.lost_per_cpu);
 	free(t->counts.records_per_cpu);
+	free(t->counts.pages_per_cpu);
+	free(t->counts.pages_read_per_cpu);
+	free(t->counts.time_back_per_cpu);
+	free(t->last_page);
+	free(t->last_rec_ts);
 	free(t->lost_announced);
 	free(t->machine_str);
 	free(t->uname_str);
 	free(t->clock_str);
 	free(t->path);
+	free(t->open_path);
+	if (t->spool_fd >= 0)
+		close(t->spool_fd);
 	free(t);
 }
 
@@ -730,6 +837,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->kind = ET_EV_IRQ_EXIT;
 		return true;
 	case H_PROCESS_EXIT:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_EXIT;
 		ev->task.pid = rd_field(t, rec, &t->pexit_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -737,6 +846,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->task.old_comm = NULL;
 		return true;
 	case H_PROCESS_FORK:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->fork_child_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -744,13 +855,18 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->task.old_comm = NULL;
 		return true;
 	case H_TASK_NEWTASK:
+		ev->task.exec = false;
 		ev->kind = ET_EV_TASK_NEW;
 		ev->task.pid = rd_field(t, rec, &t->newtask_pid);
 		ev->task.old_pid = ev->task.pid;
 		ev->task.comm = rd_comm(rec, &t->newtask_comm, w->comm_a);
 		ev->task.old_comm = NULL;
+		ev->task.clone_flags = t->newtask_flags.size ?
+			rd_field(t, rec, &t->newtask_flags) : -1;
 		return true;
 	case H_TASK_RENAME:
+		ev->task.clone_flags = -1;
+		ev->task.exec = false;
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->rename_pid);
 		ev->task.old_pid = ev->task.pid;
@@ -759,6 +875,8 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 			rd_comm(rec, &t->rename_oldcomm, w->comm_b) : NULL;
 		return true;
 	case H_PROCESS_EXEC:
+		ev->task.clone_flags = -1;
+		ev->task.exec = true;
 		ev->kind = ET_EV_COMM;
 		ev->task.pid = rd_field(t, rec, &t->exec_pid);
 		ev->task.old_pid = rd_field(t, rec, &t->exec_old_pid);
@@ -837,6 +955,23 @@ static int on_record(struct et_trace *t, struct et_walk *w,
 
 	w->records++;
 	t->counts.records_per_cpu[cpu]++;
+	if (t->page_size > 0) {
+		/* records of a CPU come in file order: count page changes */
+		uint64_t page = rec->offset / (uint64_t)t->page_size + 1;
+
+		if (page != t->last_page[cpu]) {
+			/* one writer per CPU; the progress reads it from the merge */
+			__atomic_store_n(&t->counts.pages_read_per_cpu[cpu],
+					 t->counts.pages_read_per_cpu[cpu] + 1, __ATOMIC_RELAXED);
+			t->last_page[cpu] = page;
+		}
+		/* (live rounds are in order only within a round) */
+		if (rec->ts < t->last_rec_ts[cpu])
+			t->counts.time_back_per_cpu[cpu]++;
+		t->last_rec_ts[cpu] = rec->ts;
+	}
+	if (rec->ts > w->last_ts)
+		w->last_ts = rec->ts;
 
 	/* only the first record of a CPU can carry an unannounced gap */
 	if (rec->missed_events && !t->lost_announced[cpu]) {
@@ -919,6 +1054,9 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 	t->counts.lost_events += w->lost_events;
 	t->counts.lost_unknown += w->lost_unknown;
 	t->abi_errors += w->abi_errors;
+	t->counts.abi_errors = t->abi_errors;
+	if (w->last_ts > t->counts.last_ts)
+		t->counts.last_ts = w->last_ts;
 	free(w->su_buf);
 	w->su_buf = NULL;
 }
@@ -997,14 +1135,72 @@ static void activate_handlers(struct et_trace *t)
 					t->handlers[id] : (struct et_handler){ H_NONE, 0 };
 }
 
+/* Sum up what each CPU held and what could be read of it. */
+static void count_holes(struct et_trace *t)
+{
+	struct et_trace_counts *c = &t->counts;
+
+	c->pages_unread = 0;
+	c->time_back = 0;
+	for (int cpu = 0; cpu < t->info.cpus; cpu++) {
+		if (c->pages_per_cpu[cpu] > c->pages_read_per_cpu[cpu])
+			c->pages_unread += c->pages_per_cpu[cpu] - c->pages_read_per_cpu[cpu];
+		c->time_back += c->time_back_per_cpu[cpu];
+	}
+}
+
+bool et_counts_damaged(const struct et_trace_counts *c)
+{
+	return c->pages_unread || c->time_back || c->abi_errors;
+}
+
+void et_trace_set_progress(struct et_trace *t, et_progress_fn fn, void *data)
+{
+	t->progress = fn;
+	t->progress_data = data;
+}
+
+struct progress {
+	struct et_trace *t;
+	et_event_fn fn;
+	void *data;
+	unsigned int n;
+};
+
+static int with_progress(const struct et_event *ev, void *data)
+{
+	struct progress *p = data;
+
+	if (!(++p->n & 16383) && p->t->pages_total) {
+		uint64_t read = 0;
+
+		for (int c = 0; c < p->t->info.cpus; c++)
+			read += __atomic_load_n(&p->t->counts.pages_read_per_cpu[c],
+						__ATOMIC_RELAXED);
+		p->t->progress(p->t->path, (double)read / (double)p->t->pages_total,
+			       p->t->progress_data);
+	}
+	return p->fn(ev, p->data);
+}
+
 int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 {
+	struct progress prog = { t, fn, data, 0 };
 	struct et_walk w;
 	int *all, ret;
 
+	if (t->progress && t->pages_total) {
+		fn = with_progress;
+		data = &prog;
+	}
 	activate_handlers(t);
-	if (t->jobs > 1 && t->info.cpus > 1)
-		return et_iterate_parallel(t, t->jobs, fn, data);
+	if (t->jobs > 1 && t->info.cpus > 1) {
+		ret = et_iterate_parallel(t, t->jobs, fn, data);
+		count_holes(t);
+		if (t->progress && t->pages_total)
+			t->progress(t->path, 1, t->progress_data);
+		return ret;
+	}
 
 	all = calloc(t->info.cpus, sizeof(*all));
 	if (!all || et_walk_init(t, &w, fn, data)) {
@@ -1016,6 +1212,9 @@ int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 	ret = et_walk_cpus(t, t->handle, all, t->info.cpus, &w);
 	et_walk_fini(t, &w);
 	free(all);
+	count_holes(t);
+	if (t->progress && t->pages_total)
+		t->progress(t->path, 1, t->progress_data);
 	return ret;
 }
 
@@ -1032,6 +1231,7 @@ struct et_trace *et_trace_new_live(struct tep_handle *tep, const char *name,
 	snprintf(errbuf, errlen, "out of memory");
 	if (!t)
 		goto fail;
+	t->spool_fd = -1;
 	t->path = strdup(name);
 	t->uname_str = uname ? strdup(uname) : NULL;
 	t->clock_str = clock ? strdup(clock) : NULL;
@@ -1083,7 +1283,8 @@ void et_trace_set_jobs(struct et_trace *t, int jobs)
 /* A second handle on the same file, for a reader thread. */
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t)
 {
-	struct tracecmd_input *h = tracecmd_open_head(t->path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *h = tracecmd_open_head(t->open_path ? t->open_path : t->path,
+						      TRACECMD_FL_LOAD_NO_PLUGINS);
 
 	if (h && tracecmd_init_data(h) < 0) {
 		park_handle(h);

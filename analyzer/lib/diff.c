@@ -170,7 +170,7 @@ static double cdf_quantile(const struct cdf *c, double q)
  * value in a higher bucket count 1, in the same bucket 1/2.
  */
 static void mann_whitney(const struct et_hist *b, const struct et_hist *t,
-			 double *u_out, double *z_out, double *p_out)
+			 double *u_out, double *z_out, double *p_out, double *sigma_out)
 {
 	uint32_t n = b->nr_buckets > t->nr_buckets ? b->nr_buckets : t->nr_buckets;
 	double n1 = (double)b->count, n2 = (double)t->count, N = n1 + n2;
@@ -188,6 +188,7 @@ static void mann_whitney(const struct et_hist *b, const struct et_hist *t,
 	mu = n1 * n2 / 2;
 	sigma = sqrt(n1 * n2 / 12 * ((N + 1) - ties / (N * (N - 1))));
 	*u_out = u;
+	*sigma_out = sigma;
 	*z_out = sigma > 0 ? (u - mu) / sigma : 0;
 	*p_out = sigma > 0 ? erfc(fabs(*z_out) / M_SQRT2) : 1;
 }
@@ -253,7 +254,7 @@ static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
 	if (b->count < 2 || t->count < 2 || b->moments_only || t->moments_only)
 		return true;	/* too few values to test */
 
-	mann_whitney(b, t, &d->u, &d->z, &d->p);
+	mann_whitney(b, t, &d->u, &d->z, &d->p, &d->mw_sigma);
 	d->cliff = 2 * d->u / ((double)b->count * (double)t->count) - 1;
 	d->tested = true;
 
@@ -281,6 +282,140 @@ static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
 	free(dm);
 	free(dx);
 	return dm && dx;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Hodges-Lehmann shift and the interval Mann-Whitney implies          */
+
+struct wval {
+	int64_t v;		/* bucket midpoint, unclamped: one value per bucket */
+	double w;		/* values in the bucket */
+};
+
+static size_t wvals(const struct et_hist *h, struct wval *out)
+{
+	size_t n = 0;
+
+	for (uint32_t i = 0; i < h->nr_buckets; i++) {
+		uint64_t l = et_hist_lower(i), u = et_hist_upper(i);
+
+		if (!h->buckets[i])
+			continue;
+		out[n].v = (int64_t)(l + (u - l) / 2);
+		out[n++].w = (double)h->buckets[i];
+	}
+	return n;
+}
+
+/*
+ * Pairs (b, t) with t - b < d and with t - b == d.  Both arrays ascend, so
+ * one pass: the pointer into t only moves forward as b grows.
+ */
+static void pairs_at(const struct wval *b, size_t nb, const struct wval *t, size_t nt,
+		     int64_t d, double *lt, double *eq)
+{
+	double below = 0;
+	size_t j = 0;
+
+	*lt = *eq = 0;
+	for (size_t i = 0; i < nb; i++) {
+		int64_t lim = b[i].v + d;
+
+		while (j < nt && t[j].v < lim)
+			below += t[j++].w;
+		*lt += b[i].w * below;
+		if (j < nt && t[j].v == lim)
+			*eq += b[i].w * t[j].w;
+	}
+}
+
+/*
+ * The pairwise differences are integers (bucket midpoints); spread the
+ * pairs at each difference v evenly over [v - 1/2, v + 1/2].  Their count
+ * below x, F(x), is then continuous and F(v) = (pairs below v) + (pairs at
+ * v) / 2: ties count half on each side, as they do in U.  So an interval
+ * bound F^-1(k) passes 0 exactly where U passes its critical value, and a
+ * shift smaller than a bucket shows as a fraction.  Returns F^-1(k).
+ */
+static double pair_quantile(const struct wval *b, size_t nb, const struct wval *t,
+			    size_t nt, double k)
+{
+	/* one past the largest difference: where no v reaches k */
+	int64_t lo = t[0].v - b[nb - 1].v, hi = t[nt - 1].v - b[0].v + 1;
+	double lt, eq;
+
+	/* the smallest v with (pairs at or below v) >= k */
+	while (lo < hi) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		pairs_at(b, nb, t, nt, mid, &lt, &eq);
+		if (lt + eq >= k)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	pairs_at(b, nb, t, nt, lo, &lt, &eq);
+	if (eq <= 0)
+		return (double)lo;
+	return (double)lo - 0.5 + (k - lt) / eq;
+}
+
+/* z with erfc(z / sqrt 2) = a: two-sided critical value, by bisection. */
+static double z_crit(double a)
+{
+	double lo = 0, hi = 40;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (erfc(mid / M_SQRT2) > a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/*
+ * The interval at the level Holm's step-down tested the cell at: a cell is
+ * significant when p_adj < alpha, i.e. when p < alpha * p / p_adj, so
+ * that is the two-sided level of its interval.
+ */
+static bool shift_ci(struct et_diff_cell *d, double alpha, size_t tests)
+{
+	const struct et_hist *b = d->base, *t = d->test;
+	double n = (double)b->count * (double)t->count, a, k, z;
+	struct wval *vb, *vt;
+	size_t nb, nt;
+
+	vb = malloc((b->nr_buckets + 1) * sizeof(*vb));
+	vt = malloc((t->nr_buckets + 1) * sizeof(*vt));
+	if (!vb || !vt) {
+		free(vb);
+		free(vt);
+		return false;
+	}
+	nb = wvals(b, vb);
+	nt = wvals(t, vt);
+	a = d->p_adj > 0 ? alpha * d->p / d->p_adj : alpha / (double)(tests ? tests : 1);
+	if (a >= 1)
+		a = alpha;
+	z = z_crit(a);
+	k = n / 2 - z * d->mw_sigma;
+	d->shift_level = 1 - a;
+	d->shift = pair_quantile(vb, nb, vt, nt, n / 2);
+	if (k <= 0) {
+		/* too few values for that level: the data bound nothing */
+		d->shift_lo = -INFINITY;
+		d->shift_hi = INFINITY;
+	} else {
+		d->shift_lo = pair_quantile(vb, nb, vt, nt, k);
+		d->shift_hi = pair_quantile(vb, nb, vt, nt, n - k);
+	}
+	free(vb);
+	free(vt);
+	return true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -535,9 +670,12 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 	free(rows);
 	if (!holm(df))
 		return -1;
-	for (size_t i = 0; i < df->nr_cells; i++)
+	for (size_t i = 0; i < df->nr_cells; i++) {
 		df->cells[i].significant = df->cells[i].tested &&
 					   df->cells[i].p_adj < opts->alpha;
+		if (df->cells[i].tested && !shift_ci(&df->cells[i], opts->alpha, df->tests))
+			return -1;
+	}
 	for (size_t i = 0; i < df->nr_groups; i++)
 		find_focus(df, &df->groups[i]);
 	/* sorted by contribution: groups keep their index ranges in `sorted` */

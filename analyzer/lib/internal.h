@@ -31,6 +31,7 @@ struct et_walk {
 	char comm_b[ET_COMM_LEN + 1];
 	uint32_t *su_buf;		/* summary deltas */
 	uint64_t records, used, lost_events, lost_unknown;
+	uint64_t last_ts;
 	unsigned long long abi_errors;
 };
 

@@ -5,6 +5,8 @@
  * the complete ones to one et_stats; keep the per-file accounting for the
  * report header and, on request, the excluded syscalls.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +47,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	}
 	if (!et_stats_add(ld->stats, sc))
 		c->failed = true;
+	else if (c->o->added)
+		c->o->added(sc, c->o->added_data);
 }
 
 /* Syscall names depend on the architecture: resolve them per file. */
@@ -115,6 +119,8 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 		return ET_ERR_USAGE;
 	}
 	et_trace_set_jobs(t, o->jobs);
+	if (o->progress)
+		et_trace_set_progress(t, o->progress, o->progress_data);
 	e = resolve_syscalls(c, t, errbuf, errlen);
 	if (e)
 		return e;
@@ -132,6 +138,7 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 	f->counts = *et_trace_counts(t);
 	f->tl = *et_timeline_counts(tl);
 	ld->seen += f->tl.syscalls;
+	ld->damaged += et_counts_damaged(&f->counts);
 	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
 		    f->counts.lost_events + f->counts.lost_unknown;
 	et_timeline_free(tl);
@@ -198,4 +205,36 @@ unsigned int et_trace_entry_path(const struct et_trace_info *in)
 			return ET_PATH_L;
 	}
 	return ET_PATH_G;
+}
+
+/* "FILE: CPU 0: 1 of 260 pages gave no records" for the first damaged file. */
+const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
+{
+	for (int i = 0; i < ld->nr_files; i++) {
+		const struct et_trace_counts *c = &ld->files[i].counts;
+		size_t len = 0;
+
+		if (!et_counts_damaged(c))
+			continue;
+		len += snprintf(buf, size, "%s: the data has holes:", ld->files[i].info.path);
+		for (int cpu = 0; cpu < c->nr_cpus && len < size; cpu++) {
+			if (c->pages_per_cpu[cpu] > c->pages_read_per_cpu[cpu])
+				len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64 " of %"
+						PRIu64 " pages unreadable;", cpu,
+						c->pages_per_cpu[cpu] - c->pages_read_per_cpu[cpu],
+						c->pages_per_cpu[cpu]);
+			if (c->time_back_per_cpu[cpu] && len < size)
+				len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64
+						" records out of time order;", cpu,
+						c->time_back_per_cpu[cpu]);
+		}
+		if (c->abi_errors && len < size)
+			len += snprintf(buf + len, size - len, " %" PRIu64
+					" stage events contradict their name;", c->abi_errors);
+		if (len && len < size && buf[len - 1] == ';')
+			buf[len - 1] = '\0';
+		return buf;
+	}
+	snprintf(buf, size, "no damage");
+	return buf;
 }

@@ -180,6 +180,40 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
+/*
+ * What the file holds that could not be read, per CPU: said in the header
+ * of every report, and the commands exit with their own status for it.
+ */
+static void text_damage(const struct et_trace_counts *c, FILE *out)
+{
+	bool first = true;
+
+	if (!et_counts_damaged(c))
+		return;
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
+		uint64_t held = c->pages_per_cpu[cpu], read = c->pages_read_per_cpu[cpu];
+
+		if (held > read) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " of %" PRIu64 " pages gave no records "
+				"(header empty or invalid, or a compressed chunk that does not "
+				"decompress); their records are missing\n",
+				first ? "DAMAGED:    " : "            ", cpu, held - read, held);
+			first = false;
+		}
+		if (c->time_back_per_cpu[cpu]) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " records earlier than the record "
+				"before them (a page repeated or out of place)\n",
+				first ? "DAMAGED:    " : "            ", cpu,
+				c->time_back_per_cpu[cpu]);
+			first = false;
+		}
+	}
+	if (c->abi_errors)
+		fprintf(out, "%s %" PRIu64 " entry_stage events whose stage field "
+			"contradicts their name (taken by name)\n",
+			first ? "DAMAGED:    " : "            ", c->abi_errors);
+}
+
 static void text_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_trace_info *in = &f->info;
@@ -225,6 +259,7 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, ", no events lost");
 	}
 	fprintf(out, "\n");
+	text_damage(&f->counts, out);
 	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, %" PRIu64 " tasks",
 		f->tl.syscalls, f->tl.complete, f->tl.tasks);
 	if (f->tl.seq_lost)
@@ -265,8 +300,8 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	char nb[32], wb[160];
 	bool by_work = et_stats_by_work(rep->stats);
 
-	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %10s %11s %14s %15s %15s\n",
-		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99",
+	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %9s %10s %11s %14s %15s %15s\n",
+		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9",
 		"max", "stddev", "total", "min_at(s)", "max_at(s)");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
@@ -286,11 +321,12 @@ static void text_cells(const struct et_report *rep, FILE *out)
 				name = "";
 		}
 		fprintf(out, "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
 			" %15.6f %15.6f",
 			name, et_stages[c->stage].name, h->count, h->min,
 			et_hist_mean(h), et_hist_quantile(h, 0.5),
-			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99), h->max,
+			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99),
+			et_hist_quantile(h, 0.999), h->max,
 			et_hist_stddev(h), h->total, h->min_ts / 1e9, h->max_ts / 1e9);
 		if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
 			fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
@@ -422,32 +458,17 @@ static int render_text(const struct et_report *rep, FILE *out)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
-static void json_str(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
 
 static void json_hist(FILE *out, const struct et_hist *h)
 {
 	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
 		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / 1e9, et_hist_mean(h));
 	if (et_hist_has_quantiles(h))
-		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64,
-			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99));
+		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
+			", \"p999\": %" PRIu64, et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
+			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999));
 	else
-		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null");
+		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null, \"p999\": null");
 	fprintf(out, ", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
 		h->max, h->max_ts / 1e9, et_hist_stddev(h), h->total);
 }
@@ -460,25 +481,25 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	char buf[1024];
 
 	fprintf(out, "    {\"path\": ");
-	json_str(out, in->path);
+	et_json_str(out, in->path);
 	fprintf(out, ", \"uname\": ");
-	json_str(out, in->uname);
+	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
-	json_str(out, in->machine);
+	et_json_str(out, in->machine);
 	fprintf(out, ", \"file_version\": %lu, \"compression\": ", in->file_version);
 	if (in->compression)
-		json_str(out, in->compression);
+		et_json_str(out, in->compression);
 	else
 		fprintf(out, "null");
 	fprintf(out, ", \"cpus\": %d, \"clock\": ", in->cpus);
-	json_str(out, in->clock);
+	et_json_str(out, in->clock);
 	fprintf(out, ",\n     \"mode\": \"%s\", \"events_present\": ", et_mode_name(in->mode));
 	present_list(in->present, buf, sizeof(buf));
-	json_str(out, buf);
+	et_json_str(out, buf);
 	fprintf(out, ", \"not_recorded\": ");
 	if (in->mode == ET_MODE_STAGES) {
 		missing_stages(in, buf, sizeof(buf));
-		json_str(out, buf);
+		et_json_str(out, buf);
 	} else {
 		fprintf(out, "null");
 	}
@@ -486,7 +507,7 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	nr_inv = et_mode_invisible(in->mode, in->present, inv, ET_ARRAY_SIZE(inv));
 	for (size_t i = 0; i < nr_inv; i++) {
 		fprintf(out, "%s", i ? ", " : "");
-		json_str(out, inv[i]);
+		et_json_str(out, inv[i]);
 	}
 	fprintf(out, "],\n     \"records\": %" PRIu64 ", \"decoded\": %" PRIu64
 		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64
@@ -494,7 +515,19 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		f->counts.lost_events, f->counts.lost_unknown);
 	for (int c = 0; c < f->counts.nr_cpus; c++)
 		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.lost_per_cpu[c]);
-	fprintf(out, "],\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
+	fprintf(out, "],\n     \"damaged\": %s, \"pages_per_cpu\": [",
+		et_counts_damaged(&f->counts) ? "true" : "false");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_per_cpu[c]);
+	fprintf(out, "], \"pages_read_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_read_per_cpu[c]);
+	fprintf(out, "], \"time_back_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.time_back_per_cpu[c]);
+	fprintf(out, "], \"abi_errors\": %" PRIu64 ", \"first_ts\": %.9f, \"last_ts\": %.9f",
+		f->counts.abi_errors, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
+	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
 		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
 		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,
 		f->tl.seq_lost, f->tl.stray, f->tl.dup_stage);
@@ -534,10 +567,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 			continue;
 		fprintf(out, "%s    {\"syscall\": ", first ? "" : ",\n");
 		first = false;
-		json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
+		et_json_str(out, syscall_name(rep, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
 		if (et_stats_by_work(rep->stats))
-			json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+			et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
 		else
 			fprintf(out, "null");	/* not split: every path together */
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
@@ -559,14 +592,14 @@ static int render_json(const struct et_report *rep, FILE *out)
 		fprintf(out, "%s\n    \"%s\": [", by ? "," : "", key[by]);
 		for (size_t i = 0; i < ng; i++) {
 			fprintf(out, "%s\n      {\"syscall\": ", i ? "," : "");
-			json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
+			et_json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"%s\": %ld", g[i]->nr, key[by], g[i]->key);
 			if (by == ET_BY_PID) {
 				fprintf(out, ", \"comm\": ");
-				json_str(out, g[i]->comm);
+				et_json_str(out, g[i]->comm);
 			} else if (by == ET_BY_RET) {
 				fprintf(out, ", \"name\": ");
-				json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
+				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
 			}
 			fprintf(out, ", ");
 			json_hist(out, &g[i]->hist);
@@ -583,9 +616,9 @@ static int render_json(const struct et_report *rep, FILE *out)
 			const struct et_syscall *sc = &rep->excluded[i];
 
 			fprintf(out, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", sc->pid);
-			json_str(out, sc->comm);
+			et_json_str(out, sc->comm);
 			fprintf(out, ", \"syscall\": ");
-			json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
+			et_json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"ret\": %ld, \"enter\": %.9f, \"exit\": %.9f, "
 				"\"cpu_enter\": %d, \"cpu_exit\": %d, \"flags\": \"%s\"}",
 				sc->nr, sc->ret, sc->ts_enter / 1e9, sc->ts_exit / 1e9,
@@ -622,7 +655,7 @@ static int render_csv(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,max,max_at,stddev,total,occurrences\n");
+	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,p999,max,max_at,stddev,total,occurrences\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
 		const struct et_hist *h = &c->hist;
@@ -634,11 +667,11 @@ static int render_csv(const struct et_report *rep, FILE *out)
 		if (et_stats_by_work(rep->stats))	/* empty: not split */
 			csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
 		fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
 			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99), h->max, h->max_ts / 1e9,
+			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999), h->max, h->max_ts / 1e9,
 			et_hist_stddev(h), h->total, c->agg_count);
 	}
 	return 0;

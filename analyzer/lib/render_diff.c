@@ -57,6 +57,16 @@ static const char *sc_name(const struct et_diff_report *r, int nr, char *buf,
 	return buf;
 }
 
+static const char *sh(double v, char *buf, size_t size);
+
+/* What the where column says: a stage, or why there is none. */
+static const char *where_word(const struct et_diff_group *g)
+{
+	if (g->focus != ET_STAGE_NONE)
+		return et_stages[g->focus].name;
+	return g->moved ? "no_stage" : "not_moved";
+}
+
 static void side_line(FILE *out, const char *label, const struct et_report_file *f,
 		      int n, unsigned int path)
 {
@@ -170,7 +180,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f  %s",
 			gw, label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
 			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual,
-			g->focus == ET_STAGE_NONE ? "-" : et_stages[g->focus].name);
+			where_word(g));
 		if (g->focus != ET_STAGE_NONE && g->d_total)
 			fprintf(out, " %+.1f (%.0f%%)", g->focus_contrib,
 				100 * g->focus_contrib / g->d_total);
@@ -181,12 +191,12 @@ static void text(const struct et_diff_report *r, FILE *out)
 		fprintf(out, "(%zu syscall [work] groups with fewer than %" PRIu64
 			" syscalls on a side not shown; --all shows them)\n", hidden,
 			r->min_count);
-	fprintf(out, "\n%-*s %-18s %11s %24s %24s %9s %6s %7s %s\n", cw, "syscall [work]",
+	fprintf(out, "\n%-*s %-18s %11s %24s %24s %26s %9s %6s %7s %s\n", cw, "syscall [work]",
 		"stage", "contrib", "mean change [95% CI]", "median change [95% CI]",
-		"p (Holm)", "cliff", "share", "");
+		"shift (HL) [MW CI]", "p (Holm)", "cliff", "share", "");
 	for (size_t i = 0; i < df->nr_cells; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
-		char ci_mean[48], ci_med[48], p[16], cl[16], share[16];
+		char ci_mean[48], ci_med[48], ci_shift[64], p[16], cl[16], share[16];
 
 		if (!et_diff_shown(r, c))
 			continue;
@@ -200,14 +210,27 @@ static void text(const struct et_diff_report *r, FILE *out)
 				 c->d_mean_lo, c->d_mean_hi);
 			snprintf(ci_med, sizeof(ci_med), "%+.1f [%+.1f, %+.1f]", c->d_median,
 				 c->d_median_lo, c->d_median_hi);
+			char s0[24], s1[24], s2[24];
+
+			snprintf(ci_shift, sizeof(ci_shift), "%s [%s, %s]",
+				 sh(c->shift, s0, sizeof(s0)), sh(c->shift_lo, s1, sizeof(s1)),
+				 sh(c->shift_hi, s2, sizeof(s2)));
 			if (c->p_adj > 0)
 				snprintf(p, sizeof(p), "%.2g", c->p_adj);
 			else
 				snprintf(p, sizeof(p), "<1e-300");	/* erfc underflowed */
 			snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
-		} else {
+		} else if (c->base && c->test) {
 			snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
 			snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
+			snprintf(ci_shift, sizeof(ci_shift), "-");
+			snprintf(p, sizeof(p), "-");
+			snprintf(cl, sizeof(cl), "-");
+		} else {
+			/* one side only: there is no change to show */
+			snprintf(ci_mean, sizeof(ci_mean), "-");
+			snprintf(ci_med, sizeof(ci_med), "-");
+			snprintf(ci_shift, sizeof(ci_shift), "-");
 			snprintf(p, sizeof(p), "-");
 			snprintf(cl, sizeof(cl), "-");
 		}
@@ -215,49 +238,67 @@ static void text(const struct et_diff_report *r, FILE *out)
 			snprintf(share, sizeof(share), "-");
 		else
 			snprintf(share, sizeof(share), "%.1f%%", 100 * c->share);
-		fprintf(out, "%-*s %-18s %+11.1f %24s %24s %9s %6s %7s %s%s\n", cw, label,
-			et_stages[c->stage].name, c->contrib, ci_mean, ci_med, p, cl,
+		fprintf(out, "%-*s %-18s %+11.1f %24s %24s %26s %9s %6s %7s %s%s\n", cw, label,
+			et_stages[c->stage].name, c->contrib, ci_mean, ci_med, ci_shift, p, cl,
 			share, c->significant ? "*" : "",
 			c->status == ET_DIFF_BOTH ? "" :
 			status_text(c->status, et_path_name(r->base_path),
 				    et_path_name(r->test_path), sb, sizeof(sb)));
 	}
-	fprintf(out, "\n* significant after correction; significant cells are listed first.\n"
+	fprintf(out, "\n* significant: Mann-Whitney U, p after Holm's correction < alpha; significant\n"
+		"cells are listed first.  shift (HL): the Hodges-Lehmann shift, the median of\n"
+		"the pairwise differences test - base, with the interval Mann-Whitney implies\n"
+		"at the level Holm tested the cell at: it leaves out 0 exactly on the starred\n"
+		"cells (at the histograms' resolution: values within 0.4%% count as equal,\n"
+		"as in the test).  The mean and median intervals are 95%% bootstrap intervals of other\n"
+		"statistics and may cover 0 on a starred cell (a shift of most values that a\n"
+		"few outliers hide in the mean).  A cell on one side only has no change: -.\n"
 		"share: of the syscall's total change; the top-level entry, body and exit\n"
 		"stages add up to it, the residual is what they do not explain.\n"
 		"where: the most specific stage holding the change (a significant top-level\n"
-		"stage, then down into a significant child holding at least half of it;\n"
-		"none when the total did not move).\n");
+		"stage, then down into a significant child holding at least half of it);\n"
+		"not_moved: the total did not move; no_stage: it moved, and no stage holds\n"
+		"the change (or the mode has no stages inside the syscall).\n");
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
 }
 
-static void json_str(FILE *out, const char *s)
+
+/* A bound for JSON: null where it is unbounded. */
+static const char *num(double v, char *buf, size_t size)
 {
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if ((unsigned char)*s >= 0x20)
-			fputc(*s, out);
-	}
-	fputc('"', out);
+	if (isinf(v))
+		return "null";
+	snprintf(buf, size, "%.4g", v);
+	return buf;
+}
+
+/* A shift bound for text: a fraction of a nanosecond keeps its digits. */
+static const char *sh(double v, char *buf, size_t size)
+{
+	if (isinf(v))
+		snprintf(buf, size, "%sinf", v < 0 ? "-" : "+");
+	else if (v != 0 && fabs(v) < 1)
+		snprintf(buf, size, "%+.2g", v);
+	else
+		snprintf(buf, size, "%+.1f", v);
+	return buf;
 }
 
 static void json(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
-	char nb[32], wb[160];
+	char nb[32], wb[160], lo[32], hi[32];
 
 	fprintf(out, "{\n  \"base\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
 		r->nr_base, et_path_name(r->base_path),
 		et_mode_name(r->base_files[0].info.mode));
-	json_str(out, r->base_files[0].info.uname);
+	et_json_str(out, r->base_files[0].info.uname);
 	fprintf(out, "},\n  \"test\": {\"files\": %d, \"path\": \"%s\", \"mode\": \"%s\", \"uname\": ",
 		r->nr_test, et_path_name(r->test_path),
 		et_mode_name(r->test_files[0].info.mode));
-	json_str(out, r->test_files[0].info.uname);
+	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
 	fprintf(out, "  \"exclusive\": %s, \"no_overhead\": %s, \"event_cost_base\": %" PRIu64
@@ -269,14 +310,14 @@ static void json(const struct et_diff_report *r, FILE *out)
 		const struct et_diff_group *g = &df->groups[i];
 
 		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
-		json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
+		et_json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
-		json_str(out, et_work_str(g->work, wb, sizeof(wb)));
+		et_json_str(out, et_work_str(g->work, wb, sizeof(wb)));
 		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
 			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f"
-			", \"moved\": %s",
+			", \"moved\": %s, \"where\": \"%s\"",
 			g->n_base, g->n_test, g->d_total, g->explained, g->residual,
-			g->moved ? "true" : "false");
+			g->moved ? "true" : "false", where_word(g));
 		if (g->focus == ET_STAGE_NONE)
 			fprintf(out, ", \"focus\": null, \"focus_contrib\": null}");
 		else
@@ -288,26 +329,40 @@ static void json(const struct et_diff_report *r, FILE *out)
 		const struct et_diff_cell *c = &df->sorted[i];
 
 		fprintf(out, "%s\n    {\"syscall\": ", i ? "," : "");
-		json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
+		et_json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
-		json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
 		fprintf(out, ", \"stage\": \"%s\", \"status\": \"%s\", \"n_base\": %" PRIu64
-			", \"n_test\": %" PRIu64 ", \"mean_base\": %.3f, \"mean_test\": %.3f"
-			", \"median_base\": %.1f, \"median_test\": %.1f",
-			et_stages[c->stage].name, status_key(c->status),
-			c->base ? c->base->count : 0, c->test ? c->test->count : 0,
-			c->mean_base, c->mean_test, c->median_base, c->median_test);
+			", \"n_test\": %" PRIu64, et_stages[c->stage].name, status_key(c->status),
+			c->base ? c->base->count : 0, c->test ? c->test->count : 0);
+		if (c->base)
+			fprintf(out, ", \"mean_base\": %.3f, \"median_base\": %.1f",
+				c->mean_base, c->median_base);
+		else
+			fprintf(out, ", \"mean_base\": null, \"median_base\": null");
+		if (c->test)
+			fprintf(out, ", \"mean_test\": %.3f, \"median_test\": %.1f",
+				c->mean_test, c->median_test);
+		else
+			fprintf(out, ", \"mean_test\": null, \"median_test\": null");
 		if (c->tested)
 			fprintf(out, ", \"d_mean\": %.3f, \"d_mean_ci\": [%.3f, %.3f]"
 				", \"d_median\": %.1f, \"d_median_ci\": [%.1f, %.1f]"
+				", \"shift\": %.4g, \"shift_ci\": [%s, %s], \"shift_level\": %.6g"
 				", \"u\": %.1f, \"z\": %.4f, \"p\": %.6g, \"p_adj\": %.6g"
-				", \"cliff\": %.4f, \"significant\": %s",
+				", \"cliff\": %.4f, \"test\": \"mann-whitney-holm\", \"significant\": %s"
+				", \"mean_ci_covers_0\": %s",
 				c->d_mean, c->d_mean_lo, c->d_mean_hi, c->d_median,
-				c->d_median_lo, c->d_median_hi, c->u, c->z, c->p, c->p_adj,
-				c->cliff, c->significant ? "true" : "false");
-		else
+				c->d_median_lo, c->d_median_hi, c->shift,
+				num(c->shift_lo, lo, sizeof(lo)), num(c->shift_hi, hi, sizeof(hi)),
+				c->shift_level, c->u, c->z, c->p, c->p_adj,
+				c->cliff, c->significant ? "true" : "false",
+				c->d_mean_lo <= 0 && c->d_mean_hi >= 0 ? "true" : "false");
+		else if (c->base && c->test)
 			fprintf(out, ", \"d_mean\": %.3f, \"d_median\": %.1f, \"significant\": false",
 				c->d_mean, c->d_median);
+		else
+			fprintf(out, ", \"d_mean\": null, \"d_median\": null, \"significant\": false");
 		fprintf(out, ", \"subtracted_base\": %" PRIu64 ", \"subtracted_test\": %" PRIu64,
 			c->cell_base ? c->cell_base->sub_total + c->cell_base->ovh_total : 0,
 			c->cell_test ? c->cell_test->sub_total + c->cell_test->ovh_total : 0);
@@ -328,19 +383,20 @@ static void csv(const struct et_diff_report *r, FILE *out)
 	const struct et_diff *df = r->diff;
 	char nb[32], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test,mean_base,mean_test,d_mean,d_mean_lo,d_mean_hi,median_base,median_test,d_median,d_median_lo,d_median_hi,p,p_adj,cliff,significant,contrib,share\n");
+	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test,mean_base,mean_test,d_mean,d_mean_lo,d_mean_hi,median_base,median_test,d_median,d_median_lo,d_median_hi,p,p_adj,cliff,significant,contrib,share,shift,shift_lo,shift_hi\n");
 	for (size_t i = 0; i < df->nr_cells; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
 
 		fprintf(out, "%s,%d,\"%s\",%s,%s,%" PRIu64 ",%" PRIu64
-			",%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6g,%.6g,%.4f,%d,%.3f,%.5f\n",
+			",%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6g,%.6g,%.4f,%d,%.3f,%.5f,%.1f,%.1f,%.1f\n",
 			sc_name(r, c->nr, nb, sizeof(nb)), c->nr,
 			et_work_str(c->work, wb, sizeof(wb)), et_stages[c->stage].name,
 			status_key(c->status), c->base ? c->base->count : 0,
 			c->test ? c->test->count : 0, c->mean_base, c->mean_test, c->d_mean,
 			c->d_mean_lo, c->d_mean_hi, c->median_base, c->median_test,
 			c->d_median, c->d_median_lo, c->d_median_hi, c->p, c->p_adj,
-			c->cliff, c->significant, c->contrib, isnan(c->share) ? 0 : c->share);
+			c->cliff, c->significant, c->contrib, isnan(c->share) ? 0 : c->share,
+			c->shift, c->shift_lo, c->shift_hi);
 	}
 }
 

@@ -29,7 +29,7 @@
 #include "internal.h"
 
 #define ET_HOLD_MAX 1024
-#define ET_MAX_OVERLAYS 16	/* interrupt/off-CPU intervals per syscall */
+#define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
 
 /* What happened inside a syscall, kept until it is emitted. */
@@ -38,6 +38,7 @@ struct et_slot_log {
 	bool dropped;
 	uint64_t ov_start[ET_MAX_OVERLAYS];
 	uint64_t ov_end[ET_MAX_OVERLAYS];
+	uint8_t ov_stage[ET_MAX_OVERLAYS];
 };
 
 #define CUR(t) (&(t)->sc[(t)->ci])
@@ -58,6 +59,7 @@ struct et_task {
 	bool have_return;	/* last_return is valid */
 	bool pid_reused;	/* the next syscall is a reused pid's first */
 	bool seq_gap;		/* the next syscall follows lost ones */
+	int tgid;		/* thread group, -1 unknown */
 	uint32_t gen;		/* bumped per syscall, for overlays */
 	uint32_t off_gen;
 	uint32_t last_seq;	/* stage modes: seq of last_return */
@@ -179,6 +181,7 @@ static struct et_task *task_get(struct et_timeline *tl, int pid)
 	if (!t)
 		return NULL;
 	t->pid = pid;
+	t->tgid = -1;
 	for (s = slot_of(tl, pid); tl->slots[s]; s = (s + 1) & (tl->nr_slots - 1))
 		;
 	tl->slots[s] = t;
@@ -298,7 +301,7 @@ static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc
 }
 
 static void log_overlay(struct et_task *t, const struct et_syscall *sc,
-			uint64_t start, uint64_t end)
+			uint64_t start, uint64_t end, int stage)
 {
 	struct et_slot_log *l = log_of(t, sc);
 
@@ -309,6 +312,7 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 		return;
 	}
 	l->ov_start[l->nov] = start;
+	l->ov_stage[l->nov] = (uint8_t)stage;
 	l->ov_end[l->nov++] = end;
 }
 
@@ -341,6 +345,12 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 	if (l->dropped) {
 		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
 		tl->counts.overlays_dropped++;
+	}
+	sc->nr_overlays = (uint8_t)l->nov;
+	for (int i = 0; i < l->nov; i++) {
+		sc->overlays[i].start = l->ov_start[i];
+		sc->overlays[i].end = l->ov_end[i];
+		sc->overlays[i].stage = l->ov_stage[i];
 	}
 	while (mask) {
 		int st = __builtin_ctzll(mask);
@@ -401,6 +411,7 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 
 	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
 	sc->flags2 = 0;
+	sc->nr_overlays = 0;
 	t->log[t->ci].nov = 0;
 	t->log[t->ci].dropped = false;
 	sc->pid = t->pid;
@@ -410,6 +421,7 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 	sc->ts_enter = ev->ts;
 	sc->ts_exit = ev->ts;
 	memcpy(sc->comm, task_comm(tl, t), ET_COMM_LEN);
+	sc->tgid = t->tgid;
 	if (t->pid_reused)
 		sc->flags |= ET_SC_PID_REUSE;
 	if (t->seq_gap)
@@ -507,6 +519,17 @@ static void task_reset(struct et_timeline *tl, struct et_task *t)
 	}
 	t->comm_known = false;
 	t->pid_reused = true;
+	t->tgid = -1;
+}
+
+/* The task's thread group is now known (counted once per task). */
+static void set_tgid(struct et_timeline *tl, struct et_task *t, int tgid)
+{
+	if (t->tgid < 0)
+		tl->counts.tasks_grouped++;
+	t->tgid = tgid;
+	if (t->has_cur)
+		CUR(t)->tgid = tgid;
 }
 
 /* ------------------------------------------------------------------ */
@@ -915,7 +938,7 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
 				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
-				log_overlay(next, sc, next->off_ts, ev->ts);
+				log_overlay(next, sc, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
 			}
@@ -950,7 +973,7 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 
 		if (sc) {
 			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
-			log_overlay(t, sc, c->start, ev->ts);
+			log_overlay(t, sc, c->start, ev->ts, ET_STAGE_IRQ);
 		}
 	}
 }
@@ -970,6 +993,15 @@ static void on_task_new(struct et_timeline *tl, const struct et_event *ev)
 	task_name(tl, t, NULL, ev->task.comm);
 	t->comm_tentative = false;
 	t->created = true;
+	if (ev->task.clone_flags >= 0) {
+		/* task_newtask runs in the parent: CLONE_THREAD joins its group */
+		struct et_task *parent = ev->pid ? task_find(tl, ev->pid) : NULL;
+
+		if (!(ev->task.clone_flags & 0x00010000))	/* CLONE_THREAD */
+			set_tgid(tl, t, t->pid);
+		else if (parent && parent->tgid >= 0)
+			set_tgid(tl, t, parent->tgid);
+	}
 }
 
 static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
@@ -1006,6 +1038,9 @@ static void on_comm(struct et_timeline *tl, const struct et_event *ev)
 	t = task_get(tl, ev->task.pid);
 	if (t)
 		task_name(tl, t, ev->task.old_comm, ev->task.comm);
+	/* after an exec the task leads its thread group */
+	if (t && ev->task.exec)
+		set_tgid(tl, t, t->pid);
 }
 
 /* ------------------------------------------------------------------ */

@@ -84,3 +84,57 @@ panels = [g for g in r.iter(ns + 'g')]
 lines = [len(g.findall(ns + 'polyline')) for g in panels]
 sys.exit(not (len(panels) >= 2 and all(n == 2 for n in lines)))"
 check "the first panel is the injected stage" grep -q 'user_gap' <(grep -m1 'font-weight="bold">[a-z]' d.svg | sed -n 2p; grep -o 'font-weight="bold">[^<]*' d.svg | sed -n 2p)
+
+# A gate that checked nothing fails with its own status (7), naming why.
+expect_exit "--fail-on a stage a stock trace cannot show (seccomp): exit 7" 7 \
+	"$ET" diff --fail-on 'seccomp>2%' "$base" "$spin"
+check "...and says the stage cannot be measured on a stock kernel" grep -q \
+	"'seccomp>2%' checked nothing: stage 'seccomp' cannot be measured on the base (stock kernel" \
+	<("$ET" diff --fail-on 'seccomp>2%' "$base" "$spin" 2>&1 >/dev/null)
+expect_exit "--fail-on a mistyped syscall: exit 7" 7 "$ET" diff --fail-on 'nosuchsys:total>2%' "$base" "$spin"
+check "...naming it and the architecture" grep -q "no syscall 'nosuchsys' on x86_64" \
+	<("$ET" diff --fail-on 'nosuchsys:total>2%' "$base" "$spin" 2>&1 >/dev/null)
+compact=$DATA/x86_64-6.12-compact.dat
+expect_exit "--fail-on over files sharing no cell (stock vs summary mode): exit 7" 7 \
+	"$ET" diff --fail-on 'total>2%' "$base" "$compact"
+expect_exit "diff without a gate over files sharing no cell: exit 4" 4 "$ET" diff "$base" "$compact"
+expect_exit "one rule that checks nothing fails a gate whose other rule passes" 7 \
+	"$ET" diff --fail-on 'user_gap>500%,nosuchsys:total>1%' "$base" "$spin"
+expect_exit "a rule that trips still trips next to one that checks nothing" 6 \
+	"$ET" diff --fail-on 'user_gap>50%,nosuchsys:total>1%' "$base" "$spin"
+
+# The star is Mann-Whitney after Holm; the shift interval is the one that
+# test implies at that level, so the two agree on every cell.  Real pairs:
+# the spin pair, the SELinux scenarios, the ptrace injection.
+x=$DATA/x86_64-7.3
+for pair in "$base $spin" "$x-noselinux.dat $x-enforcing.dat" "$x-noselinux.dat $x-selinux.dat" \
+	"$DATA/x86_64-6.12-ptrace-a.dat $DATA/x86_64-6.12-ptrace-inject.dat" \
+	"$DATA/ppc64le-6.12-noselinux.dat $DATA/ppc64le-7.3-noselinux.dat"; do
+	set -- $pair
+	"$ET" diff --json "$1" "$2" > hl.json
+	agree=$(jget hl.json "(lambda t: '%d/%d' % (sum(1 for c in t if c['significant'] == ((c['shift_ci'][0] or -1e300) > 0 or (c['shift_ci'][1] or 1e300) < 0)), len(t)))([c for c in d['cells'] if 'shift_ci' in c])")
+	expect_eq "$(basename "$1" .dat) -> $(basename "$2" .dat): starred exactly where the shift interval leaves out 0" \
+		"$(echo "$agree" | awk -F/ '{ print ($1 == $2 && $2 > 0) }')" 1
+	check "...($agree cells), and each says which test the star is" jget hl.json \
+		"all(c['test'] == 'mann-whitney-holm' for c in d['cells'] if 'shift_ci' in c) or sys.exit(1)"
+done
+"$ET" diff --json "$x-noselinux.dat" "$x-enforcing.dat" > se.json
+expect_eq "getppid user_gap (noselinux -> enforcing): starred, mean CI covers 0, shift CI does not" \
+	"$(jget se.json "[(c['significant'], c['mean_ci_covers_0'], c['shift_ci'][1] < 0) for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'user_gap' and c['work'] == '-'][0]")" \
+	"(True, True, True)"
+check "the text names the test behind the star" grep -q '^\* significant: Mann-Whitney U' <("$ET" diff "$base" "$spin")
+
+# where: two words for the two reasons there is no stage.
+expect_eq "where: kill's total moved with no stage to hold it, getppid's did not move" \
+	"$(jget d.json "[g['where'] for g in d['groups'] if g['syscall'] in ('kill', 'getppid') and g['n_base'] > 100]")" \
+	"['no_stage', 'not_moved']"
+expect_eq "...and the text says the same" \
+	"$("$ET" diff "$base" "$spin" | awk '$1 == "kill" || $1 == "getppid" { if (NF == 10) print $1, $10 }' | tr '\n' ' ')" \
+	"kill no_stage getppid not_moved "
+
+# A cell on one side only has no change: "-", and null in JSON (not +0.0).
+"$ET" diff --min-count 0 "$x-noselinux.dat" "$x-enforcing.dat" > se.txt
+expect_eq "one-sided cells: mean and median change are '-'" \
+	"$(awk '/ran on test only$/ && ($5 != "-" || $6 != "-") { bad++ } /ran on test only$/ { n++ } END { print (n > 0 && !bad) }' se.txt)" 1
+expect_eq "one-sided cells in JSON: d_mean and the missing side's mean are null" \
+	"$(jget se.json "set((c['d_mean'], c['mean_base']) for c in d['cells'] if c['status'] == 'test_only')")" "{(None, None)}"

@@ -59,3 +59,52 @@ if [ -f "$ppc" ] && [ -f "$x86" ]; then
 else
 	_fail "ppc64le-6.12 and x86_64-6.12 compact fixtures missing"
 fi
+
+# A bad option value: one line naming the value (and a pointer to --help),
+# not the whole usage text.
+short_bad() {
+	local desc=$1 value=$2 err rc
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -le 2 ] &&
+	   printf '%s\n' "$err" | head -1 | grep -qF -- "'$value'"; then
+		_pass "$desc: exit 2 in one line ($(printf '%s' "$err" | head -1 | cut -c1-90))"
+	else
+		_fail "$desc: exit $rc, $(printf '%s\n' "$err" | wc -l) lines: $(printf '%s' "$err" | head -2)"
+	fi
+}
+short_bad "report --time-window abc" abc "$ET" report --time-window abc "$f"
+short_bad "report -j 0" 0 "$ET" report -j 0 "$f"
+short_bad "report --mode bogus" bogus "$ET" report --mode bogus "$f"
+short_bad "report --format xml" xml "$ET" report --format xml "$f"
+short_bad "diff --fail-on without a unit" 'getppid:total>2' "$ET" diff --fail-on 'getppid:total>2' "$f" "$f"
+short_bad "diff --alpha 2" 2 "$ET" diff --alpha 2 "$f" "$f"
+short_bad "export --format svg" svg "$ET" export --format svg "$f"
+short_bad "top -d 0" 0 "$ET" top -d 0
+short_bad "record -b x" x "$ET" record -b x -- true
+
+# A time window outside the trace says where the trace is.
+read -r t0 t1 < <(trace-cmd report "$f" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ { t = $3; sub(":", "", t); if (!a) a = t; b = t } END { print a, b }')
+err=$("$ET" report -w 0,1 "$f" 2>&1 >/dev/null)
+check "a window outside the trace names the trace's own range ($t0 .. $t1 by trace-cmd report)" \
+	grep -q -- "--time-window 0,1: the trace runs from $t0 to $t1 s" <<< "$err"
+
+# Standard input ("-") and pipes: copied to a temporary file first (libtracecmd
+# maps and seeks), so they read like the file itself.
+"$ET" report --csv "$f" > file.csv
+cat "$f" | "$ET" report --csv - > stdin.csv
+check "report - reads a trace.dat from a pipe on standard input, as the file" cmp file.csv stdin.csv
+cat "$f" | "$ET" report -j 2 --csv - > stdin2.csv
+check "...with two reader threads too" cmp file.csv stdin2.csv
+mkfifo fifo.dat
+cat "$f" > fifo.dat &
+"$ET" report --csv fifo.dat > fifo.csv
+wait
+check "a FIFO reads as the file" cmp file.csv fifo.csv
+expect_exit "an empty standard input: exit 3" 3 sh -c ": | '$ET' report -"
+check "...named as standard input, not as a temporary file" grep -q '^entrytrace report: standard input: empty file$' \
+	<(: | "$ET" report - 2>&1)
+cat "$f" | "$ET" export -o stdin.json - 2>/dev/null
+check "export - works" python3 -m json.tool stdin.json
+expect_exit "diff - FILE: a pipe as the base" 0 sh -c "cat '$f' | '$ET' diff - '$f' > /dev/null && echo compared >&2"

@@ -110,3 +110,32 @@ for e in ev:
 print(sorted(n.items()))
 PY
 )" "$(jget x86_64-6.12-stage.report.json "sorted(__import__('collections').Counter({s: c for s, c in [(s, sum(c['count'] for c in d['cells'] if c['stage'] == s)) for s in set(c['stage'] for c in d['cells'] if c['kind'] != 'derived')]}).items())")"
+
+# A write error leaves no cut-off file under the output's name: a 4 KB
+# tmpfs fills up halfway through the JSON of host-lost.dat (6 MB exported,
+# 8 KB as a report, 9 KB as a diff).
+mkdir -p small
+for cmd in "export -o small/out.json" "report --json -o small/out.json" \
+	   "diff --json -o small/out.json $DATA/host-lost.dat"; do
+	set -- $cmd
+	out=$(unshare -m sh -c "mount -t tmpfs -o size=4k none small && '$ET' $cmd '$DATA/host-lost.dat'; echo rc=\$?; ls -A small" 2>&1)
+	expect_eq "$1 -o on a full disk: exit 1, nothing left in the directory" \
+		"$(printf '%s\n' "$out" | grep -E '^rc=|^[^ :]+$' | tr '\n' ' ')" "rc=1 "
+	check "...and the error names the file and says so" grep -q "small/out.json: write error: No space left on device (nothing written under that name)" <<< "$out"
+done
+"$ET" export -o whole.json "$DATA/host-kill-getppid.dat" 2>/dev/null
+check "an export that succeeds is renamed into place, and no temporary file stays" \
+	sh -c "python3 -m json.tool whole.json >/dev/null && ! ls -A | grep -q '^\.whole'"
+check "-o /dev/null is written directly (not renamed over)" "$ET" export -o /dev/null "$DATA/host-kill-getppid.dat"
+
+# Stock mode: off_cpu and irq slices where the task was switched out or
+# interrupted inside a syscall, as many and as long as the report counts
+# (the nesting checks above cover them too).
+"$ET" report --json "$DATA/host-edges.dat" > edges.r.json
+for st in off_cpu irq; do
+	expect_eq "host-edges: $st slices: count and ns = the report's occurrences and total" \
+		"$(jget host-edges.json "(sum(1 for e in d['traceEvents'] if e.get('cat') == '$st'), sum(e['args']['ns'] for e in d['traceEvents'] if e.get('cat') == '$st'))")" \
+		"$(jget edges.r.json "(sum(c['occurrences'] for c in d['cells'] if c['stage'] == '$st'), sum(c['total'] for c in d['cells'] if c['stage'] == '$st'))")"
+done
+check "x86_64-6.12-stage: off_cpu slices on the entrytrace kernel too" \
+	jget x86_64-6.12-stage.json "sum(1 for e in d['traceEvents'] if e.get('cat') == 'off_cpu') > 0 or sys.exit(1)"

@@ -65,6 +65,13 @@ check "click reported: $click" \
 read -r after < <(px "$TMP/click.png" $LABEL)
 check "clicked box's text shown ($label -> $after px #$LABEL)" \
 	test "$label" -eq 0 -a "$after" -gt 500
+# a stock kernel's signal_exit runs from sys_exit to signal_deliver: both
+# ends are events, so the markers sit exactly on them
+expect_eq "markers A and B on the stage's own start and end (offsets in ns)" \
+	"$(sed -n 's/^markers .* offset_a=\(-*[0-9]*\) offset_b=\(-*[0-9]*\)/\1 \2/p' "$TMP/zoom.log" | head -1)" "0 0"
+check "the stage row is taller than before (stage_h=$(sed -n 's/.* stage_h=\([0-9]*\).*/\1/p' "$TMP/zoom.log" | head -1) px of a $(sed -n 's/.* height=\([0-9]*\) .*/\1/p' "$TMP/zoom.log" | head -1) px graph)" \
+	awk '/^draw/ { split($0, a, "stage_h="); split($0, h, "height="); if (a[2] + 0 < 0.5 * (h[2] + 0)) bad++; n++ } END { exit !(n && !bad) }' "$TMP/zoom.log"
+check "a legend above the graphs (the stages drawn)" grep -q '^draw .* legend=[1-9]' "$TMP/zoom.log"
 
 # 2. The same screen without the plugin: none of its colours.
 unset ENTRYTRACE_KSHARK_LOG
@@ -104,6 +111,27 @@ if [ -n "$stage" ]; then
 	check "stage boxes drawn" test "$(drawn "$TMP/stage.log" shapes)" -gt 0
 	read -r body < <(px "$TMP/stage.png" 33a02c)
 	check "syscall-body stage boxes on screen ($body px #33a02c)" test "$body" -gt 0
+
+	# zoomed in on one kill(SIGUSR1): stage names inside the boxes, and a
+	# double click on the signal stage (inside exit_loop: the inner one wins)
+	export ENTRYTRACE_KSHARK_LOG=$TMP/stagez.log
+	check "kernelshark: a stage-mode kill, zoomed in, double-click its signal stage" \
+		"$SHOT" -t 47 -r 1.351869,1.351889 "$DATA/x86_64-6.12-stage.dat" \
+		shot:"$TMP/stagez.png" "click:#ffd92f" shot:"$TMP/stagez-click.png"
+	check "stage names drawn inside the boxes wide enough" grep -q '^draw .* labels=[1-9]' "$TMP/stagez.log"
+	check "the double click picked the inner stage: $(sed -n 's/^click //p' "$TMP/stagez.log" | head -1)" \
+		grep -q '^click kill pid 47: signal 1587 ns at 1.351879798' "$TMP/stagez.log"
+	# its stamps are the kernel's: no event lies on them, so the markers go
+	# to the nearest events, which trace-cmd report -t agrees are the nearest
+	read -r ma mb s0 s1 < <(sed -n 's/^markers A=\([0-9]*\) B=\([0-9]*\) start=\([0-9]*\) end=\([0-9]*\).*/\1 \2 \3 \4/p' "$TMP/stagez.log" | head -1)
+	trace-cmd report -t "$DATA/x86_64-6.12-stage.dat" 2>/dev/null |
+		awk '$3 ~ /^[0-9.]+:$/ { t = $3; sub(":", "", t); split(t, p, "."); print p[1] p[2] }' > "$TMP/ts.txt"
+	expect_eq "markers: the events nearest to the stage's start and end (trace-cmd report -t)" "$ma $mb" \
+		"$(awk -v s="$s0" -v e="$s1" 'function d(x, y) { return x > y ? x - y : y - x }
+			{ if (!n++ || d($1, s) < d(a, s)) a = $1; if (n == 1 || d($1, e) < d(b, e)) b = $1 }
+			END { print a, b }' "$TMP/ts.txt")"
+	check "...and the text says how far off they are" \
+		grep -q "markers on the nearest events, $((ma - s0)) ns and +$((mb - s1)) ns off" "$TMP/stagez.log"
 else
 	_fail "no analyzer/tests/data/x86_64-*-stage.dat: the stage-mode screen cannot be checked"
 fi

@@ -225,3 +225,31 @@ check "...writes no trace.dat" test ! -e x.dat
 check "...and leaves no instance" gone $rpid
 check "record --help documents the exit codes" grep -q "exit status" <("$ET" record --help)
 check "entrytrace --help lists record and top" grep -q "top" <("$ET" --help)
+
+# ---- top: -s, --delta, what the reader lost --------------------------------
+"$ET" top -s getppid -d 10 -- "$wl" -n 1000 getppid kill0 > tops.txt 2>&1
+expect_eq "top -s getppid: getppid's 1000, no kill row" \
+	"$(awk '$2 == "total" { print $1, $3 }' tops.txt | tail -1)" "getppid 1000"
+check "top -s: the header counts the syscalls it left out (kill0's 1000 and the rest)" grep -q '^filtered: *10[0-9][0-9] complete syscalls left out' tops.txt
+expect_exit "top -s nosuch: exit 2 naming it" 2 "$ET" top -s nosuchcall -- true
+
+rm -f ed.txt
+"$wl" -n 5000000 -o ed.txt getppid > /dev/null &
+wpid=$!
+for _ in $(seq 50); do [ -s ed.txt ] && break; sleep 0.1; done
+"$ET" top --delta -n 3 -d 0.5 -p $wpid > topd.txt 2>&1
+kill $wpid 2>/dev/null
+wait $wpid 2>/dev/null
+# per table: the header's complete count, and the table's (one task: getppid only)
+awk '/^entrytrace top: table/ { t++ } /^syscalls:/ { h[t] = $4 } $2 == "total" { n[t] += $3 }
+	END { for (i = 1; i <= t; i++) print i, h[i], n[i] }' topd.txt > topd.cmp
+expect_eq "top --delta: every table's header counts the same period as its table" \
+	"$(awk '$2 != $3 { bad++ } END { print NR, bad + 0 }' topd.cmp)" "3 0"
+
+"$ET" top -n 1 -d 1 -- "$wl" -n 300000 getppid > topl.txt 2>&1
+read -r kread kdrop < <(sed -n 's/^buffers: *\([0-9]*\) events read from the buffers, \([0-9]*\) of them dropped.*/\1 \2/p' topl.txt)
+check "top says how many events it read and how many the deadline cut dropped (read $kread, dropped $kdrop)" \
+	test "$((kread - kdrop))" = "$(awk '$1 == "events:" { print $2 }' topl.txt)"
+"$ET" top -b 4 -n 1 -d 1 -- "$wl" -n 300000 getppid > topb.txt 2>&1
+check "top -b 4 on a tight loop says on screen that the buffers overran" \
+	grep -q '^buffers: .* overwritten.*: the buffers overran, use a larger -b' topb.txt

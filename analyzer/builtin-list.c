@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace list: one line per syscall, with its stage times.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "builtin.h"
+#include "entrytrace.h"
+
+#define WHO "entrytrace list"
+
+static const char list_usage[] =
+	"usage: entrytrace list [options] FILE...\n"
+	"\n"
+	"One line per complete syscall, as trace-cmd report prints events, then the\n"
+	"syscall's total and each stage it has, in ns:\n"
+	"\n"
+	"  sysloop-21398 [000] 866.844434015: kill(62) = 0  total 2755  signal_exit 2442\n"
+	"\n"
+	"task-pid, the CPU it entered on, the trace timestamp of its entry (search for\n"
+	"it in trace-cmd report or KernelShark), name(number) = return value.  A task's\n"
+	"syscalls come in time order; across tasks, in the order the timeline\n"
+	"completes them.  Syscalls kept out of the report's table are not listed\n"
+	"('entrytrace report --show-excluded' lists them).\n"
+	"\n"
+	"options:\n"
+	"  -o, --output=FILE      write to FILE instead of stdout\n"
+	ET_COMMON_USAGE
+	"      --min-dur=DUR      only syscalls whose total is at least DUR: ns, or\n"
+	"                         with a unit: 2us, 1.5ms, 1s\n"
+	"      --slowest=N        only the N slowest syscalls, slowest first\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: as entrytrace report: 0 listed, 1 runtime failure, 2 usage\n"
+	"error, 3 unreadable input, 4 no syscall listed, 8 the data has holes.\n";
+
+struct lister {
+	FILE *out;
+	const struct et_trace *names;	/* set once the first file is open */
+	struct et_load *ld;
+	uint64_t min_dur, listed;
+	uint64_t stages;
+	struct et_slowest *slow;
+};
+
+static void on_added(const struct et_syscall *sc, void *data)
+{
+	struct lister *l = data;
+
+	if (!et_syscall_has(sc, ET_STAGE_TOTAL) || sc->ns[ET_STAGE_TOTAL] < l->min_dur)
+		return;
+	if (l->slow) {
+		et_slowest_add(l->slow, sc);
+		return;
+	}
+	et_render_syscall(l->out, sc, l->ld->traces[0], l->stages);
+	l->listed++;
+}
+
+/* "1500", "2us", "1.5ms", "1s" -> ns; false if it is none of those. */
+static bool parse_dur(const char *s, uint64_t *ns)
+{
+	static const struct { const char *unit; double mul; } u[] = {
+		{ "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
+	};
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || !(v >= 0))
+		return false;
+	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (!strcmp(end, u[i].unit)) {
+			*ns = (uint64_t)(v * u[i].mul + 0.5);
+			return true;
+		}
+	return false;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	enum { OPT_MIN_DUR = 256, OPT_SLOWEST };
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		ET_COMMON_LONGOPTS,
+		{ "min-dur", required_argument, NULL, OPT_MIN_DUR },
+		{ "slowest", required_argument, NULL, OPT_SLOWEST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct lister l = { 0 };
+	struct et_common com;
+	struct et_load ld = { 0 };
+	struct et_output o = { 0 };
+	const char *output = NULL;
+	long nr_slowest = 0;
+	int ret = ET_EXIT_OK, c, r;
+	char err[512], *end;
+	enum et_err e;
+
+	et_common_init(&com);
+	com.who = WHO;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
+		r = et_common_option(&com, c, optarg);
+		if (r < 0)
+			goto bad;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'o':
+			output = optarg;
+			break;
+		case OPT_MIN_DUR:
+			if (!parse_dur(optarg, &l.min_dur)) {
+				et_bad_value(WHO, "--min-dur", optarg,
+					     "expected a duration: ns, or 2us, 1.5ms, 1s");
+				goto bad;
+			}
+			break;
+		case OPT_SLOWEST:
+			nr_slowest = strtol(optarg, &end, 10);
+			if (*end || nr_slowest < 1 || nr_slowest > 100000) {
+				et_bad_value(WHO, "--slowest", optarg,
+					     "expected a number of syscalls, 1 to 100000");
+				goto bad;
+			}
+			break;
+		case 'h':
+			fputs(list_usage, stdout);
+			et_common_free(&com);
+			return ET_EXIT_OK;
+		default:
+			goto bad;
+		}
+	}
+	if (argc - optind < 1) {
+		fprintf(stderr, WHO ": no input file\n");
+		goto bad;
+	}
+	l.out = et_output_open(&o, output, WHO);
+	if (!l.out) {
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	if (nr_slowest && !(l.slow = et_slowest_new((size_t)nr_slowest))) {
+		ret = ET_EXIT_FAIL;
+		goto out;
+	}
+	l.ld = &ld;
+	l.stages = com.filter.stages;
+	com.load.added = on_added;
+	com.load.added_data = &l;
+	et_common_progress(&com);
+	e = et_load_files(&ld, argv + optind, argc - optind, &com.load, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, WHO ": %s\n", err);
+		ret = et_exit_for(e);
+		goto out;
+	}
+	if (l.slow) {
+		const struct et_syscall *sc;
+		size_t n = et_slowest_get(l.slow, &sc);
+
+		for (size_t i = 0; i < n; i++)
+			et_render_syscall(l.out, &sc[i], ld.traces[0], l.stages);
+		l.listed = n;
+	}
+	if (et_output_close(&o, true))
+		ret = ET_EXIT_FAIL;
+	fprintf(stderr, WHO ": %" PRIu64 " syscalls listed of %" PRIu64 " complete ones "
+		"that matched the filters (%" PRIu64 " seen)\n", l.listed,
+		et_stats_syscalls(ld.stats), ld.seen);
+	if (ret == ET_EXIT_OK && !l.listed) {
+		et_window_hint(WHO, &com.filter, ld.nr_files ? ld.files[0].info.first_ts : 0,
+			       ld.nr_files ? ld.files[0].counts.last_ts : 0);
+		ret = ET_EXIT_EMPTY;
+	}
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		fprintf(stderr, WHO ": %s\n", et_load_damage(&ld, err, sizeof(err)));
+		ret = ET_EXIT_DAMAGED;
+	}
+out:
+	if (o.f)
+		et_output_close(&o, false);
+	et_slowest_free(l.slow);
+	et_load_free(&ld);
+	et_common_free(&com);
+	return ret;
+bad:
+	et_usage_hint(WHO);
+	et_common_free(&com);
+	return ET_EXIT_USAGE;
+}

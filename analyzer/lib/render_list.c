@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Syscalls one by one, and histograms a terminal can show: the views
+ * 'entrytrace list', 'report --slowest' and 'report --hist' print.
+ *
+ * A syscall line reads like a trace-cmd report line, then the syscall's
+ * own times:
+ *
+ *   sysloop-21398    [000] 866.844434015: kill(62) = 0  total 2755  signal_exit 2442
+ *
+ * so the timestamp can be searched for in trace-cmd report or KernelShark.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace.h"
+#include "internal.h"
+
+void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
+		       uint64_t stages)
+{
+	const char *name = et_syscall_name(names, sc->nr);
+	char task[ET_COMM_LEN + 16], nb[32], fb[160];
+
+	if (!name) {
+		snprintf(nb, sizeof(nb), sc->nr < 0 ? "nr(%d)" : "sys_%d", sc->nr);
+		name = nb;
+	}
+	snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
+	fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
+		sc->ts_enter / 1e9, name, sc->nr, sc->ret);
+	if (et_syscall_has(sc, ET_STAGE_TOTAL))
+		fprintf(out, " total %" PRIu64, sc->ns[ET_STAGE_TOTAL]);
+	for (int st = 0; st < ET_STAGE_NR; st++) {
+		if (st == ET_STAGE_TOTAL || !et_syscall_has(sc, st))
+			continue;
+		if (stages && !(stages & (1ull << st)))
+			continue;
+		fprintf(out, "  %s %" PRIu64, et_stages[st].name, sc->ns[st]);
+		if (et_stages[st].kind == ET_KIND_AGG && sc->count[st] > 1)
+			fprintf(out, "(x%u)", sc->count[st]);
+	}
+	if (sc->cpu_exit != sc->cpu_enter)
+		fprintf(out, "  cpu %d>%d", sc->cpu_enter, sc->cpu_exit);
+	if (sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN))
+		fprintf(out, "  [%s]", et_sc_flags_str(sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN),
+							fb, sizeof(fb)));
+	fputc('\n', out);
+}
+
+/* ------------------------------------------------------------------ */
+/* The N slowest                                                       */
+
+struct et_slowest {
+	size_t max, n;
+	struct et_syscall *sc;	/* a min-heap by total */
+};
+
+struct et_slowest *et_slowest_new(size_t n)
+{
+	struct et_slowest *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->max = n;
+	s->sc = calloc(n ? n : 1, sizeof(*s->sc));
+	if (!s->sc) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static uint64_t key(const struct et_syscall *sc)
+{
+	return sc->ns[ET_STAGE_TOTAL];
+}
+
+static void swap_sc(struct et_syscall *a, struct et_syscall *b)
+{
+	struct et_syscall t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void sift_up(struct et_slowest *s, size_t i)
+{
+	while (i && key(&s->sc[(i - 1) / 2]) > key(&s->sc[i])) {
+		swap_sc(&s->sc[(i - 1) / 2], &s->sc[i]);
+		i = (i - 1) / 2;
+	}
+}
+
+static void sift_down(struct et_slowest *s, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < s->n && key(&s->sc[l]) < key(&s->sc[m]))
+			m = l;
+		if (r < s->n && key(&s->sc[r]) < key(&s->sc[m]))
+			m = r;
+		if (m == i)
+			return;
+		swap_sc(&s->sc[m], &s->sc[i]);
+		i = m;
+	}
+}
+
+void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc)
+{
+	if (!s->max || !et_syscall_has(sc, ET_STAGE_TOTAL))
+		return;
+	if (s->n < s->max) {
+		s->sc[s->n] = *sc;
+		sift_up(s, s->n++);
+	} else if (key(sc) > key(&s->sc[0])) {
+		s->sc[0] = *sc;
+		sift_down(s, 0);
+	}
+}
+
+static int cmp_slow(const void *a, const void *b)
+{
+	uint64_t x = key(a), y = key(b);
+
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out)
+{
+	/* sorted, it is no longer a heap: only read from now on */
+	qsort(s->sc, s->n, sizeof(*s->sc), cmp_slow);
+	s->max = 0;
+	*out = s->sc;
+	return s->n;
+}
+
+void et_slowest_free(struct et_slowest *s)
+{
+	if (!s)
+		return;
+	free(s->sc);
+	free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* A histogram for the terminal                                        */
+
+#define HIST_ROWS_PER_OCTAVE 4
+#define HIST_BAR 50
+
+/*
+ * Rows of a quarter octave each ([2^k, 1.25 * 2^k), ...): their bounds fall
+ * on bucket bounds, so each bucket's count lands in exactly one row.  A bar
+ * is scaled to the fullest row; a count that rounds to no '#' still shows
+ * as '.'.
+ */
+void et_render_hist(FILE *out, const struct et_hist *h, const char *title)
+{
+	uint64_t lo, hi, rmax = 0;
+	size_t nrows = 0;
+	struct { uint64_t lo, hi, n; } *rows;
+
+	if (!h->count || h->moments_only)
+		return;
+	rows = calloc(64 * HIST_ROWS_PER_OCTAVE + 1, sizeof(*rows));
+	if (!rows)
+		return;
+	/* the rows from min's to max's */
+	for (int k = 63 - __builtin_clzll(h->min | 1); k < 64 && nrows < 64 * HIST_ROWS_PER_OCTAVE; k++) {
+		for (int j = 0; j < HIST_ROWS_PER_OCTAVE; j++) {
+			lo = (1ull << k) + (((1ull << k) * j) >> 2);
+			hi = (1ull << k) + (((1ull << k) * (j + 1)) >> 2);
+			if (hi <= lo || hi <= h->min)
+				continue;
+			if (lo > h->max)
+				goto counted;
+			rows[nrows].lo = lo < h->min ? h->min : lo;
+			rows[nrows].hi = hi;
+			nrows++;
+		}
+	}
+counted:
+	if (!h->min && nrows) {	/* a zero value: the first row starts at 0 */
+		rows[0].lo = 0;
+	}
+	for (uint32_t b = 0; b < h->nr_buckets; b++) {
+		uint64_t v;
+
+		if (!h->buckets[b])
+			continue;
+		v = et_hist_lower(b);
+		for (size_t r = 0; r < nrows; r++)
+			if ((v >= rows[r].lo || r == 0) && (v < rows[r].hi || r == nrows - 1)) {
+				rows[r].n += h->buckets[b];
+				break;
+			}
+	}
+	for (size_t r = 0; r < nrows; r++)
+		if (rows[r].n > rmax)
+			rmax = rows[r].n;
+	fprintf(out, "\n%s: %" PRIu64 " values, ns (min %" PRIu64 ", p50 %" PRIu64 ", p99 %" PRIu64
+		", p99.9 %" PRIu64 ", max %" PRIu64 ")\n", title, h->count, h->min,
+		et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999),
+		h->max);
+	for (size_t r = 0; r < nrows; r++) {
+		int bar = rmax ? (int)((rows[r].n * HIST_BAR + rmax / 2) / rmax) : 0;
+		uint64_t lo = rows[r].lo, hi = r == nrows - 1 ? h->max : rows[r].hi - 1;
+		char b[HIST_BAR + 1];
+
+		/* a run of empty rows is one row */
+		while (!rows[r].n && r + 1 < nrows && !rows[r + 1].n)
+			hi = rows[++r].hi - 1;
+		memset(b, '#', bar);
+		if (!bar && rows[r].n)
+			b[bar++] = '.';
+		b[bar] = '\0';
+		fprintf(out, "%12" PRIu64 " .. %-12" PRIu64 " |%-*s| %" PRIu64 "\n", lo,
+			hi, HIST_BAR, b, rows[r].n);
+	}
+	free(rows);
+}
