@@ -545,6 +545,7 @@ int cmd_export(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
+	et_timeline_set_raw_stamps(x.tl, com.load.raw_stamps);
 	if (proto) {
 		x.pf = et_perfetto_new(x.out);
 		if (!x.pf) {

@@ -41,7 +41,7 @@ static const char record_usage[] =
 	"on locked-down function-tracer files.  Needs root.\n"
 	"\n"
 	"Events, chosen for the running kernel:\n"
-	"  entrytrace kernel  entry_stage:<stage> (or only entry_stage:summary with\n"
+	"  entrytrace kernel  entry_stage_time (or only entry_stage_summary with\n"
 	"                     --summary), sched_switch, sched_process_exec/exit/fork,\n"
 	"                     task_rename, irq handlers and softirqs (not with --summary)\n"
 	"  any other kernel   raw_syscalls:sys_enter/sys_exit, the same sched, task and\n"

@@ -308,7 +308,7 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 		goto out;
 	}
 	if (so->summary && !et_trace_set_mode(et_live_trace(t.live), ET_MODE_SUMMARY)) {
-		fprintf(stderr, "entrytrace top: no entry_stage:summary event here\n");
+		fprintf(stderr, "entrytrace top: no entry_stage:entry_stage_summary event here\n");
 		goto out;
 	}
 	if (nr_syscalls) {

@@ -38,6 +38,7 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 #define ET_OPT_MODE 300
 #define ET_OPT_EXCLUSIVE 301
 #define ET_OPT_NO_OVERHEAD 302
+#define ET_OPT_RAW_STAMPS 303
 #define ET_COMMON_SHORTOPTS "p:c:s:C:w:S:j:"
 #define ET_COMMON_LONGOPTS						\
 	{ "pid", required_argument, NULL, 'p' },			\
@@ -49,7 +50,8 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	{ "jobs", required_argument, NULL, 'j' },			\
 	{ "mode", required_argument, NULL, ET_OPT_MODE },			\
 	{ "exclusive", no_argument, NULL, ET_OPT_EXCLUSIVE },		\
-	{ "no-overhead", no_argument, NULL, ET_OPT_NO_OVERHEAD }
+	{ "no-overhead", no_argument, NULL, ET_OPT_NO_OVERHEAD },		\
+	{ "raw-stamps", no_argument, NULL, ET_OPT_RAW_STAMPS }
 #define ET_COMMON_USAGE							\
 	"  -p, --pid=PID[,PID]    only these tasks\n"			\
 	"  -c, --comm=COMM[,..]   only tasks of these names (name at syscall entry)\n" \
@@ -67,7 +69,10 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"                         switched out that fell inside a stage off that stage\n" \
 	"      --no-overhead      take the tracer's own cost off: each entry_stage\n" \
 	"                         event emitted inside a stage costs the per-event\n" \
-	"                         time measured in the trace itself\n"
+	"                         time measured in the trace itself\n"	\
+	"      --raw-stamps       entrytrace kernel: leave the stamps' own cost in the\n" \
+	"                         stage times (by default the kernel's calibration of\n" \
+	"                         one stamp is subtracted, per stamp a stage holds)\n"
 
 struct et_common {
 	const char *who;	/* "entrytrace report", for messages */

@@ -168,6 +168,9 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	case ET_OPT_NO_OVERHEAD:
 		c->load.stats.no_overhead = true;
 		return 1;
+	case ET_OPT_RAW_STAMPS:
+		c->load.raw_stamps = true;
+		return 1;
 	case ET_OPT_MODE:
 		if (!strcmp(arg, "stages"))
 			c->load.mode = ET_MODE_STAGES;

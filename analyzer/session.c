@@ -172,20 +172,17 @@ static int enable_list(struct et_session *s, const struct ev_spec *e, size_t n)
 	return 0;
 }
 
-/* entrytrace kernel: every per-stage event, or only the summary. */
+/*
+ * entrytrace kernel: the per-stage event or only the summary, and the
+ * stamp calibration either way.
+ */
 static int enable_stages(struct et_session *s, bool summary)
 {
-	char **names = tracefs_system_events(NULL, "entry_stage");
-	int ret = 0;
-
-	for (int i = 0; names && names[i] && !ret; i++) {
-		bool is_summary = !strcmp(names[i], "summary");
-
-		if (is_summary == summary && enable_one(s, "entry_stage", names[i]) < 0)
-			ret = -1;
-	}
-	tracefs_list_free(names);
-	return ret;
+	if (enable_one(s, "entry_stage", summary ? "entry_stage_summary" :
+						     "entry_stage_time") < 0 ||
+	    enable_one(s, "entry_stage", "entry_stage_calib") < 0)
+		return -1;
+	return 0;
 }
 
 /* A -e glob (sched_*, sys_e?it) as a regex; libtracefs anchors it. */
@@ -245,8 +242,8 @@ out:
 
 static int enable_events(struct et_session *s, const struct et_session_opts *o)
 {
-	bool stages = tracefs_event_file_exists(s->instance, "entry_stage", "summary",
-						"enable");
+	bool stages = tracefs_event_file_exists(s->instance, "entry_stage",
+						"entry_stage_summary", "enable");
 
 	if (o->summary && !stages) {
 		fprintf(stderr, "%s: --summary needs an entrytrace kernel (no entry_stage events here)\n",

@@ -123,8 +123,9 @@ enum et_event_kind {
 	ET_EV_TASK_EXIT,	/* sched_process_exit */
 	ET_EV_TASK_NEW,		/* sched_process_fork / task_newtask (child) */
 	ET_EV_COMM,		/* task_rename, sched_process_exec */
-	ET_EV_STAGE,		/* entry_stage:<stage> */
-	ET_EV_SUMMARY,		/* entry_stage:summary */
+	ET_EV_STAGE,		/* entry_stage:entry_stage_time */
+	ET_EV_SUMMARY,		/* entry_stage:entry_stage_summary */
+	ET_EV_CALIB,		/* entry_stage:entry_stage_calib */
 	ET_EV_LOST,		/* events were lost on ev.cpu before this point */
 };
 
@@ -164,6 +165,10 @@ struct et_event {
 			long long clone_flags;
 			bool exec;		/* COMM from sched_process_exec */
 		} task;
+		/*
+		 * The kernel's counter ticks are converted to ns with the
+		 * events' khz; with PMU stamps (pmu) times are cycles.
+		 */
 		struct {
 			uint32_t seq;
 			int nr;
@@ -172,7 +177,11 @@ struct et_event {
 			uint32_t count;
 			uint64_t start;
 			uint64_t delta;
+			uint64_t insns;		/* PMU stamps: instructions */
 			long ret;
+			bool pmu;
+			uint32_t sample;	/* 1-in-N sampling in effect */
+			double stamp_ns;	/* calibrated cost of one stamp */
 		} stage;
 		struct {
 			uint32_t seq;
@@ -182,9 +191,21 @@ struct et_event {
 			long ret;
 			uint64_t start;
 			uint32_t rcu_unlock_slow;
-			const uint32_t *delta;	/* ET_STAGE_NR kernel slots */
+			uint32_t sample;	/* 1-in-N sampling in effect */
+			double stamp_ns;	/* calibrated cost of one stamp */
+			bool pmu;
+			const uint64_t *delta;	/* ET_STAGE_NR kernel slots, ns */
 			int nr_delta;
 		} summary;
+		struct {
+			uint32_t source;	/* 0 counter, 1 PMU */
+			uint64_t counter_hz;
+			uint32_t sample;
+			uint32_t epoch;
+			double cost_ns, cost_min_ns;	/* one stamp */
+			double agg_ns;		/* an AGG stage's begin/end pair */
+			uint32_t scratch, failed;
+		} calib;
 		struct {
 			long long count;	/* -1: unknown how many */
 		} lost;
@@ -418,6 +439,17 @@ struct et_timeline_counts {
 	uint64_t event_cost;
 	uint64_t event_cost_samples;
 	uint64_t overlays_dropped;	/* syscalls with too many intervals */
+	/*
+	 * Stage modes: the stamp cost subtracted from the stage times (the
+	 * kernel's calibration), the syscalls it could not be subtracted from
+	 * (no calibration yet in the trace), and the sampling the kernel ran.
+	 */
+	double stamp_ns, agg_ns;
+	uint64_t stamp_corrected, stamp_uncorrected;
+	uint32_t sample;
+	uint64_t calib_events;
+	bool pmu;			/* PMU stamps: times are cycles */
+	bool raw_stamps;		/* the stamp cost was left in */
 	uint64_t tasks_grouped;		/* tasks whose thread group is known */
 };
 
@@ -431,6 +463,8 @@ int et_timeline_feed(const struct et_event *ev, void *timeline);
 /* Flush syscalls still open at the end of the trace. */
 void et_timeline_finish(struct et_timeline *tl);
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
+/* Keep the stamps' own cost in the stage times (default: subtract it). */
+void et_timeline_set_raw_stamps(struct et_timeline *tl, bool raw);
 void et_timeline_free(struct et_timeline *tl);
 
 /* ------------------------------------------------------------------ */
@@ -569,6 +603,7 @@ struct et_load_opts {
 	void *added_data;
 	et_progress_fn progress;	/* optional: see et_trace_set_progress */
 	void *progress_data;
+	bool raw_stamps;		/* et_timeline_set_raw_stamps */
 };
 
 struct et_load {

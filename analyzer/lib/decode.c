@@ -46,11 +46,11 @@ enum et_handler_kind {
 	H_PROCESS_EXEC,
 	H_STAGE,
 	H_SUMMARY,
+	H_CALIB,
 };
 
 struct et_handler {
 	uint8_t kind;
-	int8_t stage;		/* H_STAGE: stage id */
 };
 
 struct et_trace {
@@ -81,11 +81,13 @@ struct et_trace {
 	struct et_field pexit_comm;
 	struct et_field exec_pid, exec_old_pid, exec_filename;
 
-	/* entry_stage:<stage>: one class, same layout for every stage */
-	struct et_field st_seq, st_nr, st_stage, st_work, st_count, st_start,
-		st_delta, st_ret;
+	/* entry_stage (ABI 3): entry_stage_time, _summary, _calib */
+	struct et_field st_seq, st_nr, st_stage, st_work, st_count, st_khz,
+		st_sample, st_cost, st_start, st_delta, st_insns, st_ret;
 	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
-		su_rcu, su_delta;
+		su_rcu, su_sample, su_khz, su_cost, su_delta;
+	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
+		ca_agg, ca_scratch, ca_failed;
 	int su_nr_delta;
 
 	char *path;
@@ -215,12 +217,11 @@ static struct tep_event *find(struct et_trace *t, const char *sys,
 }
 
 static void set_handler(struct et_trace *t, struct tep_event *ev,
-			enum et_handler_kind kind, int stage)
+			enum et_handler_kind kind)
 {
 	if (!ev || ev->id < 0 || ev->id > t->max_id)
 		return;
 	t->handlers[ev->id].kind = kind;
-	t->handlers[ev->id].stage = (int8_t)stage;
 }
 
 /* ------------------------------------------------------------------ */
@@ -331,29 +332,29 @@ static void resolve_stock(struct et_trace *t)
 
 	ev = find(t, "raw_syscalls", "sys_enter");
 	if (ev && resolve(ev, "id", &t->enter_id)) {
-		set_handler(t, ev, H_SYS_ENTER, 0);
+		set_handler(t, ev, H_SYS_ENTER);
 		ev = find(t, "raw_syscalls", "sys_exit");
 		if (ev && resolve(ev, "id", &t->exit_id) &&
 		    resolve(ev, "ret", &t->exit_ret)) {
-			set_handler(t, ev, H_SYS_EXIT, 0);
+			set_handler(t, ev, H_SYS_EXIT);
 			t->info.present |= ET_HAVE_RAW_SYSCALLS;
 		}
 	}
 	ev = find(t, "context_tracking", "user_exit");
 	if (ev) {
-		set_handler(t, ev, H_USER_EXIT, 0);
+		set_handler(t, ev, H_USER_EXIT);
 		set_handler(t, find(t, "context_tracking", "user_enter"),
-			    H_USER_ENTER, 0);
+			    H_USER_ENTER);
 		t->info.present |= ET_HAVE_CT;
 	}
 	ev = find(t, "signal", "signal_deliver");
 	if (ev && resolve(ev, "sig", &t->sig)) {
-		set_handler(t, ev, H_SIGNAL_DELIVER, 0);
+		set_handler(t, ev, H_SIGNAL_DELIVER);
 		t->info.present |= ET_HAVE_SIGNAL;
 	}
 	ev = find(t, "rseq", "rseq_update");
 	if (ev) {
-		set_handler(t, ev, H_RSEQ_UPDATE, 0);
+		set_handler(t, ev, H_RSEQ_UPDATE);
 		t->info.present |= ET_HAVE_RSEQ;
 	}
 	ev = find(t, "sched", "sched_switch");
@@ -362,85 +363,103 @@ static void resolve_stock(struct et_trace *t)
 	    resolve(ev, "prev_state", &t->sw_prev_state)) {
 		resolve(ev, "prev_comm", &t->sw_prev_comm);
 		resolve(ev, "next_comm", &t->sw_next_comm);
-		set_handler(t, ev, H_SCHED_SWITCH, 0);
+		set_handler(t, ev, H_SCHED_SWITCH);
 		t->info.present |= ET_HAVE_SCHED_SWITCH;
 	}
 	ev = find(t, "irq", "irq_handler_entry");
 	if (ev) {
-		set_handler(t, ev, H_IRQ_ENTER, 0);
-		set_handler(t, find(t, "irq", "irq_handler_exit"), H_IRQ_EXIT, 0);
+		set_handler(t, ev, H_IRQ_ENTER);
+		set_handler(t, find(t, "irq", "irq_handler_exit"), H_IRQ_EXIT);
 		t->info.present |= ET_HAVE_IRQ;
 	}
 	ev = find(t, "irq", "softirq_entry");
 	if (ev) {
-		set_handler(t, ev, H_IRQ_ENTER, 0);
-		set_handler(t, find(t, "irq", "softirq_exit"), H_IRQ_EXIT, 0);
+		set_handler(t, ev, H_IRQ_ENTER);
+		set_handler(t, find(t, "irq", "softirq_exit"), H_IRQ_EXIT);
 		t->info.present |= ET_HAVE_IRQ;
 	}
 	ev = find(t, "sched", "sched_process_exit");
 	if (ev && resolve(ev, "pid", &t->pexit_pid)) {
 		resolve(ev, "comm", &t->pexit_comm);
-		set_handler(t, ev, H_PROCESS_EXIT, 0);
+		set_handler(t, ev, H_PROCESS_EXIT);
 		t->info.present |= ET_HAVE_TASK;
 	}
 	ev = find(t, "sched", "sched_process_fork");
 	if (ev && resolve(ev, "child_pid", &t->fork_child_pid)) {
 		resolve(ev, "child_comm", &t->fork_child_comm);
-		set_handler(t, ev, H_PROCESS_FORK, 0);
+		set_handler(t, ev, H_PROCESS_FORK);
 	}
 	ev = find(t, "task", "task_newtask");
 	if (ev && resolve(ev, "pid", &t->newtask_pid)) {
 		resolve(ev, "comm", &t->newtask_comm);
 		resolve(ev, "clone_flags", &t->newtask_flags);
-		set_handler(t, ev, H_TASK_NEWTASK, 0);
+		set_handler(t, ev, H_TASK_NEWTASK);
 	}
 	ev = find(t, "task", "task_rename");
 	if (ev && resolve(ev, "pid", &t->rename_pid) &&
 	    resolve(ev, "newcomm", &t->rename_newcomm)) {
 		resolve(ev, "oldcomm", &t->rename_oldcomm);
-		set_handler(t, ev, H_TASK_RENAME, 0);
+		set_handler(t, ev, H_TASK_RENAME);
 	}
 	ev = find(t, "sched", "sched_process_exec");
 	if (ev && resolve(ev, "pid", &t->exec_pid) &&
 	    resolve(ev, "old_pid", &t->exec_old_pid) &&
 	    resolve(ev, "filename", &t->exec_filename))
-		set_handler(t, ev, H_PROCESS_EXEC, 0);
+		set_handler(t, ev, H_PROCESS_EXEC);
+}
+
+/*
+ * ABI 2 (the first kernel series) had one entry_stage event per stage and
+ * entry_stage:summary; ABI 3 has entry_stage_time with the stage id,
+ * entry_stage_summary and entry_stage_calib, and counts counter ticks.
+ */
+static bool abi2_events(struct et_trace *t)
+{
+	if (find(t, "entry_stage", "summary"))
+		return true;
+	for (int i = 0; i < et_stage_nr_kernel; i++)
+		if (find(t, "entry_stage", et_stages[i].name))
+			return true;
+	return false;
 }
 
 static enum et_err resolve_stages(struct et_trace *t, char *errbuf,
 				  size_t errlen)
 {
 	struct tep_event *ev;
-	bool layout = false;
 
-	for (int i = 0; i < et_stage_nr_kernel; i++) {
-		ev = find(t, "entry_stage", et_stages[i].name);
-		if (!ev)
-			continue;
-		if (!layout) {
-			if (!resolve(ev, "seq", &t->st_seq) ||
-			    !resolve(ev, "nr", &t->st_nr) ||
-			    !resolve(ev, "stage", &t->st_stage) ||
-			    !resolve(ev, "work", &t->st_work) ||
-			    !resolve(ev, "count", &t->st_count) ||
-			    !resolve(ev, "start", &t->st_start) ||
-			    !resolve(ev, "delta", &t->st_delta) ||
-			    !resolve(ev, "ret", &t->st_ret)) {
-				snprintf(errbuf, errlen,
-					 "%s: entry_stage:%s lacks a field of the stage event class (kernel built from another stages.def?)",
-					 t->path, et_stages[i].name);
-				return ET_ERR_ABI;
-			}
-			layout = true;
-		}
-		set_handler(t, ev, H_STAGE, i);
-		t->info.stage_events++;
-		t->info.stage_formats |= 1ull << i;
+	if (abi2_events(t)) {
+		snprintf(errbuf, errlen,
+			 "%s: recorded on a kernel with the first entry_stage series (ABI 2: one event per stage); this analyzer reads series v2 (ABI 3: entry_stage_time, entry_stage_summary): record again on a v2 kernel",
+			 t->path);
+		return ET_ERR_ABI;
 	}
-	if (t->info.stage_events)
+	ev = find(t, "entry_stage", "entry_stage_time");
+	if (ev) {
+		if (!resolve(ev, "seq", &t->st_seq) ||
+		    !resolve(ev, "nr", &t->st_nr) ||
+		    !resolve(ev, "stage", &t->st_stage) ||
+		    !resolve(ev, "work", &t->st_work) ||
+		    !resolve(ev, "count", &t->st_count) ||
+		    !resolve(ev, "khz", &t->st_khz) ||
+		    !resolve(ev, "sample", &t->st_sample) ||
+		    !resolve(ev, "stamp_cost", &t->st_cost) ||
+		    !resolve(ev, "start", &t->st_start) ||
+		    !resolve(ev, "delta", &t->st_delta) ||
+		    !resolve(ev, "insns", &t->st_insns) ||
+		    !resolve(ev, "ret", &t->st_ret)) {
+			snprintf(errbuf, errlen,
+				 "%s: entry_stage:entry_stage_time lacks a field this analyzer needs (kernel built from another stages.def?)",
+				 t->path);
+			return ET_ERR_ABI;
+		}
+		set_handler(t, ev, H_STAGE);
+		t->info.stage_events = 1;
+		t->info.stage_formats = (1ull << et_stage_nr_kernel) - 1;
 		t->info.present |= ET_HAVE_STAGES;
+	}
 
-	ev = find(t, "entry_stage", "summary");
+	ev = find(t, "entry_stage", "entry_stage_summary");
 	if (ev) {
 		if (!resolve(ev, "seq", &t->su_seq) ||
 		    !resolve(ev, "tail_seq", &t->su_tail_seq) ||
@@ -449,22 +468,37 @@ static enum et_err resolve_stages(struct et_trace *t, char *errbuf,
 		    !resolve(ev, "ret", &t->su_ret) ||
 		    !resolve(ev, "start", &t->su_start) ||
 		    !resolve(ev, "rcu_unlock_slow", &t->su_rcu) ||
+		    !resolve(ev, "sample", &t->su_sample) ||
+		    !resolve(ev, "khz", &t->su_khz) ||
+		    !resolve(ev, "stamp_cost", &t->su_cost) ||
 		    !resolve(ev, "delta", &t->su_delta)) {
 			snprintf(errbuf, errlen,
-				 "%s: entry_stage:summary lacks a field this analyzer needs",
+				 "%s: entry_stage:entry_stage_summary lacks a field this analyzer needs",
 				 t->path);
 			return ET_ERR_ABI;
 		}
 		t->su_nr_delta = t->su_delta.size / 4;
 		if (t->su_nr_delta != et_stage_nr_kernel) {
 			snprintf(errbuf, errlen,
-				 "%s: entry_stage:summary has %d stage slots, this analyzer's stages.def has %d: kernel and analyzer vocabularies differ",
+				 "%s: entry_stage:entry_stage_summary has %d stage slots, this analyzer's stages.def has %d: kernel and analyzer vocabularies differ",
 				 t->path, t->su_nr_delta, et_stage_nr_kernel);
 			return ET_ERR_ABI;
 		}
-		set_handler(t, ev, H_SUMMARY, 0);
+		set_handler(t, ev, H_SUMMARY);
 		t->info.present |= ET_HAVE_SUMMARY;
 	}
+
+	ev = find(t, "entry_stage", "entry_stage_calib");
+	if (ev && resolve(ev, "source", &t->ca_source) &&
+	    resolve(ev, "counter_hz", &t->ca_hz) &&
+	    resolve(ev, "sample", &t->ca_sample) &&
+	    resolve(ev, "epoch", &t->ca_epoch) &&
+	    resolve(ev, "cost_min", &t->ca_min) &&
+	    resolve(ev, "cost_median", &t->ca_median) &&
+	    resolve(ev, "agg_cost_median", &t->ca_agg) &&
+	    resolve(ev, "scratch", &t->ca_scratch) &&
+	    resolve(ev, "failed", &t->ca_failed))
+		set_handler(t, ev, H_CALIB);
 	return ET_OK;
 }
 
@@ -510,6 +544,8 @@ static bool handler_wanted(const struct et_trace *t, enum et_handler_kind k)
 		return t->info.mode == ET_MODE_STAGES;
 	case H_SUMMARY:
 		return t->info.mode == ET_MODE_SUMMARY;
+	case H_CALIB:
+		return t->info.mode != ET_MODE_STOCK;
 	default:
 		return true;
 	}
@@ -884,7 +920,9 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->task.comm = s ? exec_comm(s, len, w->comm_a) : NULL;
 		ev->task.old_comm = NULL;
 		return true;
-	case H_STAGE:
+	case H_STAGE: {
+		uint64_t khz = rd_field(t, rec, &t->st_khz);
+
 		ev->kind = ET_EV_STAGE;
 		ev->stage.seq = rd_field(t, rec, &t->st_seq);
 		ev->stage.nr = rd_field(t, rec, &t->st_nr);
@@ -892,15 +930,17 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->stage.work = rd_field(t, rec, &t->st_work);
 		ev->stage.count = rd_field(t, rec, &t->st_count);
 		ev->stage.start = rd_field(t, rec, &t->st_start);
-		ev->stage.delta = rd_field(t, rec, &t->st_delta);
+		ev->stage.delta = et_ticks_ns(rd_field(t, rec, &t->st_delta), khz);
+		ev->stage.insns = rd_field(t, rec, &t->st_insns);
 		ev->stage.ret = rd_field(t, rec, &t->st_ret);
-		if (ev->stage.stage != h->stage) {
-			/* The event's name and its id field disagree. */
-			w->abi_errors++;
-			ev->stage.stage = h->stage;
-		}
+		ev->stage.pmu = !khz;
+		ev->stage.sample = rd_field(t, rec, &t->st_sample);
+		ev->stage.stamp_ns = et_stamp_ns(rd_field(t, rec, &t->st_cost), khz);
 		return true;
-	case H_SUMMARY:
+	}
+	case H_SUMMARY: {
+		uint64_t khz = rd_field(t, rec, &t->su_khz);
+
 		ev->kind = ET_EV_SUMMARY;
 		ev->summary.seq = rd_field(t, rec, &t->su_seq);
 		ev->summary.tail_seq = rd_field(t, rec, &t->su_tail_seq);
@@ -909,14 +949,36 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->summary.ret = rd_field(t, rec, &t->su_ret);
 		ev->summary.start = rd_field(t, rec, &t->su_start);
 		ev->summary.rcu_unlock_slow = rd_field(t, rec, &t->su_rcu);
+		ev->summary.sample = rd_field(t, rec, &t->su_sample);
+		ev->summary.pmu = !khz;
+		/* thousandths of a tick per stamp */
+		ev->summary.stamp_ns = et_stamp_ns(rd_field(t, rec, &t->su_cost), khz);
 		if (t->su_delta.offset + t->su_delta.size > rec->size)
 			return false;
 		for (int i = 0; i < t->su_nr_delta; i++)
-			w->su_buf[i] = (uint32_t)rd_u(t, (const char *)rec->data +
-						      t->su_delta.offset + 4 * i, 4);
+			w->su_buf[i] = et_ticks_ns(rd_u(t, (const char *)rec->data +
+							t->su_delta.offset + 4 * i, 4), khz);
 		ev->summary.delta = w->su_buf;
 		ev->summary.nr_delta = t->su_nr_delta;
 		return true;
+	}
+	case H_CALIB: {
+		uint64_t hz = rd_field(t, rec, &t->ca_hz);
+		/* thousandths of a tick (of a cycle: PMU) to ns */
+		double per = rd_field(t, rec, &t->ca_source) || !hz ? 1e-3 : 1e6 / hz;
+
+		ev->kind = ET_EV_CALIB;
+		ev->calib.source = rd_field(t, rec, &t->ca_source);
+		ev->calib.counter_hz = hz;
+		ev->calib.sample = rd_field(t, rec, &t->ca_sample);
+		ev->calib.epoch = rd_field(t, rec, &t->ca_epoch);
+		ev->calib.cost_min_ns = rd_field(t, rec, &t->ca_min) * per;
+		ev->calib.cost_ns = rd_field(t, rec, &t->ca_median) * per;
+		ev->calib.agg_ns = rd_field(t, rec, &t->ca_agg) * per;
+		ev->calib.scratch = rd_field(t, rec, &t->ca_scratch);
+		ev->calib.failed = rd_field(t, rec, &t->ca_failed);
+		return true;
+	}
 	}
 	return false;
 }
@@ -1132,7 +1194,7 @@ static void activate_handlers(struct et_trace *t)
 {
 	for (int id = 0; id <= t->max_id; id++)
 		t->active[id] = handler_wanted(t, t->handlers[id].kind) ?
-					t->handlers[id] : (struct et_handler){ H_NONE, 0 };
+					t->handlers[id] : (struct et_handler){ H_NONE };
 }
 
 /* Sum up what each CPU held and what could be read of it. */

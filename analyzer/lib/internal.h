@@ -29,11 +29,28 @@ struct et_walk {
 	void *data;
 	char comm_a[ET_COMM_LEN + 1];
 	char comm_b[ET_COMM_LEN + 1];
-	uint32_t *su_buf;		/* summary deltas */
+	uint64_t *su_buf;		/* summary deltas, ns */
 	uint64_t records, used, lost_events, lost_unknown;
 	uint64_t last_ts;
 	unsigned long long abi_errors;
 };
+
+/*
+ * The kernel's counter ticks at @khz to ns, rounded; khz 0 (PMU stamps):
+ * cycles, as they are.
+ */
+static inline uint64_t et_ticks_ns(uint64_t ticks, uint64_t khz)
+{
+	if (!khz)
+		return ticks;
+	return (uint64_t)(((unsigned __int128)ticks * 1000000 + khz / 2) / khz);
+}
+
+/* The events' stamp_cost, thousandths of a tick at @khz, in ns (cycles). */
+static inline double et_stamp_ns(uint64_t milli_ticks, uint64_t khz)
+{
+	return khz ? milli_ticks * 1000.0 / khz : milli_ticks / 1000.0;
+}
 
 int et_walk_init(const struct et_trace *t, struct et_walk *w, et_event_fn fn,
 		 void *data);

@@ -128,6 +128,7 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 	tl = et_timeline_new(t, on_syscall, c);
 	if (!tl)
 		return ET_ERR_NOMEM;
+	et_timeline_set_raw_stamps(tl, o->raw_stamps);
 	if (et_trace_iterate(t, et_timeline_feed, tl) < 0) {
 		et_timeline_free(tl);
 		snprintf(errbuf, errlen, "%s: reading the events failed", path);

@@ -34,7 +34,7 @@ struct chunk {
 	int n;
 	struct et_event ev[CHUNK_EVENTS];
 	struct slot_strings str[CHUNK_EVENTS];
-	uint32_t *deltas;		/* CHUNK_EVENTS x nr_delta, summaries */
+	uint64_t *deltas;		/* CHUNK_EVENTS x nr_delta, summaries */
 	struct chunk *next;
 };
 
@@ -66,7 +66,7 @@ static struct chunk *chunk_new(int nr_delta)
 	struct chunk *c = calloc(1, sizeof(*c));
 
 	if (c && nr_delta) {
-		c->deltas = calloc((size_t)CHUNK_EVENTS * nr_delta, sizeof(uint32_t));
+		c->deltas = calloc((size_t)CHUNK_EVENTS * nr_delta, sizeof(uint64_t));
 		if (!c->deltas) {
 			free(c);
 			return NULL;
@@ -153,7 +153,7 @@ static int push(const struct et_event *ev, void *data)
 		}
 		break;
 	case ET_EV_SUMMARY: {
-		uint32_t *d = c->deltas + (size_t)c->n * s->nr_delta;
+		uint64_t *d = c->deltas + (size_t)c->n * s->nr_delta;
 
 		memcpy(d, ev->summary.delta, s->nr_delta * sizeof(*d));
 		dst->summary.delta = d;

@@ -31,7 +31,7 @@ static const char *const invisible_stock_ct[] = {
 };
 
 static const char *const invisible_summary[] = {
-	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages (glue code between stages is not timed, and user_gap absorbs it together with the summary event's own cost)",
+	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
 	NULL,
 };
@@ -152,8 +152,8 @@ static void present_list(unsigned int p, char *buf, size_t size)
 		{ ET_HAVE_SCHED_SWITCH, "sched_switch" },
 		{ ET_HAVE_IRQ, "irq" },
 		{ ET_HAVE_TASK, "sched_process_*" },
-		{ ET_HAVE_STAGES, "entry_stage:<stage>" },
-		{ ET_HAVE_SUMMARY, "entry_stage:summary" },
+		{ ET_HAVE_STAGES, "entry_stage:entry_stage_time" },
+		{ ET_HAVE_SUMMARY, "entry_stage:entry_stage_summary" },
 	};
 	size_t len = 0;
 
@@ -175,6 +175,30 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 		if (!(info->stage_formats & (1ull << i)))
 			len += snprintf(buf + len, len < size ? size - len : 0,
 					"%s%s", len ? " " : "", et_stages[i].name);
+}
+
+/* Stage modes: what a stamp costs, whether it was subtracted, the sampling. */
+static void text_stamps(const struct et_timeline_counts *tl, FILE *out)
+{
+	const char *unit = tl->pmu ? "cycles" : "ns";
+
+	if (tl->pmu)
+		fprintf(out, "stamps:      PMU stamps: stage times are CPU cycles, not ns\n");
+	if (tl->stamp_ns > 0) {
+		fprintf(out, "stamps:      one stamp costs %.1f %s (the kernel's calibration)", tl->stamp_ns, unit);
+		if (tl->raw_stamps)
+			fprintf(out, "; --raw-stamps: left in the stage times\n");
+		else
+			fprintf(out, "; subtracted from the stage times, once per stamp a stage holds\n");
+	} else if (tl->stamp_uncorrected || tl->calib_events) {
+		fprintf(out, "stamps:      the trace has no stamp calibration (record entry_stage_calib): stage times include the stamps' own cost\n");
+	}
+	if (tl->stamp_uncorrected && tl->stamp_ns > 0)
+		fprintf(out, "             %8" PRIu64 " syscalls before the first calibration keep the stamps' cost\n",
+			tl->stamp_uncorrected);
+	if (tl->sample > 1)
+		fprintf(out, "sampling:    the kernel staged one syscall in %u of each task (entry_stage.sample): counts are 1/%u of the syscalls made\n",
+			tl->sample, tl->sample);
 }
 
 /* ------------------------------------------------------------------ */
@@ -277,6 +301,7 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, "tracer:      one entry_stage event costs ~%" PRIu64 " ns here "
 			"(median of %" PRIu64 " back-to-back pairs)\n", f->tl.event_cost,
 			f->tl.event_cost_samples);
+	text_stamps(&f->tl, out);
 	if (f->tl.overlays_dropped)
 		fprintf(out, "             %8" PRIu64 " syscalls had more interrupts/switches than kept for --exclusive\n",
 			f->tl.overlays_dropped);
@@ -542,8 +567,14 @@ static void json_file(const struct et_report_file *f, FILE *out)
 			fprintf(out, "%s\"%s\": %" PRIu64, n++ ? ", " : "", flag_names[b],
 				f->tl.excluded[b]);
 	fprintf(out, "},\n       \"event_cost_ns\": %" PRIu64 ", \"event_cost_samples\": %" PRIu64
-		", \"overlays_dropped\": %" PRIu64 "}}", f->tl.event_cost,
+		", \"overlays_dropped\": %" PRIu64, f->tl.event_cost,
 		f->tl.event_cost_samples, f->tl.overlays_dropped);
+	fprintf(out, ",\n       \"stamp_ns\": %.3f, \"agg_stamp_ns\": %.3f, \"stamps_subtracted\": %s"
+		", \"stamp_corrected\": %" PRIu64 ", \"stamp_uncorrected\": %" PRIu64
+		", \"sample\": %u, \"pmu\": %s}}", f->tl.stamp_ns, f->tl.agg_ns,
+		f->tl.raw_stamps || !(f->tl.stamp_ns > 0) ? "false" : "true",
+		f->tl.stamp_corrected, f->tl.stamp_uncorrected, f->tl.sample ? f->tl.sample : 1,
+		f->tl.pmu ? "true" : "false");
 }
 
 static int render_json(const struct et_report *rep, FILE *out)

@@ -119,6 +119,12 @@ struct et_timeline {
 	uint64_t deferred_mask;	/* stage ids of kind DEFERRED */
 	uint64_t entry_mask;	/* kernel stages of phase ENTRY */
 	uint64_t exit_mask;	/* kernel stages of phase EXIT, not deferred */
+	uint64_t kids[ET_STAGE_NR];	/* per stage: its descendants */
+
+	/* the kernel's stamp calibration (entry_stage_calib, summaries) */
+	bool raw_stamps;
+	double stamp_ns, agg_ns;
+	uint32_t sample;	/* 1-in-N: seq steps of N are not losses */
 
 	struct et_timeline_counts counts;
 };
@@ -434,38 +440,142 @@ static void sc_begin(struct et_timeline *tl, struct et_task *t,
 }
 
 /*
+ * Every stage time includes about one stamp: the part of the stamp that
+ * begins it after its counter read and the part of the one that ends it
+ * before its read, which together are what back-to-back stamps measure
+ * (the kernel's calibration, C).  A parent also holds its children's two
+ * stamps each (2C, their time within it already counting one) and one AGG
+ * begin/end pair per occurrence of an AGG descendant (A); an AGG stage's
+ * own sum holds about C per occurrence.  Subtract that, as the
+ * calibration estimates it; --raw-stamps keeps it in.
+ */
+static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
+{
+	uint64_t ns[ET_STAGE_NR];
+	double c = tl->stamp_ns, a = tl->agg_ns > 0 ? tl->agg_ns : tl->stamp_ns;
+	uint64_t mask = sc->stage_mask & ((1ull << et_stage_nr_kernel) - 1);
+
+	if (tl->raw_stamps)
+		return;
+	if (c <= 0) {
+		tl->counts.stamp_uncorrected++;
+		return;
+	}
+	for (uint64_t m = mask; m; m &= m - 1) {
+		int st = __builtin_ctzll(m);
+		double cut = 0;
+
+		if (et_stages[st].kind == ET_KIND_AGG) {
+			cut = c * sc->count[st];
+		} else {
+			cut = c;
+			for (uint64_t k = tl->kids[st] & mask; k; k &= k - 1) {
+				int d = __builtin_ctzll(k);
+
+				cut += et_stages[d].kind == ET_KIND_AGG ? a * sc->count[d] : 2 * c;
+			}
+		}
+		cut += 0.5;
+		ns[st] = sc->ns[st] > (uint64_t)cut ? sc->ns[st] - (uint64_t)cut : 0;
+	}
+	for (uint64_t m = mask; m; m &= m - 1) {
+		int st = __builtin_ctzll(m);
+
+		sc->ns[st] = ns[st];
+	}
+	tl->counts.stamp_corrected++;
+}
+
+/* The top-level stages but the tracer's own (emit), and their sum. */
+static uint64_t top_stages(const struct et_syscall *sc, uint64_t *sum)
+{
+	uint64_t top = 0;
+
+	*sum = 0;
+	for (int i = 0; i < et_stage_nr_kernel; i++) {
+		if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
+		    !et_syscall_has(sc, i))
+			continue;
+		top |= 1ull << i;
+		*sum += sc->ns[i];
+	}
+	return top;
+}
+
+/*
+ * Stage mode: the time between the syscall's top-level stages that no
+ * stage covers (each gap holding about one stamp too, unless
+ * --raw-stamps), from the stamps as they are.
+ */
+static uint64_t stage_gaps(struct et_timeline *tl, const struct et_syscall *sc)
+{
+	uint64_t sum, end = 0, gaps = 0, top = top_stages(sc, &sum);
+	double c = tl->raw_stamps ? 0 : tl->stamp_ns;
+	int order[ET_STAGE_NR], n = 0;
+
+	if (tl->mode != ET_MODE_STAGES || (top & ~sc->start_mask))
+		return 0;
+	/* emit is no gap: it is the tracer's own interval */
+	if (et_syscall_has(sc, ET_STAGE_EMIT) && (sc->start_mask & (1ull << ET_STAGE_EMIT)))
+		top |= 1ull << ET_STAGE_EMIT;
+	for (uint64_t m = top; m; m &= m - 1)
+		order[n++] = __builtin_ctzll(m);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sc->start[order[j]] < sc->start[order[j - 1]]; j--) {
+			int x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	for (int i = 0; i < n; i++) {
+		uint64_t s0 = sc->start[order[i]], e = s0 + sc->ns[order[i]];
+
+		if (i && s0 > end + 1) {
+			double gap = (double)(s0 - end) - c;
+
+			gaps += gap > 0 ? (uint64_t)(gap + 0.5) : 0;
+		}
+		if (e > end)
+			end = e;
+	}
+	return gaps;
+}
+
+/*
  * Stage modes: a syscall is final once the next one is under way, so its
- * tail has arrived if it ever will.  Its total and the user gap before it
- * are computed here, from the kernel's own stamps.
+ * tail has arrived if it ever will.  Its stamp cost is subtracted, its
+ * total and the user gap before it are computed here, from the kernel's
+ * own stamps.
  */
 static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 			   struct et_syscall *sc)
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
+	uint64_t total, gaps;
 
 	sc->clock_offset = tl->clock_offset;
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
-	if (tl->mode == ET_MODE_STAGES) {
-		if (tail && sc->t1 >= sc->t0)
-			sc_span(sc, ET_STAGE_TOTAL, sc->t0, sc->t1 - sc->t0);
-	} else {
-		/* summary: the sum of the top-level stages */
-		uint64_t sum = 0;
-
-		for (int i = 0; i < et_stage_nr_kernel; i++)
-			if (et_stages[i].parent == ET_STAGE_NONE &&
-			    et_syscall_has(sc, i))
-				sum += sc->ns[i];
-		sc->t1 = sc->t0 + sum;
-		if (tail)
-			sc_span(sc, ET_STAGE_TOTAL, sc->t0, sum);
-	}
+	gaps = stage_gaps(tl, sc);
+	stamp_correct(tl, sc);
+	top_stages(sc, &total);
+	total += gaps;
+	if (tl->mode == ET_MODE_SUMMARY)
+		sc->t1 = sc->t0 + total;
+	if (tail)
+		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
-	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return)
-		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, sc->t0 - t->last_return);
+	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return) {
+		uint64_t gap = sc->t0 - t->last_return;
+		double c = tl->raw_stamps ? 0 : tl->stamp_ns;
+
+		/* between the last stamp of one syscall and the first of the next */
+		if (c > 0)
+			gap = gap > (uint64_t)(c + 0.5) ? gap - (uint64_t)(c + 0.5) : 0;
+		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, gap);
+	}
 	t->have_return = tail;
 	t->last_return = sc->t1;
 	t->last_seq = sc->seq;
@@ -723,8 +833,8 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
 			/* The sequence went back: a new task has the pid. */
 			task_reset(tl, t);
 		} else {
-			if (d > 1) {
-				tl->counts.seq_lost += (uint32_t)d - 1;
+			if (d > (int32_t)tl->sample) {
+				tl->counts.seq_lost += (uint32_t)d - tl->sample;
 				t->seq_gap = true;
 			}
 			cur_to_pend(tl, t);
@@ -779,6 +889,11 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		return;
 	}
 	si = &et_stages[stage];
+	if (ev->stage.sample)
+		tl->sample = tl->counts.sample = ev->stage.sample;
+	if (ev->stage.stamp_ns > 0)
+		tl->stamp_ns = tl->counts.stamp_ns = ev->stage.stamp_ns;
+	tl->counts.pmu |= ev->stage.pmu;
 
 	if (t->has_cur && ev->stage.seq == CUR(t)->seq) {
 		sc = CUR(t);
@@ -845,14 +960,19 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 			    ev->summary.delta[i])
 				sc_set(CUR(t), i, ev->summary.delta[i]);
 	}
+	if (ev->summary.sample)
+		tl->sample = tl->counts.sample = ev->summary.sample;
+	if (ev->summary.stamp_ns > 0)
+		tl->stamp_ns = tl->counts.stamp_ns = ev->summary.stamp_ns;
+	tl->counts.pmu |= ev->summary.pmu;
 	if (t->has_cur) {
 		int32_t d = seq_cmp(ev->summary.seq, CUR(t)->seq);
 
 		if (d <= 0) {
 			task_reset(tl, t);
 		} else {
-			if (d > 1) {
-				tl->counts.seq_lost += (uint32_t)d - 1;
+			if (d > (int32_t)tl->sample) {
+				tl->counts.seq_lost += (uint32_t)d - tl->sample;
 				t->seq_gap = true;
 			}
 			cur_to_pend(tl, t);
@@ -868,12 +988,12 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 	sc->ret = ev->summary.ret;
 	sc->work = ev->summary.work;
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
-		uint32_t d = ev->summary.delta[i];
+		uint64_t d = ev->summary.delta[i];
 
 		if (!d || et_stages[i].kind == ET_KIND_DEFERRED)
 			continue;
 		sc_set(sc, i, d);
-		if (et_stages[i].parent == ET_STAGE_NONE)
+		if (et_stages[i].parent == ET_STAGE_NONE && i != ET_STAGE_EMIT)
 			core += d;
 	}
 	if (ev->summary.rcu_unlock_slow && et_syscall_has(sc, ET_STAGE_RCU_UNLOCK_SLOW))
@@ -1070,6 +1190,15 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 	case ET_EV_COMM:
 		on_comm(tl, ev);
 		return 0;
+	case ET_EV_CALIB:
+		tl->counts.calib_events++;
+		if (ev->calib.cost_ns > 0)
+			tl->stamp_ns = tl->counts.stamp_ns = ev->calib.cost_ns;
+		tl->agg_ns = tl->counts.agg_ns = ev->calib.agg_ns;
+		if (ev->calib.sample)
+			tl->sample = tl->counts.sample = ev->calib.sample;
+		tl->counts.pmu |= ev->calib.source == 1;
+		return 0;
 	default:
 		break;
 	}
@@ -1137,7 +1266,10 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->nr_clone3 = et_syscall_number(trace, "clone3");
 	tl->nr_fork = et_syscall_number(trace, "fork");
 	tl->nr_vfork = et_syscall_number(trace, "vfork");
+	tl->sample = 1;
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
+		for (int p = et_stages[i].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
+			tl->kids[p] |= 1ull << i;
 		if (et_stages[i].kind == ET_KIND_DEFERRED)
 			tl->deferred_mask |= 1ull << i;
 		else if (et_stages[i].phase == ET_PHASE_ENTRY)
@@ -1182,6 +1314,11 @@ const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl
 	w->counts.event_cost = tl->cost.count ? et_hist_quantile(&tl->cost, 0.5) : 0;
 	w->counts.event_cost_samples = tl->cost.count;
 	return &tl->counts;
+}
+
+void et_timeline_set_raw_stamps(struct et_timeline *tl, bool raw)
+{
+	tl->raw_stamps = tl->counts.raw_stamps = raw;
 }
 
 void et_timeline_free(struct et_timeline *tl)
