@@ -972,7 +972,8 @@ static void write_output(void)
 				listed[r], seen[r], hits[r]);
 	}
 
-	qsort(stats, nstats, sizeof(*stats), cmp_stat);
+	if (nstats)
+		qsort(stats, nstats, sizeof(*stats), cmp_stat);
 	for (size_t i = 0; i < nstats; i++) {
 		struct stat *s = &stats[i];
 		uint64_t sum = 0;
@@ -998,7 +999,8 @@ static void write_output(void)
 					      .type = (k >> 30) & 3, .id = k & 0x3fffffff,
 					      .n = sums.v[i] };
 	}
-	qsort(rows, nrows, sizeof(*rows), cmp_row);
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
 	/* kinds, then classes, per name x account */
 	for (size_t i = 0; i < nrows; i++)
 		if (rows[i].type == 1)

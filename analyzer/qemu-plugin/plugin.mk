@@ -22,3 +22,17 @@ $(O)/entrytrace-mix.so: $(QPLUGIN_SRCS) $(QPLUGIN_HDRS)
 qemu-plugin: $(O)/entrytrace-mix.so
 
 .PHONY: qemu-plugin
+
+# The tests' builds (make san, make check): the plugin with ASan+UBSan, and
+# fakeqemu, which loads it as QEMU would and replays instruction streams
+# (analyzer/tests/t-qemu-plugin.sh).  -rdynamic: the plugin takes the
+# qemu_plugin_* functions from the executable, as it does from QEMU.
+$(O)/san/entrytrace-mix.so: $(QPLUGIN_SRCS) $(QPLUGIN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(QPLUGIN_CFLAGS) $(SAN_FLAGS) -shared -o $@ $(QPLUGIN_SRCS)
+
+$(O)/san/fakeqemu: analyzer/qemu-plugin/test/fakeqemu.c analyzer/qemu-plugin/qemu-api.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 -Wall -Wextra -Werror $(SAN_FLAGS) -rdynamic -o $@ $< -ldl
+
+san: $(O)/san/entrytrace-mix.so $(O)/san/fakeqemu

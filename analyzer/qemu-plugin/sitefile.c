@@ -85,6 +85,8 @@ static int cmp_func(const void *a, const void *b)
 }
 
 #define MAXTOK 10
+/* inside the read loop: say why, and let the caller free what it holds */
+#define FAIL(...) do { fail(err, errlen, path, ln, __VA_ARGS__); goto bad; } while (0)
 
 int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errlen)
 {
@@ -109,14 +111,14 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 
 		ln++;
 		if (have_hash)
-			return fail(err, errlen, path, ln, "text after table_hash");
+			FAIL( "text after table_hash");
 		if (!strncmp(line, "table_hash ", 11)) {
 			char want[24];
 
 			snprintf(want, sizeof(want), "%016llx", (unsigned long long)h);
 			line[strcspn(line, "\n")] = 0;
 			if (strcmp(line + 11, want))
-				return fail(err, errlen, path, ln,
+				FAIL(
 					    "table_hash %s, but the file hashes to %s (edited or truncated?)",
 					    line + 11, want);
 			snprintf(sf->table_hash, sizeof(sf->table_hash), "%s", want);
@@ -126,15 +128,15 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 		for (ssize_t i = 0; i < len; i++)
 			h = (h ^ (uint8_t)line[i]) * 0x100000001b3ULL;
 		if (line[len - 1] != '\n')
-			return fail(err, errlen, path, ln, "no newline at the end (truncated?)");
+			FAIL( "no newline at the end (truncated?)");
 		line[len - 1] = 0;
 		for (p = strtok_r(line, " ", &save); p && nt < MAXTOK; p = strtok_r(NULL, " ", &save))
 			tok[nt++] = p;
 		if (!nt)
-			return fail(err, errlen, path, ln, "empty line");
+			FAIL( "empty line");
 		if (ln == 1) {
 			if (nt != 2 || strcmp(tok[0], "entrytrace-sites") || strcmp(tok[1], "1"))
-				return fail(err, errlen, path, ln,
+				FAIL(
 					    "not an entrytrace site file version 1 ('%s')", tok[0]);
 			continue;
 		}
@@ -144,12 +146,12 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			else if (!strcmp(tok[1], "ppc64le") || !strcmp(tok[1], "ppc64"))
 				sf->arch = ARCH_PPC64;
 			else
-				return fail(err, errlen, path, ln, "unknown arch '%s'", tok[1]);
+				FAIL( "unknown arch '%s'", tok[1]);
 			snprintf(sf->arch_name, sizeof(sf->arch_name), "%s", tok[1]);
 			have_arch = true;
 		} else if (!strcmp(tok[0], "endian") && nt == 2) {
 			if (strcmp(tok[1], "little") && strcmp(tok[1], "big"))
-				return fail(err, errlen, path, ln, "unknown endian '%s'", tok[1]);
+				FAIL( "unknown endian '%s'", tok[1]);
 			sf->big_endian = !strcmp(tok[1], "big");
 			have_endian = true;
 		} else if (!strcmp(tok[0], "build_id") && nt == 2) {
@@ -159,19 +161,19 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			/* informational */
 		} else if (!strcmp(tok[0], "mode") && nt == 2) {
 			if (strcmp(tok[1], "sites") && strcmp(tok[1], "fallback"))
-				return fail(err, errlen, path, ln, "unknown mode '%s'", tok[1]);
+				FAIL( "unknown mode '%s'", tok[1]);
 			sf->sites_mode = !strcmp(tok[1], "sites");
 			have_mode = true;
 		} else if (!strcmp(tok[0], "sites_sha256") && nt == 2) {
 			snprintf(sf->sites_sha, sizeof(sf->sites_sha), "%s", tok[1]);
 		} else if (!strcmp(tok[0], "realmode_end") && nt == 2) {
 			if (parse_u64(tok[1], &sf->realmode_end))
-				return fail(err, errlen, path, ln, "bad realmode_end '%s'", tok[1]);
+				FAIL( "bad realmode_end '%s'", tok[1]);
 		} else if (!strcmp(tok[0], "stages") && nt == 2) {
 			uint64_t n;
 
 			if (parse_u64(tok[1], &n) || n > MIX_MAX_STAGES)
-				return fail(err, errlen, path, ln,
+				FAIL(
 					    "stages %s: the plugin supports 1..%d", tok[1],
 					    MIX_MAX_STAGES);
 			declared_stages = n;
@@ -180,9 +182,9 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 
 			if (parse_u64(tok[1], &id) || id != (uint64_t)sf->nstages ||
 			    id >= MIX_MAX_STAGES)
-				return fail(err, errlen, path, ln, "stage id '%s' out of order", tok[1]);
+				FAIL( "stage id '%s' out of order", tok[1]);
 			if (strcmp(tok[3], "-") && (parse_u64(tok[3], &par) || par >= id))
-				return fail(err, errlen, path, ln, "stage %s: bad parent '%s'", tok[2],
+				FAIL( "stage %s: bad parent '%s'", tok[2],
 					    tok[3]);
 			sf->stages[id].name = strdup(tok[2]);
 			sf->stages[id].parent = strcmp(tok[3], "-") ? (int)par : -1;
@@ -192,7 +194,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			struct func fn = { .slot = -1 };
 
 			if (parse_u64(tok[1], &fn.addr) || parse_u64(tok[2], &fn.size) || !fn.size)
-				return fail(err, errlen, path, ln, "bad func line for '%s'", tok[3]);
+				FAIL( "bad func line for '%s'", tok[3]);
 			fn.name = strdup(tok[3]);
 			if (sf->nfuncs == capf) {
 				capf = capf ? 2 * capf : 4096;
@@ -209,13 +211,13 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			const char *bytes;
 
 			if (parse_u64(tok[1], &m.addr))
-				return fail(err, errlen, path, ln, "bad address '%s'", tok[1]);
+				FAIL( "bad address '%s'", tok[1]);
 			if (!strcmp(tok[0], "site")) {
 				uint64_t st, st2 = 0xff, fl;
 				int edge;
 
 				if (!sf->sites_mode)
-					return fail(err, errlen, path, ln, "a site line in a fallback file");
+					FAIL( "a site line in a fallback file");
 				if (!strcmp(tok[3], "begin"))
 					edge = EDGE_BEGIN;
 				else if (!strcmp(tok[3], "end"))
@@ -223,16 +225,16 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				else if (!strcmp(tok[3], "switch"))
 					edge = EDGE_SWITCH;
 				else
-					return fail(err, errlen, path, ln, "unknown edge '%s'", tok[3]);
+					FAIL( "unknown edge '%s'", tok[3]);
 				if (parse_u64(tok[2], &st) || st >= (uint64_t)sf->nstages)
-					return fail(err, errlen, path, ln, "site %s: stage '%s' unknown",
+					FAIL( "site %s: stage '%s' unknown",
 						    tok[1], tok[2]);
 				if (edge == EDGE_SWITCH &&
 				    (parse_u64(tok[4], &st2) || st2 >= (uint64_t)sf->nstages))
-					return fail(err, errlen, path, ln, "site %s: switch stage '%s' unknown",
+					FAIL( "site %s: switch stage '%s' unknown",
 						    tok[1], tok[4]);
 				if (parse_u64(tok[5], &fl) || fl > 0x1f)
-					return fail(err, errlen, path, ln, "site %s: bad flags '%s'",
+					FAIL( "site %s: bad flags '%s'",
 						    tok[1], tok[5]);
 				m.roles = R_SITE;
 				m.stage = st;
@@ -252,7 +254,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 					  !strcmp(tok[0], "vector") ? R_VECTOR :
 					  !strcmp(tok[0], "return") ? R_RETURN : R_SWITCH;
 				if (strcmp(tok[3], "any") && strcmp(tok[3], "user"))
-					return fail(err, errlen, path, ln, "unknown return kind '%s'", tok[3]);
+					FAIL( "unknown return kind '%s'", tok[3]);
 				m.to_user = !strcmp(tok[3], "user");
 				snprintf(vname, sizeof(vname), "irq:%s", tok[2]);
 				if (m.roles == R_VECTOR)
@@ -260,7 +262,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				bytes = tok[4];
 			}
 			if (parse_hex_bytes(bytes, m.bytes, &m.nbytes))
-				return fail(err, errlen, path, ln, "bad instruction bytes '%s'", bytes);
+				FAIL( "bad instruction bytes '%s'", bytes);
 			if (sf->nmarkers == capm) {
 				capm = capm ? 2 * capm : 1024;
 				sf->markers = realloc(sf->markers, capm * sizeof(*sf->markers));
@@ -269,11 +271,13 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			}
 			sf->markers[sf->nmarkers++] = m;
 		} else {
-			return fail(err, errlen, path, ln, "unknown line '%s' (%d fields)", tok[0], nt);
+			FAIL( "unknown line '%s' (%d fields)", tok[0], nt);
 		}
 	}
 	free(line);
 	fclose(f);
+	line = NULL;
+	f = NULL;
 	if (!have_hash)
 		return fail(err, errlen, path, ln, "no table_hash line (truncated?)");
 	if (!have_arch || !have_endian || !have_bid || !have_mode)
@@ -323,4 +327,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 	if (!sf->nfuncs)
 		return fail(err, errlen, path, ln, "no func lines");
 	return 0;
+bad:
+	free(line);
+	fclose(f);
+	return -1;
 }
