@@ -150,6 +150,8 @@ static struct sitefile sf;
 static char *out_path, *sites_path;
 static int topk = 10;
 static bool disas_check;
+static uint64_t *detail_seqs;	/* detail=SEQ:SEQ: per-function counts of those syscalls */
+static int ndetail;
 static char **sample_names;	/* NULL: all */
 static int nsample_names;
 static bool samples_none;
@@ -160,7 +162,7 @@ static int nslots, capslots;
 static uint64_t kc[MIX_MAX_KINDS];
 static struct map markers;	/* addr -> marker index + 1 */
 static struct vcpu *vcpus;
-static int nvcpus;
+static int nvcpus, qemu_api_min, qemu_api_cur;
 static int nacc, ACC_WHOLE, ACC_TOTAL, ACC_GAP, ACC_OUTSIDE;
 static int N_USER, N_UNSYNCED;
 static uint64_t body_mask;
@@ -467,6 +469,22 @@ static void write_sample(const struct sysrec *sc)
 	sappend("\n");
 }
 
+/* detail=: one syscall's whole instructions by function, merged */
+static void write_detail(const struct sysrec *sc)
+{
+	struct map m = { 0 };
+
+	for (size_t i = 0; i < sc->nents; i++)
+		if (sc->ents[i].type == 0 && sc->ents[i].acc == ACC_WHOLE)
+			*map_slot(&m, sc->ents[i].id) += sc->ents[i].n;
+	for (size_t i = 0; i < m.cap; i++)
+		if (m.k[i])
+			sappend("detail %" PRIu64 " %s %s %" PRIu64 "\n", sc->seq, sf.names[sc->name],
+				slot_name(m.k[i] - 1), m.v[i]);
+	free(m.k);
+	free(m.v);
+}
+
 static void finish_syscall(struct vcpu *v, unsigned reason)
 {
 	struct sysrec *sc = &v->sc;
@@ -490,6 +508,9 @@ static void finish_syscall(struct vcpu *v, unsigned reason)
 	}
 	if (want_sample(sc->name))
 		write_sample(sc);
+	for (int i = 0; i < ndetail; i++)
+		if (detail_seqs[i] == sc->seq)
+			write_detail(sc);
 }
 
 static void begin_syscall(struct vcpu *v)
@@ -909,6 +930,7 @@ static void write_output(void)
 	fprintf(f, "mode %s\n", sf.sites_mode ? "sites" : "fallback");
 	fprintf(f, "naming first-handler-entry%s\n", sf.sites_mode ? "-in-body" : "");
 	fprintf(f, "vcpus %d\n", nvcpus);
+	fprintf(f, "qemu_api %d %d\n", qemu_api_min, qemu_api_cur);
 	for (int a = 0; a < nacc; a++)
 		if (sf.sites_mode || a == ACC_WHOLE)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
@@ -1092,6 +1114,8 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	    info->version.cur < ET_QEMU_PLUGIN_VERSION)
 		return refuse("written for QEMU plugin API version %d; this QEMU offers %d..%d",
 			      ET_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
+	qemu_api_min = info->version.min;
+	qemu_api_cur = info->version.cur;
 	if (!info->system_emulation)
 		return refuse("needs system emulation (qemu-system-*), not user mode");
 	for (int i = 0; i < argc; i++) {
@@ -1113,13 +1137,26 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			if (*end || v < 1 || v > 1000)
 				return refuse("topk=%s: want a number from 1 to 1000", a + 5);
 			topk = v;
+		} else if (!strncmp(a, "detail=", 7)) {
+			char *d = strdup(a + 7), *save = NULL, *end;
+
+			for (char *t = strtok_r(d, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+				detail_seqs = realloc(detail_seqs, (ndetail + 1) * sizeof(*detail_seqs));
+				if (!detail_seqs)
+					die_oom();
+				detail_seqs[ndetail++] = strtoull(t, &end, 10);
+				if (*end || !*t)
+					return refuse("detail=%s: want syscall sequence numbers, "
+						      "SEQ:SEQ...", a + 7);
+			}
+			free(d);
 		} else if (!strcmp(a, "disas=check")) {
 			disas_check = true;
 		} else if (!strncmp(a, "disas=", 6)) {
 			return refuse("disas=%s: the only value is check", a + 6);
 		} else {
 			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
-				      "NAME:NAME...] [topk=N] [disas=check])", a);
+				      "NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] [disas=check])", a);
 		}
 	}
 	if (!sites_path || !*sites_path)
