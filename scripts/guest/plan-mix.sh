@@ -5,9 +5,22 @@
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
 # first, as plan-seed.sh does).  The kernel's build-id note goes back to the
 # host, which checks it against the vmlinux the site file came from.
+# LOOPTIME=1 (no plugin needed) instead times the getppid loop four ways:
+# N=2000 and N=20000, alone and with its output piped to sed, as
+# plan-overhead.sh runs it.
 out=$1
 set -eu
 . /plan.env
+if [ "${LOOPTIME:-0}" = 1 ]; then
+	for n in 2000 20000; do
+		/work/sysloop -t -n $n getppid >$out/plain.txt
+		sed -n "s/^sysloop-time: getppid /plain $n /p" $out/plain.txt
+		/work/sysloop -t -n $n getppid | sed -n "s/^sysloop-time: getppid /piped $n /p"
+	done >$out/looptime.txt
+	cat /sys/kernel/notes >$out/notes
+	cat $out/looptime.txt
+	exit 0
+fi
 policy_state=none
 if [ "${POLICY:-}" = enforcing ]; then
 	S=/sys/fs/selinux
