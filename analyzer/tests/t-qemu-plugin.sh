@@ -249,6 +249,9 @@ check "determinism was checked on at least one pair" ls "$DATA"/mix-*-run2.mix.g
 
 x=$DATA/mix-x86_64-7.3-base
 if [ -f "$x-selinux.mix.gz" ]; then
+	want=$(sed -n 's/^The guests. sysloop (x86_64, .*sha256 \([0-9a-f]*\)$/\1/p' "$DATA/PROVENANCE-mix.md")
+	expect_eq "build/sysloop is the binary the guests ran (PROVENANCE-mix.md)" \
+		"$(sha256sum "$(sysloop)" | cut -d' ' -f1)" "$want"
 	check "x86_64 7.3: the getppid loop's user instructions = objdump's count" \
 		"$MC" loop "$x-selinux.mix.gz" "$(sysloop)"
 	stat() { "$MC" summary "$1" "$2" | awk -v a="$3" '$2 == a && $1 != "" { print $5; exit }'; }
