@@ -318,18 +318,23 @@ int kind_from_disas(enum arch arch, const char *d)
 
 			if (c && strstr(c, "%cr"))
 				return K("mov_cr");
-			if (c && strstr(c, "%db"))
+			if (c && (strstr(c, "%db") || strstr(c, "%dr")))
 				return K("mov_dr");
 			return -1;
 		}
 		static const char *const same[] = {
 			"lfence", "mfence", "sfence", "cpuid", "serialize", "wrmsr", "invlpg",
-			"invd", "wbinvd", "lldt", "ltr", "rdmsr", "swapgs", "rdtsc", "rdtscp",
+			"invd", "wbinvd", "rdmsr", "swapgs", "rdtsc", "rdtscp",
 			"syscall", "cli", "sti", "clac", "stac",
 		};
 		for (size_t i = 0; i < sizeof(same) / sizeof(*same); i++)
 			if (!strcmp(mn, same[i]))
 				return K(same[i]);
+		/* capstone adds the operand size: lgdtq, lidtq, lldtw, ltrw */
+		if (!strncmp(mn, "lldt", 4))
+			return K("lldt");
+		if (!strncmp(mn, "ltr", 3))
+			return K("ltr");
 		if (!strncmp(mn, "lgdt", 4))
 			return K("lgdt");
 		if (!strncmp(mn, "lidt", 4))
