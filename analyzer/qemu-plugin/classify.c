@@ -218,12 +218,17 @@ static int classify_x86(const uint8_t *p, size_t n)
 	return -1;
 }
 
+/*
+ * mtspr/mfspr per SPR number.  XER (1), LR (8) and CTR (9) are the
+ * problem-state registers every function moves (mflr/mtlr, mtctr): kinds
+ * of their own, in no class; every other SPR is class sprmsr.
+ */
 static int spr_kind(const char *op, unsigned spr)
 {
 	char name[24];
 
 	snprintf(name, sizeof(name), "%s.%u", op, spr);
-	return add_kind(name, C_SPRMSR);
+	return add_kind(name, spr == 1 || spr == 8 || spr == 9 ? 0 : C_SPRMSR);
 }
 
 static int classify_ppc(uint32_t w)
@@ -294,7 +299,9 @@ int classify(enum arch arch, bool big_endian, const uint8_t *p, size_t n)
  * The kinds again, from QEMU's disassembly text: used only to check the
  * byte decoder (disas=check).  Returns -1 for an instruction of no kind,
  * -2 when the text cannot decide (an SPR alias such as mtamr is taken as
- * "some mtspr").
+ * "some mtspr"), -3 when the disassembler did not decode the instruction
+ * (.byte/.long: binutils' powerpc tables refuse lwarx/ldarx with the EH
+ * hint bit set, for instance).
  */
 int kind_from_disas(enum arch arch, const char *d)
 {
@@ -304,6 +311,8 @@ int kind_from_disas(enum arch arch, const char *d)
 	while (*s == ' ' || *s == '\t')
 		s++;
 	sscanf(s, "%31s", mn);
+	if (mn[0] == '.' || !mn[0])
+		return -3;
 	if (arch == ARCH_X86_64) {
 		if (!strcmp(mn, "lock"))
 			return K("lock");

@@ -186,8 +186,8 @@ static struct {
 	uint64_t ins_user, ins_unsynced, ins_syscall, ins_irq;
 	uint64_t site_hits, ign_not_syscall, ign_outside_window, ign_tail;
 	uint64_t reopen, end_not_open, unclosed, begin_in_window, window_reopened;
-	uint64_t marker_hits, markers_seen, mismatches, translations;
-	uint64_t disas_agree, disas_differ, disas_undecided;
+	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, translations;
+	uint64_t disas_agree, disas_differ, disas_undecided, disas_undecodable, disas_skipped;
 } g;
 
 struct disas_diff {
@@ -770,11 +770,27 @@ static void check_disas(struct qemu_plugin_insn *insn, uint64_t a, const uint8_t
 
 	if (map_find(&disas_seen, a))
 		return;
+	/*
+	 * powerpc: only what is translated once the kernel is up.  Before the
+	 * first syscall firmware and early boot run too, and they run big-endian
+	 * (MSR[LE] clear), which the plugin, reading no registers, cannot know.
+	 * powerpc's low real addresses are boot code before the vectors are
+	 * there.
+	 */
+	if (sf.arch == ARCH_PPC64 && (!seq || a < sf.realmode_end)) {
+		g.disas_skipped++;
+		return;
+	}
 	*map_slot(&disas_seen, a) = 1;
 	d = qemu_plugin_insn_disas(insn);
 	if (!d)
 		return;
 	dk = kind_from_disas(sf.arch, d);
+	if (dk == -3) {
+		g.disas_undecodable++;
+		g_free(d);
+		return;
+	}
 	if (dk == -2) {
 		g.disas_undecided++;
 		/* an SPR alias: the bytes must say some mtspr/mfspr/mftb, or none */
@@ -824,23 +840,33 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (mi) {
 			struct marker *m = &sf.markers[*mi - 1];
 
-			if (!m->checked) {
+			if (marker_bytes_match(m, p, len)) {
+				if (!m->checked) {
+					m->checked = true;
+					g.markers_seen++;
+				}
+				m->slot = slot;
+				m->kind = kind;
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
+								       QEMU_PLUGIN_CB_NO_REGS, m);
+				last_block = -1;	/* it harvests: hint the next block again */
+				continue;
+			}
+			/*
+			 * Other code at the marker's address (powerpc boot code and
+			 * firmware at the real-mode vector addresses before the kernel
+			 * is there; a static-branch site that is a jmp because its event
+			 * is on): not the marker, counted as a plain instruction.
+			 */
+			g.unarmed++;
+			if (m->roles & R_SITE)
+				g.site_mismatches++;
+			if (!m->mismatch) {
 				size_t c = len < (size_t)m->nbytes ? len : (size_t)m->nbytes;
 
-				m->checked = true;
-				g.markers_seen++;
+				m->mismatch = true;
 				memcpy(m->got, p, c);
-				if (!marker_bytes_match(m, p, len)) {
-					m->mismatch = true;
-					g.mismatches++;
-				}
 			}
-			m->slot = slot;
-			m->kind = kind;
-			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
-							       QEMU_PLUGIN_CB_NO_REGS, m);
-			last_block = -1;	/* it harvests: hint the next block again */
-			continue;
 		}
 		if (slot / 64 != last_block) {
 			last_block = slot / 64;
@@ -953,10 +979,12 @@ static void write_output(void)
 	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
 	COUNT(site_hits); COUNT(ign_not_syscall); COUNT(ign_outside_window); COUNT(ign_tail);
 	COUNT(reopen); COUNT(end_not_open); COUNT(unclosed); COUNT(begin_in_window);
-	COUNT(window_reopened); COUNT(marker_hits); COUNT(markers_seen); COUNT(mismatches);
+	COUNT(window_reopened); COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);
+	COUNT(site_mismatches);
 	COUNT(translations);
 	if (disas_check) {
 		COUNT(disas_agree); COUNT(disas_differ); COUNT(disas_undecided);
+		COUNT(disas_undecodable); COUNT(disas_skipped);
 	}
 #undef COUNT
 	fprintf(f, "count slots %d\n", nslots);
@@ -969,7 +997,7 @@ static void write_output(void)
 		mism++;
 		hexbytes(want, sizeof(want), m->bytes, m->nbytes);
 		hexbytes(got, sizeof(got), m->got, m->nbytes);
-		fprintf(f, "mismatch %#" PRIx64 " %x %s %s\n", m->addr, m->roles, want, got);
+		fprintf(f, "unarmed %#" PRIx64 " %x %s %s\n", m->addr, m->roles, want, got);
 	}
 	for (int i = 0; i < nddiff; i++)
 		fprintf(f, "disas_diff %#" PRIx64 " %s %s bytes=%s disas=%s\n", ddiff[i].addr,
@@ -1071,8 +1099,8 @@ static void write_output(void)
 		return;
 	}
 	fprintf(stderr, PLUGIN_NAME ": %" PRIu64 " syscalls (%" PRIu64 " set apart), %" PRIu64
-		" interrupts, %" PRIu64 " marker mismatches -> %s\n", g.syscalls, g.setapart,
-		g.irqs, mism, out_path);
+		" interrupts, %" PRIu64 " markers with other code at their address (%" PRIu64
+		" sites) -> %s\n", g.syscalls, g.setapart, g.irqs, mism, g.site_mismatches, out_path);
 	if (!g.syscalls)
 		fprintf(stderr, PLUGIN_NAME ": no syscall matched: no marker of the site file ran "
 			"(wrong kernel, or no syscall made?)\n");
