@@ -154,6 +154,9 @@ static uint64_t *detail_seqs;	/* detail=SEQ:SEQ: per-function counts of those sy
 static int ndetail;
 static char **sample_names;	/* NULL: all */
 static int nsample_names;
+static const char *samples_arg = "all", *tables_arg = "all";
+static char **table_names;	/* tables=: kinds/class/func rows of these names only */
+static int ntable_names;
 static bool samples_none;
 
 static uint64_t *cnt, *hint;	/* per slot, per block of 64 slots */
@@ -432,6 +435,16 @@ static bool want_sample(int name)
 		return true;
 	for (int i = 0; i < nsample_names; i++)
 		if (!strcmp(sample_names[i], sf.names[name]))
+			return true;
+	return false;
+}
+
+static bool want_table(int name)
+{
+	if (!table_names)
+		return true;
+	for (int i = 0; i < ntable_names; i++)
+		if (!strcmp(table_names[i], sf.names[name]))
 			return true;
 	return false;
 }
@@ -957,6 +970,8 @@ static void write_output(void)
 	fprintf(f, "naming first-handler-entry%s\n", sf.sites_mode ? "-in-body" : "");
 	fprintf(f, "vcpus %d\n", nvcpus);
 	fprintf(f, "qemu_api %d %d\n", qemu_api_min, qemu_api_cur);
+	fprintf(f, "samples %s\n", samples_arg);
+	fprintf(f, "tables %s\n", tables_arg);
 	for (int a = 0; a < nacc; a++)
 		if (sf.sites_mode || a == ACC_WHOLE)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
@@ -1045,6 +1060,8 @@ static void write_output(void)
 		if (!sums.k[i])
 			continue;
 		k = sums.k[i] - 1;
+		if ((k >> 30 & 3) != 2 && !want_table(k >> 40))
+			continue;
 		rows[nrows++] = (struct row){ .name = k >> 40, .acc = (k >> 32) & 0xff,
 					      .type = (k >> 30) & 3, .id = k & 0x3fffffff,
 					      .n = sums.v[i] };
@@ -1157,7 +1174,19 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		} else if (!strncmp(a, "out=", 4)) {
 			out_path = strdup(a + 4);
 		} else if (!strncmp(a, "samples=", 8)) {
-			samples = a + 8;
+			samples = samples_arg = a + 8;
+		} else if (!strncmp(a, "tables=", 7)) {
+			char *t = strdup(a + 7), *save = NULL;
+
+			tables_arg = a + 7;
+			for (char *n = strtok_r(t, ":", &save); n; n = strtok_r(NULL, ":", &save)) {
+				table_names = realloc(table_names, (ntable_names + 1) * sizeof(char *));
+				if (!table_names)
+					die_oom();
+				table_names[ntable_names++] = n;
+			}
+			if (!ntable_names)
+				return refuse("tables=%s: no syscall name", a + 7);
 		} else if (!strncmp(a, "topk=", 5)) {
 			char *end;
 			long v = strtol(a + 5, &end, 10);
@@ -1184,7 +1213,8 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			return refuse("disas=%s: the only value is check", a + 6);
 		} else {
 			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
-				      "NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] [disas=check])", a);
+				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] "
+				      "[disas=check])", a);
 		}
 	}
 	if (!sites_path || !*sites_path)
