@@ -218,6 +218,9 @@ check "the plugin says so when no syscall matched" grep -q 'no syscall matched' 
 expect_exit "check: no syscall matched" 1 "$MC" check none.mix
 : >empty.mix
 expect_exit "check: an empty file" 1 "$MC" check empty.mix
+printf '%s\n' 'ffffffff81000000 0f01f8' 'ffffffff810000a0 480f07' >nosite.txt
+"$FQ" --replay nosite.txt "$PL" sites=t.sites out=nosite.mix >/dev/null 2>&1
+expect_exit "check: sites mode and no site ran" 1 "$MC" check nosite.mix
 head -n 40 t.mix >cut.mix
 expect_exit "check: a truncated file (no end line)" 1 "$MC" check cut.mix
 expect_exit "same: a syscall in neither run" 1 "$MC" same t.mix t.mix write
