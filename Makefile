@@ -6,7 +6,7 @@
 # is driven by the kernel's own Kbuild, and make is what both trace-cmd and
 # the kernel use.  Meson would add a dependency for no gain at this size.
 #
-#   make            build analyzer/entrytrace
+#   make            build analyzer/entrytrace and the QEMU plugin (build/entrytrace-mix.so)
 #   make demo       install dependencies, build, report on the shipped trace
 #   make check      install dependencies, ASan/UBSan build, run the test suite
 #   make bench      throughput benchmark against trace-cmd and libtracecmd
@@ -36,7 +36,7 @@ HDRS     := $(wildcard analyzer/include/*.h analyzer/lib/*.h analyzer/*.h) \
 # $(call objs,dir,srcs)
 objs = $(patsubst analyzer/%.c,$(1)/%.o,$(2))
 
-all: analyzer/entrytrace
+all: analyzer/entrytrace $(O)/entrytrace-mix.so
 
 # ---- release build -------------------------------------------------------
 $(O)/rel/%.o: analyzer/%.c $(HDRS) | deps-check
@@ -116,6 +116,7 @@ clean:
 .PHONY: all san deps-check demo check bench docs seed-report install clean fuzz
 -include scripts/kernel.mk
 -include analyzer/kernelshark/kshark.mk
+include analyzer/qemu-plugin/plugin.mk
 
 # The workload, static so the same binary runs on the host and in guests.
 build/sysloop: scripts/workloads/sysloop.c

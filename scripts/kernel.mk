@@ -21,6 +21,8 @@
 #   make check-kernel       all of the checks above (not overhead/fixtures)
 #   make check-kernel-ppc   the same for the ppc64le kernels (KARCH=ppc64le)
 #   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
+#   make kernel-mix         the QEMU mix plugin on the base kernels, checked
+#                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -87,6 +89,14 @@ check-kernel-ppc:
 kernel-fixtures-ppc:
 	scripts/ppc-fixtures $(KERNEL_BASES)
 
+# the QEMU mix plugin (Documentation/qemu-plugin.md): every SELinux variant,
+# determinism, the user loop against objdump, the plugin's slowdown
+MIX_VARIANT ?= base
+MIX_ARGS    ?= --slowdown 20000
+kernel-mix: qemu-plugin
+	@for b in $(KERNEL_BASES); do \
+		$(KERNEL_ENV) scripts/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
+
 .PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
-	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc
+	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix

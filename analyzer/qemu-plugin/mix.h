@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * entrytrace mix plugin: shared definitions (site file, instruction kinds).
+ * Documentation/qemu-plugin.md describes the files and the counting rules.
+ */
+#ifndef ET_MIX_H
+#define ET_MIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MIX_MAX_STAGES	64	/* stage ids are bits of a uint64_t */
+#define MIX_MAX_KINDS	256
+#define MIX_MAX_BYTES	16
+
+enum arch { ARCH_X86_64, ARCH_PPC64 };
+
+/* marker roles (one address may have several) */
+enum {
+	R_SYSENTRY = 1 << 0,	/* syscall entry vector: a syscall frame begins */
+	R_VECTOR   = 1 << 1,	/* interrupt/exception vector: an irq frame begins */
+	R_RETURN   = 1 << 2,	/* return instruction: the top frame ends after it */
+	R_SWITCH   = 1 << 3,	/* context switch: every open frame is abandoned */
+	R_HANDLER  = 1 << 4,	/* syscall handler entry: names the syscall */
+	R_SITE     = 1 << 5,	/* entry_stage site (static-branch NOP) */
+};
+
+/* site edges and flags, as in .entry_stage_sites */
+enum { EDGE_BEGIN, EDGE_END, EDGE_SWITCH };
+enum {
+	SF_SYSCALL_BEGIN = 1 << 0,
+	SF_SYSCALL_END   = 1 << 1,
+	SF_SHARED        = 1 << 2,
+	SF_AGG           = 1 << 3,
+	SF_TAIL          = 1 << 4,
+};
+
+struct stage {
+	char *name;
+	int parent;		/* stage id, -1 for none */
+	bool body;		/* phase BODY, no parent: the syscall body */
+};
+
+struct func {
+	uint64_t addr, size;
+	char *name;
+	int slot;		/* dense counter slot, -1 until translated */
+};
+
+struct marker {
+	uint64_t addr;
+	unsigned roles;
+	int vector;		/* name id (R_VECTOR) */
+	int handler;		/* name id (R_HANDLER) */
+	bool to_user;		/* R_RETURN: always returns to user mode */
+	uint8_t stage, edge, stage2, flags;	/* R_SITE */
+	uint8_t bytes[MIX_MAX_BYTES];
+	int nbytes;
+	/* at translation */
+	bool checked, mismatch;
+	uint8_t got[MIX_MAX_BYTES];
+	int slot, kind;
+	uint64_t hits;
+};
+
+struct sitefile {
+	enum arch arch;
+	bool big_endian;
+	bool sites_mode;
+	char build_id[80], sites_sha[80], table_hash[24], arch_name[16];
+	uint64_t realmode_end;	/* ppc64: real addresses below this are the kernel's */
+	int nstages;
+	struct stage stages[MIX_MAX_STAGES];
+	struct func *funcs;
+	size_t nfuncs;
+	struct marker *markers;
+	size_t nmarkers;
+	size_t nsites;
+	/* interned names: handlers, vectors */
+	char **names;
+	int nnames, capnames;
+};
+
+/* sitefile.c */
+int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errlen);
+int intern(struct sitefile *sf, const char *name);
+
+/* classify.c: an instruction kind, or -1 */
+struct kind {
+	char name[24];
+	unsigned classes;
+};
+enum {
+	C_BARRIER = 1 << 0,
+	C_SPRMSR  = 1 << 1,
+	C_ATOMIC  = 1 << 2,
+	C_COUNTER = 1 << 3,
+	C_IRET    = 1 << 4,
+};
+#define MIX_NCLASSES 5
+extern const char *const class_names[MIX_NCLASSES];
+extern struct kind kinds[MIX_MAX_KINDS];
+extern int nkinds;
+void classify_init(enum arch arch);
+int classify(enum arch arch, bool big_endian, const uint8_t *p, size_t n);
+int kind_from_disas(enum arch arch, const char *disas);
+
+#endif

@@ -1,0 +1,1297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace mix: a QEMU TCG plugin (plugin API version 1) that counts the
+ * guest instructions of every syscall, per entry_stage stage, with no
+ * instruction added to the guest.
+ *
+ *   qemu-system-... -plugin build/entrytrace-mix.so,sites=K.sites,out=RUN.mix
+ *
+ * Counting: every translated instruction gets an inline add to the counter
+ * of its function (a dense slot per vmlinux function met, one for user
+ * space, one for unknown kernel addresses) and, if it is of a kind
+ * (classify.c), to the kind's counter.  Marker instructions (the site file:
+ * entry vectors, interrupt vectors, return instructions, the context switch,
+ * syscall handler entries, entry_stage sites) get a callback instead, which
+ * takes the counters' deltas since the previous marker ("harvest"), gives
+ * them to whatever was current (user, an interrupt, a syscall and its open
+ * stages), counts the marker instruction itself and makes the transition.
+ * Nothing runs per instruction but the inline adds.
+ *
+ * Where a marker's own instruction goes: a vector's first instruction
+ * belongs to the frame it opens; a return instruction to the frame it
+ * closes; a site's NOP to the interval before it (as a stamp reads the
+ * clock after the NOP).  Documentation/qemu-plugin.md has the rest.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mix.h"
+#include "qemu-api.h"
+
+#define PLUGIN_NAME "entrytrace-mix"
+#define OUTPUT_VERSION 1
+
+ET_QEMU_EXPORT int qemu_plugin_version = ET_QEMU_PLUGIN_VERSION;
+
+enum { SLOT_USER, SLOT_UNKNOWN, SLOT_FIRST };
+enum { BASE_USER, BASE_UNSYNCED };
+enum { FR_SYSCALL, FR_IRQ };
+enum {				/* sample flags */
+	F_IRQ        = 1 << 0,	/* an interrupt landed inside (excluded from the counts) */
+	F_SWITCHED   = 1 << 1,	/* a context switch: set apart */
+	F_DESYNC     = 1 << 2,	/* a syscall entry while this one was open: set apart */
+	F_UNFINISHED = 1 << 3,	/* still open when QEMU exited: set apart */
+	F_ANOMALY    = 1 << 4,	/* a site out of order inside it (counted in "anomaly") */
+	F_GAPIRQ     = 1 << 5,	/* an interrupt landed in the user gap before it */
+	F_SETAPART   = F_SWITCHED | F_DESYNC | F_UNFINISHED,
+};
+#define NFLAGS 6
+static const char *const flag_names[NFLAGS] = {
+	"irq", "switched", "desync", "unfinished", "anomaly", "gapirq",
+};
+
+#define MAX_DEPTH 16
+#define MAX_ACC (MIX_MAX_STAGES + 4)
+
+struct ent {			/* a per-syscall partial sum, merged when it ends */
+	uint8_t type;		/* 0 function slot, 1 kind */
+	uint8_t acc;
+	uint32_t id;
+	uint64_t n;
+};
+
+struct sysrec {
+	uint64_t seq;
+	int name;
+	unsigned flags;
+	int64_t user_before;	/* -1: unknown */
+	bool window, tail, window_done;
+	uint64_t open;		/* open stages */
+	uint64_t acc[MAX_ACC];
+	uint32_t runs[MAX_ACC];
+	bool entered[MAX_ACC];
+	uint64_t irq, nirq;
+	struct ent *ents;
+	size_t nents, capents;
+};
+
+struct frame {
+	int type;
+	int vector;
+	uint64_t insns;
+};
+
+struct vcpu {
+	int base;
+	int depth;
+	struct frame st[MAX_DEPTH];
+	struct sysrec sc;	/* the syscall frame, always st[0] when open */
+	int64_t user_since;	/* user instructions since the last return to user, -1 unknown */
+	bool user_irq;
+};
+
+/* ---- a small u64 -> u64 hash map ------------------------------------- */
+struct map {
+	uint64_t *k, *v;	/* key 0 = empty; keys are stored + 1 */
+	size_t cap, n;
+};
+
+static uint64_t *map_slot(struct map *m, uint64_t key)
+{
+	if (2 * (m->n + 1) > m->cap) {
+		struct map o = *m;
+
+		m->cap = o.cap ? 2 * o.cap : 1024;
+		m->k = calloc(m->cap, sizeof(*m->k));
+		m->v = calloc(m->cap, sizeof(*m->v));
+		if (!m->k || !m->v)
+			abort();
+		m->n = 0;
+		for (size_t i = 0; i < o.cap; i++)
+			if (o.k[i])
+				*map_slot(m, o.k[i] - 1) = o.v[i];
+		free(o.k);
+		free(o.v);
+	}
+	uint64_t h = (key + 1) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (h >> 17) & (m->cap - 1);
+
+	while (m->k[i] && m->k[i] != key + 1)
+		i = (i + 1) & (m->cap - 1);
+	if (!m->k[i]) {
+		m->k[i] = key + 1;
+		m->v[i] = 0;
+		m->n++;
+	}
+	return &m->v[i];
+}
+
+static uint64_t *map_find(const struct map *m, uint64_t key)
+{
+	if (!m->cap)
+		return NULL;
+	uint64_t h = (key + 1) * 0x9e3779b97f4a7c15ULL;
+	size_t i = (h >> 17) & (m->cap - 1);
+
+	while (m->k[i]) {
+		if (m->k[i] == key + 1)
+			return &m->v[i];
+		i = (i + 1) & (m->cap - 1);
+	}
+	return NULL;
+}
+
+/* ---- state -------------------------------------------------------------- */
+static struct sitefile sf;
+static char *out_path, *sites_path;
+static int topk = 10;
+static bool disas_check;
+static uint64_t *detail_seqs;	/* detail=SEQ:SEQ: per-function counts of those syscalls */
+static int ndetail;
+static char **sample_names;	/* NULL: all */
+static int nsample_names;
+static const char *samples_arg = "all", *tables_arg = "all";
+static char **table_names;	/* tables=: kinds/class/func rows of these names only */
+static int ntable_names;
+static bool samples_none;
+
+static uint64_t *cnt, *hint;	/* per slot, per block of 64 slots */
+static int *slot_func;
+static int nslots, capslots;
+static uint64_t kc[MIX_MAX_KINDS];
+static struct map markers;	/* addr -> marker index + 1 */
+static struct vcpu *vcpus;
+static int nvcpus, qemu_api_min, qemu_api_cur;
+static int nacc, ACC_WHOLE, ACC_TOTAL, ACC_GAP, ACC_OUTSIDE;
+static int N_USER, N_UNSYNCED;
+static uint64_t body_mask;
+
+/* aggregates */
+struct stat {
+	int name, acc;
+	uint64_t *v;
+	size_t n, cap;
+	uint64_t runs;
+};
+static struct stat *stats;
+static size_t nstats, capstats;
+static struct map stat_idx;	/* (name << 8 | acc) -> index + 1 */
+static struct map sums;		/* key(name, acc, type, id) -> count */
+static uint64_t seq;
+
+static struct {
+	uint64_t syscalls, setapart, switches, desync, unmatched_returns, abandoned_irqs;
+	uint64_t irqs, irqs_in_syscall, overflow;
+	uint64_t ins_user, ins_unsynced, ins_syscall, ins_irq;
+	uint64_t site_hits, ign_not_syscall, ign_outside_window, ign_tail;
+	uint64_t reopen, end_not_open, unclosed, begin_in_window, window_reopened;
+	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, translations;
+	uint64_t disas_agree, disas_differ, disas_undecided, disas_undecodable, disas_skipped;
+} g;
+
+struct disas_diff {
+	uint64_t addr;
+	char bytes[40], text[64];
+	int bk, dk;
+};
+static struct disas_diff ddiff[20];
+static int nddiff;
+static struct map disas_seen;
+
+/* sample lines, written after the tables */
+static char *samp;
+static size_t nsamp, capsamp;
+
+static void die_oom(void)
+{
+	fprintf(stderr, PLUGIN_NAME ": out of memory\n");
+	abort();
+}
+
+static void sappend(const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(samp + nsamp, capsamp - nsamp, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < capsamp - nsamp)
+			break;
+		capsamp = capsamp ? 2 * capsamp : 1 << 20;
+		samp = realloc(samp, capsamp);
+		if (!samp)
+			die_oom();
+	}
+	nsamp += n;
+}
+
+/* ---- addresses ---------------------------------------------------------- */
+static bool is_kernel(uint64_t a)
+{
+	if (sf.arch == ARCH_X86_64)
+		return a >= 0xffff800000000000ULL;
+	return a >= 0xc000000000000000ULL || a < sf.realmode_end;
+}
+
+static int func_at(uint64_t a)
+{
+	size_t lo = 0, hi = sf.nfuncs;
+
+	if (sf.arch == ARCH_PPC64 && a < sf.realmode_end)
+		a += 0xc000000000000000ULL;	/* real mode: the same code */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sf.funcs[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || a >= sf.funcs[lo - 1].addr + sf.funcs[lo - 1].size)
+		return -1;
+	return lo - 1;
+}
+
+static int slot_of(uint64_t a)
+{
+	int f;
+
+	if (!is_kernel(a))
+		return SLOT_USER;
+	f = func_at(a);
+	if (f < 0)
+		return SLOT_UNKNOWN;
+	if (sf.funcs[f].slot < 0) {
+		if (nslots == capslots)
+			return SLOT_UNKNOWN;	/* cannot happen: one slot per function */
+		sf.funcs[f].slot = nslots;
+		slot_func[nslots++] = f;
+	}
+	return sf.funcs[f].slot;
+}
+
+static const char *slot_name(int s)
+{
+	if (s == SLOT_USER)
+		return "[user]";
+	if (s == SLOT_UNKNOWN)
+		return "[unknown]";
+	return sf.funcs[slot_func[s]].name;
+}
+
+/* ---- aggregates ----------------------------------------------------------- */
+static uint64_t sum_key(int name, int acc, int type, uint32_t id)
+{
+	return (uint64_t)name << 40 | (uint64_t)acc << 32 | (uint64_t)type << 30 | id;
+}
+
+static struct stat *stat_of(int name, int acc)
+{
+	uint64_t *ix = map_slot(&stat_idx, (uint64_t)name << 8 | acc);
+
+	if (!*ix) {
+		if (nstats == capstats) {
+			capstats = capstats ? 2 * capstats : 256;
+			stats = realloc(stats, capstats * sizeof(*stats));
+			if (!stats)
+				die_oom();
+		}
+		stats[nstats] = (struct stat){ .name = name, .acc = acc };
+		*ix = ++nstats;
+	}
+	return &stats[*ix - 1];
+}
+
+static void stat_push(int name, int acc, uint64_t v, uint32_t runs)
+{
+	struct stat *s = stat_of(name, acc);
+
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+		if (!s->v)
+			die_oom();
+	}
+	s->v[s->n++] = v;
+	s->runs += runs;
+}
+
+/* ---- harvesting ----------------------------------------------------------- */
+struct delta {
+	uint32_t id;
+	uint64_t n;
+};
+static struct delta *dslot;
+static struct delta dkind[MIX_MAX_KINDS];
+
+static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n)
+{
+	if (sc->nents == sc->capents) {
+		sc->capents = sc->capents ? 2 * sc->capents : 256;
+		sc->ents = realloc(sc->ents, sc->capents * sizeof(*sc->ents));
+		if (!sc->ents)
+			die_oom();
+	}
+	sc->ents[sc->nents++] = (struct ent){ .type = type, .acc = acc, .id = id, .n = n };
+}
+
+/* Give total instructions (their slots and kinds) to what is current on v. */
+static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, int nd,
+		      const struct delta *dk, int nk)
+{
+	if (!total)
+		return;
+	if (!v->depth) {
+		int name = v->base == BASE_USER ? N_USER : N_UNSYNCED;
+
+		if (v->base == BASE_USER) {
+			g.ins_user += total;
+			if (v->user_since >= 0)
+				v->user_since += total;
+		} else {
+			g.ins_unsynced += total;
+		}
+		for (int i = 0; i < nd; i++)
+			*map_slot(&sums, sum_key(name, ACC_WHOLE, 0, ds[i].id)) += ds[i].n;
+		for (int i = 0; i < nk; i++)
+			*map_slot(&sums, sum_key(name, ACC_WHOLE, 1, dk[i].id)) += dk[i].n;
+		return;
+	}
+	struct frame *f = &v->st[v->depth - 1];
+
+	if (f->type == FR_IRQ) {
+		f->insns += total;
+		g.ins_irq += total;
+		for (int i = 0; i < nd; i++)
+			*map_slot(&sums, sum_key(f->vector, ACC_WHOLE, 0, ds[i].id)) += ds[i].n;
+		for (int i = 0; i < nk; i++)
+			*map_slot(&sums, sum_key(f->vector, ACC_WHOLE, 1, dk[i].id)) += dk[i].n;
+		return;
+	}
+	struct sysrec *sc = &v->sc;
+	int accs[MAX_ACC], na = 0;
+
+	g.ins_syscall += total;
+	accs[na++] = ACC_WHOLE;
+	if (sf.sites_mode) {
+		if (sc->window) {
+			accs[na++] = ACC_TOTAL;
+			if (!sc->open)
+				accs[na++] = ACC_GAP;
+			for (uint64_t o = sc->open; o; o &= o - 1)
+				accs[na++] = __builtin_ctzll(o);
+		} else {
+			accs[na++] = ACC_OUTSIDE;
+		}
+	}
+	for (int a = 0; a < na; a++) {
+		sc->acc[accs[a]] += total;
+		sc->entered[accs[a]] = true;
+		for (int i = 0; i < nd; i++)
+			add_ent(sc, 0, accs[a], ds[i].id, ds[i].n);
+		for (int i = 0; i < nk; i++)
+			add_ent(sc, 1, accs[a], dk[i].id, dk[i].n);
+	}
+}
+
+static void harvest(struct vcpu *v)
+{
+	uint64_t total = 0;
+	int nd = 0, nk = 0, nblocks = (nslots + 63) / 64;
+
+	for (int b = 0; b < nblocks; b++) {
+		if (!hint[b])
+			continue;
+		hint[b] = 0;
+		for (int s = b * 64; s < b * 64 + 64 && s < nslots; s++) {
+			if (!cnt[s])
+				continue;
+			dslot[nd++] = (struct delta){ s, cnt[s] };
+			total += cnt[s];
+			cnt[s] = 0;
+		}
+	}
+	for (int k = 0; k < nkinds; k++) {
+		if (!kc[k])
+			continue;
+		dkind[nk++] = (struct delta){ k, kc[k] };
+		kc[k] = 0;
+	}
+	attribute(v, total, dslot, nd, dkind, nk);
+}
+
+/* ---- frames --------------------------------------------------------------- */
+static bool want_sample(int name)
+{
+	if (samples_none)
+		return false;
+	if (!sample_names)
+		return true;
+	for (int i = 0; i < nsample_names; i++)
+		if (!strcmp(sample_names[i], sf.names[name]))
+			return true;
+	return false;
+}
+
+static bool want_table(int name)
+{
+	if (!table_names)
+		return true;
+	for (int i = 0; i < ntable_names; i++)
+		if (!strcmp(table_names[i], sf.names[name]))
+			return true;
+	return false;
+}
+
+static void write_sample(const struct sysrec *sc)
+{
+	bool first = true;
+
+	sappend("sample %" PRIu64 " %s ", sc->seq, sf.names[sc->name]);
+	for (int i = 0; i < NFLAGS; i++) {
+		if (sc->flags & (1u << i)) {
+			sappend("%s%s", first ? "" : ",", flag_names[i]);
+			first = false;
+		}
+	}
+	if (first)
+		sappend("ok");
+	if (sc->user_before >= 0)
+		sappend(" user=%" PRId64, sc->user_before);
+	else
+		sappend(" user=-");
+	sappend(" whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
+		sc->acc[ACC_WHOLE], sc->irq, sc->nirq);
+	if (sf.sites_mode) {
+		sappend(" total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
+			sc->acc[ACC_TOTAL], sc->acc[ACC_GAP], sc->acc[ACC_OUTSIDE]);
+		for (int s = 0; s < sf.nstages; s++) {
+			if (!sc->entered[s])
+				continue;
+			sappend(" s.%s=%" PRIu64, sf.stages[s].name, sc->acc[s]);
+			if (sc->runs[s] != 1)
+				sappend(" r.%s=%" PRIu32, sf.stages[s].name, sc->runs[s]);
+		}
+	}
+	sappend("\n");
+}
+
+/* detail=: one syscall's whole instructions by function, merged */
+static void write_detail(const struct sysrec *sc)
+{
+	struct map m = { 0 };
+
+	for (size_t i = 0; i < sc->nents; i++)
+		if (sc->ents[i].type == 0 && sc->ents[i].acc == ACC_WHOLE)
+			*map_slot(&m, sc->ents[i].id) += sc->ents[i].n;
+	for (size_t i = 0; i < m.cap; i++)
+		if (m.k[i])
+			sappend("detail %" PRIu64 " %s %s %" PRIu64 "\n", sc->seq, sf.names[sc->name],
+				slot_name(m.k[i] - 1), m.v[i]);
+	free(m.k);
+	free(m.v);
+}
+
+static void finish_syscall(struct vcpu *v, unsigned reason)
+{
+	struct sysrec *sc = &v->sc;
+
+	sc->flags |= reason;
+	g.syscalls++;
+	if (sc->flags & F_SETAPART) {
+		g.setapart++;
+		for (int i = 0; i < NFLAGS; i++)
+			if (reason & (1u << i))
+				*map_slot(&sums, sum_key(sc->name, ACC_WHOLE, 2, i)) += 1;
+	} else {
+		for (int a = 0; a < nacc; a++)
+			if (sc->entered[a])
+				stat_push(sc->name, a, sc->acc[a], a < sf.nstages ? sc->runs[a] : 1);
+		for (size_t i = 0; i < sc->nents; i++) {
+			struct ent *e = &sc->ents[i];
+
+			*map_slot(&sums, sum_key(sc->name, e->acc, e->type, e->id)) += e->n;
+		}
+	}
+	if (want_sample(sc->name))
+		write_sample(sc);
+	for (int i = 0; i < ndetail; i++)
+		if (detail_seqs[i] == sc->seq)
+			write_detail(sc);
+}
+
+static void begin_syscall(struct vcpu *v)
+{
+	struct sysrec *sc = &v->sc;
+	struct ent *ents = sc->ents;
+	size_t cap = sc->capents;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->ents = ents;
+	sc->capents = cap;
+	sc->seq = seq++;
+	sc->name = 0;
+	sc->user_before = v->base == BASE_USER ? v->user_since : -1;
+	if (v->user_irq && sc->user_before >= 0)
+		sc->flags |= F_GAPIRQ;
+	v->st[0] = (struct frame){ .type = FR_SYSCALL };
+	v->depth = 1;
+}
+
+/* every open frame ends without its return: a context switch, a desync */
+static void abandon(struct vcpu *v, unsigned reason)
+{
+	for (int d = v->depth - 1; d >= 0; d--) {
+		if (v->st[d].type == FR_SYSCALL)
+			finish_syscall(v, reason);
+		else
+			g.abandoned_irqs++;
+	}
+	v->depth = 0;
+	v->base = BASE_UNSYNCED;
+	v->user_since = -1;
+	v->user_irq = false;
+}
+
+static void enter_syscall(struct vcpu *v)
+{
+	if (v->depth) {
+		g.desync++;
+		abandon(v, F_DESYNC);
+	}
+	begin_syscall(v);
+}
+
+static void enter_irq(struct vcpu *v, int vector)
+{
+	if (v->depth == MAX_DEPTH) {
+		g.overflow++;
+		return;
+	}
+	if (!v->depth && v->base == BASE_USER)
+		v->user_irq = true;
+	v->st[v->depth++] = (struct frame){ .type = FR_IRQ, .vector = vector };
+}
+
+static void do_return(struct vcpu *v, const struct marker *m)
+{
+	struct frame *f;
+
+	if (!v->depth) {
+		g.unmatched_returns++;
+		if (m->to_user && v->base == BASE_UNSYNCED) {
+			/* sysret/rfscv only go to user mode: in step again */
+			v->base = BASE_USER;
+			v->user_since = 0;
+			v->user_irq = false;
+		}
+		return;
+	}
+	f = &v->st[--v->depth];
+	if (f->type == FR_IRQ) {
+		g.irqs++;
+		stat_push(f->vector, ACC_WHOLE, f->insns, 1);
+		if (v->depth && v->st[0].type == FR_SYSCALL) {
+			g.irqs_in_syscall++;
+			v->sc.irq += f->insns;
+			v->sc.nirq++;
+			v->sc.flags |= F_IRQ;
+		}
+		return;
+	}
+	finish_syscall(v, 0);
+	v->base = BASE_USER;
+	v->user_since = 0;
+	v->user_irq = false;
+}
+
+static void anomaly(struct sysrec *sc, uint64_t *counter)
+{
+	(*counter)++;
+	sc->flags |= F_ANOMALY;
+}
+
+static void stage_begin(struct sysrec *sc, int s)
+{
+	uint64_t bit = 1ULL << s;
+
+	if (sc->open & bit)
+		anomaly(sc, &g.reopen);
+	sc->open |= bit;
+	sc->runs[s]++;
+	sc->entered[s] = true;
+}
+
+static void stage_end(struct sysrec *sc, int s)
+{
+	uint64_t bit = 1ULL << s;
+
+	if (!(sc->open & bit))
+		anomaly(sc, &g.end_not_open);
+	sc->open &= ~bit;
+}
+
+static void site_hit(struct vcpu *v, const struct marker *m)
+{
+	struct sysrec *sc = &v->sc;
+
+	g.site_hits++;
+	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL) {
+		g.ign_not_syscall++;	/* interrupt context, or not in step */
+		return;
+	}
+	if (sc->tail && !(m->flags & SF_SYSCALL_END)) {
+		g.ign_tail++;
+		return;
+	}
+	if (!sc->window) {
+		if (!(m->flags & SF_SYSCALL_BEGIN)) {
+			g.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
+			return;
+		}
+		if (sc->window_done)
+			anomaly(sc, &g.window_reopened);
+		sc->window = true;
+	} else if (m->flags & SF_SYSCALL_BEGIN) {
+		anomaly(sc, &g.begin_in_window);
+	}
+	switch (m->edge) {
+	case EDGE_BEGIN:
+		stage_begin(sc, m->stage);
+		break;
+	case EDGE_END:
+		stage_end(sc, m->stage);
+		break;
+	case EDGE_SWITCH:
+		stage_end(sc, m->stage);
+		stage_begin(sc, m->stage2);
+		break;
+	}
+	if (m->flags & SF_TAIL)
+		sc->tail = true;
+	if (m->flags & SF_SYSCALL_END) {
+		if (sc->open) {
+			g.unclosed += __builtin_popcountll(sc->open);
+			sc->flags |= F_ANOMALY;
+		}
+		sc->open = 0;
+		sc->window = false;
+		sc->tail = false;
+		sc->window_done = true;
+	}
+}
+
+static void handler_hit(struct vcpu *v, const struct marker *m)
+{
+	struct sysrec *sc = &v->sc;
+
+	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL || sc->name)
+		return;
+	/* with a site table: only once the body has begun */
+	if (sf.sites_mode && !(sc->open & body_mask))
+		return;
+	sc->name = m->handler;
+}
+
+static void on_marker(unsigned int cpu, void *udata)
+{
+	struct marker *m = udata;
+	struct vcpu *v;
+	struct delta self = { m->slot, 1 }, selfk = { m->kind, 1 };
+
+	if (cpu >= (unsigned)nvcpus)
+		return;
+	v = &vcpus[cpu];
+	m->hits++;
+	g.marker_hits++;
+	harvest(v);
+	/* transitions before the marker instruction */
+	if (m->roles & R_SYSENTRY)
+		enter_syscall(v);
+	else if (m->roles & R_VECTOR)
+		enter_irq(v, m->vector);
+	if (m->roles & R_SWITCH) {
+		g.switches++;
+		abandon(v, F_SWITCHED);
+	}
+	attribute(v, 1, &self, 1, &selfk, m->kind >= 0);
+	/* transitions after it */
+	if (m->roles & R_HANDLER)
+		handler_hit(v, m);
+	if (m->roles & R_SITE)
+		site_hit(v, m);
+	if (m->roles & R_RETURN)
+		do_return(v, m);
+}
+
+/* ---- translation ---------------------------------------------------------- */
+/*
+ * A NOP the kernel rewrote at boot (x86 alternatives turn "90 90 90" into
+ * "0f 1f 00"; powerpc feature fixups) is still the marker: compare NOP
+ * with NOP, everything else byte by byte.
+ */
+static bool is_nop(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+
+	if (sf.arch == ARCH_PPC64)
+		return n >= 4 && !memcmp(p, sf.big_endian ? "\x60\0\0\0" : "\0\0\0\x60", 4);
+	while (i < n && p[i] == 0x66)
+		i++;
+	return (i < n && p[i] == 0x90 && i + 1 == n) ||
+	       (i + 1 < n && p[i] == 0x0f && p[i + 1] == 0x1f);
+}
+
+static bool marker_bytes_match(const struct marker *m, const uint8_t *p, size_t len)
+{
+	size_t c = len < (size_t)m->nbytes ? len : (size_t)m->nbytes;
+	size_t first = 1;
+
+	if (!memcmp(p, m->bytes, c))
+		return true;
+	if (!is_nop(p, len))
+		return false;
+	/* the expected bytes: the link-time instruction at the address is a NOP too */
+	if (sf.arch == ARCH_PPC64)
+		return is_nop(m->bytes, 4);
+	while (first < (size_t)m->nbytes && m->bytes[first - 1] == 0x66)
+		first++;
+	if (m->bytes[first - 1] == 0x90)
+		return true;	/* one-byte NOP (run), possibly after 0x66 */
+	return m->nbytes >= 2 && is_nop(m->bytes, m->nbytes);
+}
+
+static void hexbytes(char *buf, size_t len, const uint8_t *p, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 3 <= len; i++)
+		o += snprintf(buf + o, len - o, "%02x", p[i]);
+}
+
+static void check_disas(struct qemu_plugin_insn *insn, uint64_t a, const uint8_t *p,
+			size_t n, int bk)
+{
+	char *d;
+	int dk;
+
+	if (map_find(&disas_seen, a))
+		return;
+	/*
+	 * powerpc: only what is translated once the kernel is up.  Before the
+	 * first syscall firmware and early boot run too, and they run big-endian
+	 * (MSR[LE] clear), which the plugin, reading no registers, cannot know.
+	 * powerpc's low real addresses are boot code before the vectors are
+	 * there.
+	 */
+	if (sf.arch == ARCH_PPC64 && (!seq || a < sf.realmode_end)) {
+		g.disas_skipped++;
+		return;
+	}
+	*map_slot(&disas_seen, a) = 1;
+	d = qemu_plugin_insn_disas(insn);
+	if (!d)
+		return;
+	dk = kind_from_disas(sf.arch, d);
+	if (dk == -3) {
+		g.disas_undecodable++;
+		g_free(d);
+		return;
+	}
+	if (dk == -2) {
+		g.disas_undecided++;
+		/* an SPR alias: the bytes must say some mtspr/mfspr/mftb, or none */
+		if (bk < 0 || !strncmp(kinds[bk].name, "mtspr.", 6) ||
+		    !strncmp(kinds[bk].name, "mfspr.", 6) || !strcmp(kinds[bk].name, "mftb")) {
+			g_free(d);
+			return;
+		}
+	} else if (dk == bk) {
+		g.disas_agree++;
+		g_free(d);
+		return;
+	}
+	g.disas_differ++;
+	if (nddiff < (int)(sizeof(ddiff) / sizeof(*ddiff))) {
+		struct disas_diff *x = &ddiff[nddiff++];
+
+		x->addr = a;
+		hexbytes(x->bytes, sizeof(x->bytes), p, n);
+		snprintf(x->text, sizeof(x->text), "%s", d);
+		for (char *c = x->text; *c; c++)
+			if (*c == ' ' || *c == '\t')
+				*c = '_';
+		x->bk = bk;
+		x->dk = dk;
+	}
+	g_free(d);
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb);
+	int last_block = -1;
+
+	(void)id;
+	g.translations++;
+	for (size_t i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint64_t a = qemu_plugin_insn_vaddr(insn);
+		const uint8_t *p = qemu_plugin_insn_data(insn);
+		size_t len = qemu_plugin_insn_size(insn);
+		int slot = slot_of(a), kind = classify(sf.arch, sf.big_endian, p, len);
+		uint64_t *mi = map_find(&markers, a);
+
+		if (disas_check)
+			check_disas(insn, a, p, len, kind);
+		if (mi) {
+			struct marker *m = &sf.markers[*mi - 1];
+
+			if (marker_bytes_match(m, p, len)) {
+				if (!m->checked) {
+					m->checked = true;
+					g.markers_seen++;
+				}
+				m->slot = slot;
+				m->kind = kind;
+				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
+								       QEMU_PLUGIN_CB_NO_REGS, m);
+				last_block = -1;	/* it harvests: hint the next block again */
+				continue;
+			}
+			/*
+			 * Other code at the marker's address (powerpc boot code and
+			 * firmware at the real-mode vector addresses before the kernel
+			 * is there; a static-branch site that is a jmp because its event
+			 * is on): not the marker, counted as a plain instruction.
+			 */
+			g.unarmed++;
+			if (m->roles & R_SITE)
+				g.site_mismatches++;
+			if (!m->mismatch) {
+				size_t c = len < (size_t)m->nbytes ? len : (size_t)m->nbytes;
+
+				m->mismatch = true;
+				memcpy(m->got, p, c);
+			}
+		}
+		if (slot / 64 != last_block) {
+			last_block = slot / 64;
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &hint[last_block], 1);
+		}
+		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+							   &cnt[slot], 1);
+		if (kind >= 0)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &kc[kind], 1);
+	}
+}
+
+/* ---- output ---------------------------------------------------------------- */
+static const char *acc_name(int a)
+{
+	if (a < sf.nstages)
+		return sf.stages[a].name;
+	if (a == ACC_WHOLE)
+		return "whole";
+	if (a == ACC_TOTAL)
+		return "total";
+	if (a == ACC_GAP)
+		return "gap";
+	return "outside";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_stat(const void *a, const void *b)
+{
+	const struct stat *x = a, *y = b;
+	int c = strcmp(sf.names[x->name], sf.names[y->name]);
+
+	return c ? c : x->acc - y->acc;
+}
+
+struct row {
+	int name, acc, type;
+	uint32_t id;
+	uint64_t n;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = strcmp(sf.names[x->name], sf.names[y->name]);
+
+	if (c)
+		return c;
+	if (x->acc != y->acc)
+		return x->acc - y->acc;
+	if (x->type != y->type)
+		return x->type - y->type;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->type == 0)
+		return strcmp(slot_name(x->id), slot_name(y->id));
+	return (int)x->id - (int)y->id;
+}
+
+static void write_output(void)
+{
+	char tmp[4096];
+	FILE *f;
+	struct row *rows;
+	size_t nrows = 0;
+	uint64_t mism = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, PLUGIN_NAME ": %s: %s\n", tmp, strerror(errno));
+		return;
+	}
+	fprintf(f, "entrytrace-mix %d\n", OUTPUT_VERSION);
+	fprintf(f, "arch %s\n", sf.arch_name);
+	fprintf(f, "build_id %s\n", sf.build_id);
+	fprintf(f, "sites_sha256 %s\n", sf.sites_sha[0] ? sf.sites_sha : "none");
+	fprintf(f, "table_hash %s\n", sf.table_hash);
+	fprintf(f, "mode %s\n", sf.sites_mode ? "sites" : "fallback");
+	fprintf(f, "naming first-handler-entry%s\n", sf.sites_mode ? "-in-body" : "");
+	fprintf(f, "vcpus %d\n", nvcpus);
+	fprintf(f, "qemu_api %d %d\n", qemu_api_min, qemu_api_cur);
+	fprintf(f, "samples %s\n", samples_arg);
+	fprintf(f, "tables %s\n", tables_arg);
+	for (int a = 0; a < nacc; a++)
+		if (sf.sites_mode || a == ACC_WHOLE)
+			fprintf(f, "account %d %s %s\n", a, acc_name(a),
+				a < sf.nstages ? (sf.stages[a].parent >= 0 ?
+						  sf.stages[sf.stages[a].parent].name : "-") : "-");
+	for (int k = 0; k < nkinds; k++) {
+		fprintf(f, "kind %d %s ", k, kinds[k].name);
+		bool first = true;
+
+		for (int c = 0; c < MIX_NCLASSES; c++)
+			if (kinds[k].classes & (1u << c)) {
+				fprintf(f, "%s%s", first ? "" : ",", class_names[c]);
+				first = false;
+			}
+		fprintf(f, "%s\n", first ? "-" : "");
+	}
+#define COUNT(x) fprintf(f, "count %s %" PRIu64 "\n", #x, g.x)
+	COUNT(syscalls); COUNT(setapart); COUNT(switches); COUNT(desync);
+	COUNT(unmatched_returns); COUNT(abandoned_irqs); COUNT(irqs); COUNT(irqs_in_syscall);
+	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
+	COUNT(site_hits); COUNT(ign_not_syscall); COUNT(ign_outside_window); COUNT(ign_tail);
+	COUNT(reopen); COUNT(end_not_open); COUNT(unclosed); COUNT(begin_in_window);
+	COUNT(window_reopened); COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);
+	COUNT(site_mismatches);
+	COUNT(translations);
+	if (disas_check) {
+		COUNT(disas_agree); COUNT(disas_differ); COUNT(disas_undecided);
+		COUNT(disas_undecodable); COUNT(disas_skipped);
+	}
+#undef COUNT
+	fprintf(f, "count slots %d\n", nslots);
+	for (size_t i = 0; i < sf.nmarkers; i++) {
+		struct marker *m = &sf.markers[i];
+		char want[40] = "", got[40] = "";
+
+		if (!m->mismatch)
+			continue;
+		mism++;
+		hexbytes(want, sizeof(want), m->bytes, m->nbytes);
+		hexbytes(got, sizeof(got), m->got, m->nbytes);
+		fprintf(f, "unarmed %#" PRIx64 " %x %s %s\n", m->addr, m->roles, want, got);
+	}
+	for (int i = 0; i < nddiff; i++)
+		fprintf(f, "disas_diff %#" PRIx64 " %s %s bytes=%s disas=%s\n", ddiff[i].addr,
+			ddiff[i].bytes, ddiff[i].text,
+			ddiff[i].bk >= 0 ? kinds[ddiff[i].bk].name : "-",
+			ddiff[i].dk >= 0 ? kinds[ddiff[i].dk].name : ddiff[i].dk == -2 ? "spr?" : "-");
+	/* markers by role: how often each kind of marker ran */
+	{
+		static const char *const rn[] = { "sysentry", "vector", "return", "switch",
+						  "handler", "site" };
+		uint64_t listed[6] = { 0 }, seen[6] = { 0 }, hits[6] = { 0 };
+
+		for (size_t i = 0; i < sf.nmarkers; i++)
+			for (int r = 0; r < 6; r++)
+				if (sf.markers[i].roles & (1u << r)) {
+					listed[r]++;
+					seen[r] += sf.markers[i].checked;
+					hits[r] += sf.markers[i].hits;
+				}
+		for (int r = 0; r < 6; r++)
+			fprintf(f, "markers %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", rn[r],
+				listed[r], seen[r], hits[r]);
+	}
+
+	if (nstats)
+		qsort(stats, nstats, sizeof(*stats), cmp_stat);
+	for (size_t i = 0; i < nstats; i++) {
+		struct stat *s = &stats[i];
+		uint64_t sum = 0;
+
+		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+		for (size_t j = 0; j < s->n; j++)
+			sum += s->v[j];
+		fprintf(f, "stat %s %s %zu %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 "\n",
+			sf.names[s->name], acc_name(s->acc), s->n, s->runs, sum, s->v[0],
+			s->v[(s->n - 1) / 2], (double)sum / s->n, s->v[s->n - 1]);
+	}
+
+	rows = malloc((sums.n + 1) * sizeof(*rows));
+	if (!rows)
+		die_oom();
+	for (size_t i = 0; i < sums.cap; i++) {
+		uint64_t k;
+
+		if (!sums.k[i])
+			continue;
+		k = sums.k[i] - 1;
+		if ((k >> 30 & 3) != 2 && !want_table(k >> 40))
+			continue;
+		rows[nrows++] = (struct row){ .name = k >> 40, .acc = (k >> 32) & 0xff,
+					      .type = (k >> 30) & 3, .id = k & 0x3fffffff,
+					      .n = sums.v[i] };
+	}
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
+	/* kinds, then classes, per name x account */
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 1)
+			fprintf(f, "kinds %s %s %s %" PRIu64 "\n", sf.names[rows[i].name],
+				acc_name(rows[i].acc), kinds[rows[i].id].name, rows[i].n);
+	for (size_t i = 0; i < nrows;) {
+		size_t j = i;
+		uint64_t cls[MIX_NCLASSES] = { 0 };
+
+		while (j < nrows && rows[j].name == rows[i].name && rows[j].acc == rows[i].acc) {
+			if (rows[j].type == 1)
+				for (int c = 0; c < MIX_NCLASSES; c++)
+					if (kinds[rows[j].id].classes & (1u << c))
+						cls[c] += rows[j].n;
+			j++;
+		}
+		for (int c = 0; c < MIX_NCLASSES; c++)
+			if (cls[c])
+				fprintf(f, "class %s %s %s %" PRIu64 "\n", sf.names[rows[i].name],
+					acc_name(rows[i].acc), class_names[c], cls[c]);
+		i = j;
+	}
+	for (size_t i = 0; i < nrows;) {
+		size_t j = i;
+		int rank = 0;
+
+		while (j < nrows && rows[j].name == rows[i].name && rows[j].acc == rows[i].acc &&
+		       rows[j].type == rows[i].type) {
+			if (rows[j].type == 0 && rank < topk)
+				fprintf(f, "func %s %s %d %s %" PRIu64 "\n", sf.names[rows[j].name],
+					acc_name(rows[j].acc), ++rank, slot_name(rows[j].id), rows[j].n);
+			j++;
+		}
+		i = j;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 2)
+			fprintf(f, "setapart %s %s %" PRIu64 "\n", sf.names[rows[i].name],
+				flag_names[rows[i].id], rows[i].n);
+	free(rows);
+	if (nsamp)
+		fwrite(samp, 1, nsamp, f);
+	fprintf(f, "end\n");
+	if (fclose(f) || rename(tmp, out_path)) {
+		fprintf(stderr, PLUGIN_NAME ": writing %s: %s\n", out_path, strerror(errno));
+		return;
+	}
+	fprintf(stderr, PLUGIN_NAME ": %" PRIu64 " syscalls (%" PRIu64 " set apart), %" PRIu64
+		" interrupts, %" PRIu64 " markers with other code at their address (%" PRIu64
+		" sites) -> %s\n", g.syscalls, g.setapart, g.irqs, mism, g.site_mismatches, out_path);
+	if (!g.syscalls)
+		fprintf(stderr, PLUGIN_NAME ": no syscall matched: no marker of the site file ran "
+			"(wrong kernel, or no syscall made?)\n");
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	for (int i = 0; i < nvcpus; i++) {
+		harvest(&vcpus[i]);
+		if (vcpus[i].depth && vcpus[i].st[0].type == FR_SYSCALL)
+			finish_syscall(&vcpus[i], F_UNFINISHED);
+		vcpus[i].depth = 0;
+	}
+	write_output();
+}
+
+/* ---- install ----------------------------------------------------------------- */
+static int refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PLUGIN_NAME ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	return -1;
+}
+
+ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
+				       int argc, char **argv)
+{
+	char err[512];
+	const char *samples = NULL;
+
+	if (info->version.min > ET_QEMU_PLUGIN_VERSION ||
+	    info->version.cur < ET_QEMU_PLUGIN_VERSION)
+		return refuse("written for QEMU plugin API version %d; this QEMU offers %d..%d",
+			      ET_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
+	qemu_api_min = info->version.min;
+	qemu_api_cur = info->version.cur;
+	if (!info->system_emulation)
+		return refuse("needs system emulation (qemu-system-*), not user mode");
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+
+		/* QEMU before 6.1 and "arg=..." pass key=value as the value of arg */
+		if (!strncmp(a, "arg=", 4))
+			a += 4;
+		if (!strncmp(a, "sites=", 6)) {
+			sites_path = strdup(a + 6);
+		} else if (!strncmp(a, "out=", 4)) {
+			out_path = strdup(a + 4);
+		} else if (!strncmp(a, "samples=", 8)) {
+			samples = samples_arg = a + 8;
+		} else if (!strncmp(a, "tables=", 7)) {
+			char *t = strdup(a + 7), *save = NULL;
+
+			tables_arg = a + 7;
+			for (char *n = strtok_r(t, ":", &save); n; n = strtok_r(NULL, ":", &save)) {
+				table_names = realloc(table_names, (ntable_names + 1) * sizeof(char *));
+				if (!table_names)
+					die_oom();
+				table_names[ntable_names++] = n;
+			}
+			if (!ntable_names)
+				return refuse("tables=%s: no syscall name", a + 7);
+		} else if (!strncmp(a, "topk=", 5)) {
+			char *end;
+			long v = strtol(a + 5, &end, 10);
+
+			if (*end || v < 1 || v > 1000)
+				return refuse("topk=%s: want a number from 1 to 1000", a + 5);
+			topk = v;
+		} else if (!strncmp(a, "detail=", 7)) {
+			char *d = strdup(a + 7), *save = NULL, *end;
+
+			for (char *t = strtok_r(d, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+				detail_seqs = realloc(detail_seqs, (ndetail + 1) * sizeof(*detail_seqs));
+				if (!detail_seqs)
+					die_oom();
+				detail_seqs[ndetail++] = strtoull(t, &end, 10);
+				if (*end || !*t)
+					return refuse("detail=%s: want syscall sequence numbers, "
+						      "SEQ:SEQ...", a + 7);
+			}
+			free(d);
+		} else if (!strcmp(a, "disas=check")) {
+			disas_check = true;
+		} else if (!strncmp(a, "disas=", 6)) {
+			return refuse("disas=%s: the only value is check", a + 6);
+		} else {
+			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
+				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] "
+				      "[disas=check])", a);
+		}
+	}
+	if (!sites_path || !*sites_path)
+		return refuse("sites=FILE missing (the site file of scripts/kernel-sites)");
+	if (!out_path || !*out_path)
+		return refuse("out=FILE missing (where the counts go)");
+	if (sitefile_read(sites_path, &sf, err, sizeof(err)))
+		return refuse("%s", err);
+	if (strcmp(info->target_name, sf.arch == ARCH_X86_64 ? "x86_64" : "ppc64"))
+		return refuse("%s is a site file for %s, this QEMU emulates %s", sites_path,
+			      sf.arch_name, info->target_name);
+	if (info->system.smp_vcpus != 1)
+		return refuse("-smp %d: plugin API v1 has no per-vCPU inline counters, so the "
+			      "counts of several vCPUs would mix; run with -smp 1",
+			      info->system.smp_vcpus);
+	if (samples && !strcmp(samples, "none")) {
+		samples_none = true;
+	} else if (samples && strcmp(samples, "all")) {
+		char *s = strdup(samples), *save = NULL;
+
+		for (char *t = strtok_r(s, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
+			sample_names = realloc(sample_names, (nsample_names + 1) * sizeof(char *));
+			if (!sample_names)
+				die_oom();
+			sample_names[nsample_names++] = t;
+		}
+		if (!nsample_names)
+			return refuse("samples=%s: no syscall name", samples);
+	}
+	/* check that out= can be written now, not at exit */
+	{
+		char tmp[4096];
+		FILE *f;
+
+		snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
+		f = fopen(tmp, "w");
+		if (!f)
+			return refuse("out=%s: %s", out_path, strerror(errno));
+		fclose(f);
+		remove(tmp);
+	}
+
+	classify_init(sf.arch);
+	nacc = sf.nstages + 4;
+	ACC_WHOLE = sf.nstages;
+	ACC_TOTAL = sf.nstages + 1;
+	ACC_GAP = sf.nstages + 2;
+	ACC_OUTSIDE = sf.nstages + 3;
+	for (int s = 0; s < sf.nstages; s++)
+		if (sf.stages[s].body)
+			body_mask |= 1ULL << s;
+	if (sf.sites_mode && !body_mask)
+		return refuse("%s: no BODY stage without a parent: cannot name syscalls",
+			      sites_path);
+	N_USER = intern(&sf, "[user]");
+	N_UNSYNCED = intern(&sf, "[unsynced]");
+	capslots = sf.nfuncs + SLOT_FIRST;
+	nslots = SLOT_FIRST;
+	cnt = calloc(capslots, sizeof(*cnt));
+	hint = calloc((capslots + 63) / 64, sizeof(*hint));
+	slot_func = calloc(capslots, sizeof(*slot_func));
+	dslot = calloc(capslots, sizeof(*dslot));
+	nvcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
+	vcpus = calloc(nvcpus, sizeof(*vcpus));
+	if (!cnt || !hint || !slot_func || !dslot || !vcpus)
+		die_oom();
+	for (int i = 0; i < nvcpus; i++) {
+		vcpus[i].base = BASE_UNSYNCED;
+		vcpus[i].user_since = -1;
+	}
+	for (size_t i = 0; i < sf.nmarkers; i++)
+		*map_slot(&markers, sf.markers[i].addr) = i + 1;
+
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	fprintf(stderr, PLUGIN_NAME ": %s, %s mode, %zu markers (%zu sites), %zu functions, "
+		"build id %s\n", sf.arch_name, sf.sites_mode ? "sites" : "fallback",
+		sf.nmarkers, sf.nsites, sf.nfuncs, sf.build_id);
+	return 0;
+}

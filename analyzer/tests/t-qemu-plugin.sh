@@ -1,0 +1,346 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU mix plugin (Documentation/qemu-plugin.md): its install checks and
+# state machine through fakeqemu (QEMU's side of plugin API version 1:
+# loads the plugin, replays an instruction stream), then the outputs of
+# real guest runs committed by scripts/kernel-mix --data
+# (PROVENANCE-mix.md): whole files, syscalls matched, determinism between
+# two boots, the user loop against objdump, the counts against QEMU's own
+# -icount clock, SELinux's cost where it is and nowhere else, the sites
+# mode on real code (a synthetic site table), and every gate failing when
+# it checked nothing.
+. "$(dirname "$0")/lib.sh"
+
+FQ=$SAN/fakeqemu
+PL=$SAN/entrytrace-mix.so
+MC=$TOP/scripts/mix-check
+if [ ! -x "$FQ" ] || [ ! -f "$PL" ]; then
+	_fail "$FQ or $PL missing: run make san"
+	exit 0
+fi
+
+# ---- a site file by hand: made-up addresses, real format ---------------------
+# K = 0xffffffff81000000; user code at 0x400000.  Stages: outer > inner,
+# body > agg (AGG), exit, tail (TAIL); the numbers below are the counting
+# rules of the plugin applied by hand to the stream in replay.txt.
+python3 - <<'PY'
+K = 0xffffffff81000000
+lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
+         'vmlinux test', 'mode sites', 'sites_sha256 test', 'stages 6',
+         'stage 0 outer - ENTRY TIMED', 'stage 1 inner 0 ENTRY TIMED',
+         'stage 2 body - BODY TIMED', 'stage 3 agg 2 BODY AGG',
+         'stage 4 exit - EXIT TIMED', 'stage 5 tail - EXIT DEFERRED']
+def site(off, st, edge, st2, fl):
+    lines.append(f'site {K + off:#x} {st} {edge} {st2} {fl:#x} 6690 t+{off:#x}')
+site(0x10, 0, 'begin', '-', 0x1)        # A: SYSCALL_BEGIN
+site(0x20, 1, 'begin', '-', 0)          # B
+site(0x30, 1, 'end', '-', 0)            # C
+site(0x40, 0, 'end', '-', 0)            # D
+site(0x44, 2, 'begin', '-', 0)          # D2: the body
+site(0x50, 3, 'begin', '-', 0x8)        # E: AGG
+site(0x60, 3, 'end', '-', 0x8)          # F
+site(0x70, 2, 'switch', 4, 0)           # G
+site(0x80, 4, 'switch', 5, 0x10)        # H: TAIL
+site(0x90, 5, 'end', '-', 0x2)          # J: SYSCALL_END
+site(0xb0, 1, 'begin', '-', 0x4)        # S: SHARED
+lines += [f'sysentry {K:#x} entry any 0f01f8',
+          f'return {K + 0xa0:#x} sysret user 480f07',
+          f'return {K + 0x110:#x} iret any 48cf',
+          f'vector {K + 0x100:#x} timer any 90',
+          f'switch {K + 0x200:#x} switch_to any 55',
+          f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
+          f'func {K:#x} 0x1000 entry_text',
+          f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid']
+body = ''.join(l + '\n' for l in lines)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('t.sites', 'w').write(body + f'table_hash {h:016x}\n')
+# the fallback flavour: the same markers, no sites
+fb = [l for l in lines if not l.startswith('site ')]
+fb[fb.index('mode sites')] = 'mode fallback'
+body = ''.join(l + '\n' for l in fb)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('fb.sites', 'w').write(body + f'table_hash {h:016x}\n')
+
+# the stream: (address offset or user address, bytes)
+s = []
+def k(off, b='90', n=1):
+    for i in range(n):
+        s.append((K + off + i, b))
+def u(n):
+    for i in range(n):
+        s.append((0x400000 + i, '90'))
+def syscall(switch=False, irq_from_user=False):
+    k(0, '0f01f8'); k(3, n=2)                     # entry: outside 1 + 2
+    k(0x10, '6690')                               # A: NOP outside (4), window
+    k(0x12, n=3)                                  # outer 3
+    k(0x20, '6690')                               # B: NOP outer (4)
+    if switch:
+        k(0x200, '55')                            # switch: set apart
+        k(0xa0, '480f07')                         # sysret, nothing open
+        return
+    k(0x22, n=2)                                  # outer+inner 2 (6, 2)
+    k(0x30, '6690')                               # C: outer 7, inner 3
+    k(0x32)                                       # outer 8
+    k(0x40, '6690')                               # D: outer 9
+    k(0x42)                                       # gap 1
+    k(0x44, '6690')                               # D2: gap 2, body opens
+    k(0x1000, '55'); k(0x1001, n=4)               # handler: body 5, named
+    for _ in range(2):                            # agg twice
+        k(0x50, '6690')                           # E: NOP body
+        k(0x52, n=2)                              # body+agg 2
+        k(0x60, '6690')                           # F: body+agg
+    k(0x62)                                       # body 15, agg 6 (2 runs)
+    k(0x70, '6690')                               # G: body 15 -> exit
+    k(0x100); k(0x101, n=2); k(0x110, '48cf')     # interrupt: 4, excluded
+    k(0x72, n=2)                                  # exit 2
+    k(0x80, '6690')                               # H: exit 3 -> tail, TAIL
+    k(0x82)                                       # tail 1
+    k(0x20, '6690')                               # B again: ignored (tail 2)
+    k(0x22)                                       # tail 3
+    k(0x90, '6690')                               # J: tail 4, window closes
+    k(0x92, n=2)                                  # outside 6
+    k(0xa0, '480f07')                             # sysret: outside 7
+u(5)
+syscall()                                         # seq 0: user unknown
+u(3)
+syscall()                                         # seq 1: user 3
+u(2)
+syscall(switch=True)                              # seq 2: set apart
+u(2)
+k(0x100); k(0xb0, '6690'); k(0x110, '48cf')       # irq from user, SHARED site
+u(1)
+syscall()                                         # seq 3: user 3, gapirq
+open('replay.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+# other code at a vector's address (powerpc boot code at the real-mode
+# vectors), then a syscall; and a syscall whose first site is a jmp
+s = []
+k(0x100, 'cc')
+syscall()
+open('other.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+s = []
+syscall()
+s[3] = (K + 0x10, 'eb05')
+open('jmp.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+PY
+
+"$FQ" --replay replay.txt "$PL" sites=t.sites out=t.mix >fq.out 2>fq.err
+check "fakeqemu replays the stream through the plugin" grep -qx 'install: 0' fq.out
+check "the replayed output is a whole mix file" "$MC" check t.mix
+sample() { grep "^sample $1 " t.mix; }
+expect_eq "syscall 0: every account by hand" "$(sample 0)" \
+	"sample 0 getppid irq user=- whole=40 irq=4 nirq=1 total=33 gap=2 outside=7 s.outer=9 s.inner=3 s.body=15 s.agg=6 r.agg=2 s.exit=3 s.tail=4"
+expect_eq "syscall 1: the user gap before it" "$(sample 1 | cut -d' ' -f1-6)" \
+	"sample 1 getppid irq user=3 whole=40"
+expect_eq "syscall 2: a context switch sets it apart, unnamed (the body never began)" \
+	"$(sample 2 | cut -d' ' -f1-5)" "sample 2 ? switched user=2"
+expect_eq "syscall 3: an interrupt in the user gap, excluded from it" \
+	"$(sample 3 | cut -d' ' -f1-6)" "sample 3 getppid irq,gapirq user=3 whole=40"
+expect_eq "stat: three getppid syscalls in the tables, the switched one not" \
+	"$(grep '^stat getppid whole ' t.mix)" "stat getppid whole 3 3 120 40 40 40.0 40"
+expect_eq "stat: the AGG stage ran twice per syscall" \
+	"$(grep '^stat getppid agg ' t.mix)" "stat getppid agg 3 6 18 6 6 6.0 6"
+expect_eq "the TAIL ignored one site per syscall" "$(grep '^count ign_tail ' t.mix)" "count ign_tail 3"
+expect_eq "the SHARED site in the interrupt from user was ignored" \
+	"$(grep '^count ign_not_syscall ' t.mix)" "count ign_not_syscall 1"
+expect_eq "no site out of order" \
+	"$(grep -E '^count (reopen|end_not_open|unclosed|begin_in_window|window_reopened) ' t.mix | awk '{s += $3} END {print s}')" 0
+expect_eq "interrupts: three of 4 instructions (vector to iret), one of 3" \
+	"$(grep '^stat irq:timer whole ' t.mix)" "stat irq:timer whole 4 4 15 3 4 3.8 4"
+expect_eq "setapart row" "$(grep '^setapart ' t.mix)" "setapart ? switched 1"
+expect_eq "kinds: swapgs at each entry, sysret at each return" \
+	"$(grep '^kinds getppid whole ' t.mix | sort | tr '\n' ' ')" \
+	"kinds getppid whole swapgs 3 kinds getppid whole sysret 3 "
+expect_eq "functions: the handler's 5 instructions per syscall" \
+	"$(grep '^func getppid body ' t.mix | sort)" \
+	"$(printf '%s\n' 'func getppid body 1 entry_text 30' 'func getppid body 2 __x64_sys_getppid 15')"
+
+# the same stream in fallback mode: whole alone, the same count
+"$FQ" --replay replay.txt "$PL" sites=fb.sites out=fb.mix >/dev/null 2>&1
+expect_eq "fallback mode: the same whole, no stage" "$(grep '^sample 0 ' fb.mix)" \
+	"sample 0 getppid irq user=- whole=40 irq=4 nirq=1"
+
+# other code at a marker's address is no marker; a site that is no NOP fails
+"$FQ" --replay other.txt "$PL" sites=t.sites out=other.mix >/dev/null 2>&1
+expect_eq "other code at a vector's address: counted, not an interrupt" \
+	"$(grep -E '^count (unarmed|irqs) ' other.mix | tr '\n' ' ')" "count irqs 1 count unarmed 1 "
+expect_eq "... and the syscall after it counts as ever" "$(grep '^sample 0 ' other.mix | cut -d' ' -f1-6)" \
+	"sample 0 getppid irq user=- whole=40"
+check "... and the check passes" "$MC" check other.mix
+"$FQ" --replay jmp.txt "$PL" sites=t.sites out=jmp.mix >/dev/null 2>&1
+expect_eq "a site that is a jmp (its event on) is counted" "$(grep '^count site_mismatches ' jmp.mix)" \
+	"count site_mismatches 1"
+expect_exit "mix-check check fails on it" 1 "$MC" check jmp.mix
+
+# a site out of order is counted, and the check fails on it
+awk 'NR == 20 && !done { print "ffffffff81000030 6690"; done = 1 } { print }' replay.txt >bad.txt
+"$FQ" --replay bad.txt "$PL" sites=t.sites out=bad.mix >/dev/null 2>&1
+expect_exit "mix-check check fails on sites out of order" 1 "$MC" check bad.mix
+
+# ---- install: refuse clearly ------------------------------------------------
+refuse() {
+	local desc=$1 want=$2
+	shift 2
+	"$FQ" "$@" >r.out 2>r.err
+	local rc=$? msg
+	msg=$(grep -v '^qemu_plugin_version\|^install' r.err | head -1)
+	if [ $rc = 1 ] && grep -qx 'install: -1' r.out && printf '%s' "$msg" | grep -q -- "$want"; then
+		_pass "$desc ($msg)"
+	else
+		_fail "$desc: rc $rc, '$msg', want '$want'"
+	fi
+}
+refuse "an API range without version 1" "API version 1; this QEMU offers 2..3" \
+	--api 2 3 "$PL" sites=t.sites out=o.mix
+refuse "user-mode QEMU" "needs system emulation" --user "$PL" sites=t.sites out=o.mix
+refuse "-smp 2" "run with -smp 1" --smp 2 "$PL" sites=t.sites out=o.mix
+refuse "a site file for another target" "this QEMU emulates ppc64" \
+	--target ppc64 "$PL" sites=t.sites out=o.mix
+refuse "no sites=" "sites=FILE missing" "$PL" out=o.mix
+refuse "no out=" "out=FILE missing" "$PL" sites=t.sites
+refuse "an unknown argument" "unknown argument 'colour=red'" "$PL" sites=t.sites out=o.mix colour=red
+refuse "a bad topk" "topk=0: want a number" "$PL" sites=t.sites out=o.mix topk=0
+refuse "an unwritable out=" "out=/nonexistent/o.mix" "$PL" sites=t.sites out=/nonexistent/o.mix
+refuse "a missing site file" "site file nofile: No such file" "$PL" sites=nofile out=o.mix
+sed 's/^stage 3 agg 2/stage 3 agg 1/' t.sites >edited.sites
+refuse "an edited site file (table_hash)" "edited or truncated" "$PL" sites=edited.sites out=o.mix
+head -c 300 t.sites >trunc.sites
+refuse "a truncated site file" "truncated" "$PL" sites=trunc.sites out=o.mix
+refuse "the old arg= form still parses (and is checked)" "unknown argument 'bogus'" \
+	"$PL" arg=sites=t.sites arg=out=o.mix arg=bogus
+expect_eq "qemu_plugin_version is 1" "$(head -1 r.out)" "qemu_plugin_version: 1"
+
+# ---- gates that checked nothing fail ------------------------------------------
+"$FQ" "$PL" sites=t.sites out=none.mix >/dev/null 2>none.err
+check "the plugin says so when no syscall matched" grep -q 'no syscall matched' none.err
+expect_exit "check: no syscall matched" 1 "$MC" check none.mix
+: >empty.mix
+expect_exit "check: an empty file" 1 "$MC" check empty.mix
+printf '%s\n' 'ffffffff81000000 0f01f8' 'ffffffff810000a0 480f07' >nosite.txt
+"$FQ" --replay nosite.txt "$PL" sites=t.sites out=nosite.mix >/dev/null 2>&1
+expect_exit "check: sites mode and no site ran" 1 "$MC" check nosite.mix
+head -n 40 t.mix >cut.mix
+expect_exit "check: a truncated file (no end line)" 1 "$MC" check cut.mix
+expect_exit "same: a syscall in neither run" 1 "$MC" same t.mix t.mix write
+expect_exit "loop: no getppid sample" 1 "$MC" loop none.mix "$(sysloop)"
+printf 'nothing here\n' >empty.expect
+expect_exit "check --expect: an expect file naming no syscall" 1 "$MC" check t.mix --expect empty.expect
+printf 'sysloop: getppid getppid 5 pid=1\n' >five.expect
+expect_exit "check --expect: fewer samples than sysloop made" 1 "$MC" check t.mix --expect five.expect
+expect_exit "summary: a name with no stat line" 1 "$MC" summary t.mix nosuchcall
+
+# ---- real guest runs (scripts/kernel-mix --data) --------------------------------
+files=("$DATA"/mix-*.mix.gz)
+if [ ! -f "${files[0]}" ]; then
+	_fail "no committed mix-*.mix.gz: run make kernel-mix MIX_ARGS=--data"
+	exit 0
+fi
+want=$(grep -c '^| mix-.*\.mix\.gz |' "$DATA/PROVENANCE-mix.md")
+expect_eq "every committed output has a PROVENANCE-mix.md row" "$want" "${#files[@]}"
+for f in "${files[@]}"; do
+	b=$(basename "$f" .mix.gz)
+	check "$b: whole, syscalls matched, no marker mismatch, sysloop's counts" \
+		"$MC" check "$f" --expect "$DATA/$b.expect"
+	# the plugin against QEMU's -icount clock (1 ns per instruction):
+	# sysloop -t times its getppid loop; whole + user per getppid must be it
+	t=$(awk '$1 == "sysloop-time:" && $2 == "getppid" { print $3 }' "$DATA/$b.expect")
+	n=$(awk '$1 == "sysloop:" && $2 == "getppid" { print $4 }' "$DATA/$b.expect")
+	check "$b: whole + user per getppid = the -icount loop time / N ($t / $n)" \
+		python3 - "$f" "$t" "$n" <<'PY'
+import gzip, sys
+f, t, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+# the loop: the longest run of getppid samples with consecutive numbers
+# (its first one's gap is sysloop's start, not the loop); interrupts are
+# out of the samples, in the clock: ok samples only, 1 instruction of slack
+smp = []
+for line in gzip.open(f, 'rt'):
+    p = line.split()
+    if p[0] == 'sample':
+        smp.append((int(p[1]), p[2], p[3], dict(x.split('=') for x in p[4:])))
+best, cur = [], []
+for s in smp:
+    if s[1] == 'getppid' and cur and s[0] == cur[-1][0] + 1:
+        cur.append(s)
+    else:
+        cur = [s] if s[1] == 'getppid' else []
+    if len(cur) > len(best):
+        best = list(cur)
+ok = [int(s[3]['whole']) + int(s[3]['user']) for s in best[1:] if s[2] == 'ok']
+if len(best) < n - 1 or not ok:
+    print(f'the loop: {len(best)} consecutive getppid samples, sysloop made {n}')
+    sys.exit(1)
+per = sum(ok) / len(ok)
+print(f'plugin {per:.2f} per iteration ({len(ok)} samples), clock {t / n:.2f}')
+sys.exit(0 if abs(per - t / n) < 1 else 1)
+PY
+done
+
+for f in "$DATA"/mix-*-run2.mix.gz; do
+	[ -f "$f" ] || continue
+	a=${f%-run2.mix.gz}.mix.gz
+	check "$(basename "$a" .mix.gz): two boots count the same (getppid, kill)" \
+		"$MC" same "$a" "$f" getppid:kill
+done
+check "determinism was checked on at least one pair" ls "$DATA"/mix-*-run2.mix.gz
+
+stat() { "$MC" summary "$1" "$2" | awk -v a="$3" '$2 == a && $1 != "" { print $5; exit }'; }
+x=$DATA/mix-x86_64-7.3-base
+if [ -f "$x-selinux.mix.gz" ]; then
+	want=$(sed -n 's/^The guests. sysloop (x86_64, .*sha256 \([0-9a-f]*\)$/\1/p' "$DATA/PROVENANCE-mix.md")
+	expect_eq "build/sysloop is the binary the guests ran (PROVENANCE-mix.md)" \
+		"$(sha256sum "$(sysloop)" | cut -d' ' -f1)" "$want"
+	check "x86_64 7.3: the getppid loop's user instructions = objdump's count" \
+		"$MC" loop "$x-selinux.mix.gz" "$(sysloop)"
+fi
+# SELinux's cost where it is and nowhere else, on every kernel with the three
+pairs=0
+for y in "$DATA"/mix-*-selinux.mix.gz; do
+	y=${y%-selinux.mix.gz}
+	k=$(basename "$y" | sed 's/^mix-//')
+	[ -f "$y-noselinux.mix.gz" ] && [ -f "$y-enforcing.mix.gz" ] || continue
+	pairs=$((pairs + 1))
+	g1=$(stat "$y-selinux.mix.gz" getppid whole)
+	g0=$(stat "$y-noselinux.mix.gz" getppid whole)
+	ge=$(stat "$y-enforcing.mix.gz" getppid whole)
+	expect_eq "$k: getppid costs the same with SELinux off, on, enforcing" "$g0 $g1 $ge" "$g0 $g0 $g0"
+	k1=$(stat "$y-selinux.mix.gz" kill whole)
+	k0=$(stat "$y-noselinux.mix.gz" kill whole)
+	check "$k: kill(self, 0) costs more with SELinux ($k1) than without ($k0)" test "$k1" -gt "$k0"
+	check "$k: the AVC (avc_*) is among kill's top functions with SELinux" \
+		sh -c "zcat '$y-selinux.mix.gz' | grep -q '^func kill whole [0-9]* avc_'"
+	check "$k: and not without" \
+		sh -c "! zcat '$y-noselinux.mix.gz' | grep -q '^func kill whole [0-9]* avc_'"
+done
+check "SELinux variants were compared on at least one kernel" test "$pairs" -gt 0
+
+# sites mode on real code: the synthetic site table of scripts/mix-synth-sites
+s=$DATA/mix-x86_64-7.3-base-synth-selinux.mix.gz
+if [ -f "$s" ]; then
+	check "synthetic sites: every sample's whole = total + outside, total = gap + top stages" \
+		python3 - "$s" <<'PY'
+import gzip, sys
+n = 0
+for line in gzip.open(sys.argv[1], 'rt'):
+    p = line.split()
+    if p[0] != 'sample' or p[3] not in ('ok', 'gapirq'):
+        continue
+    kv = dict(x.split('=') for x in p[4:] if '=' in x)
+    w, t, o, g = (int(kv[k]) for k in ('whole', 'total', 'outside', 'gap'))
+    top = int(kv.get('s.syscall', 0)) + int(kv.get('s.exit_prepare', 0))
+    if w != t + o or t != g + top:
+        print('bad:', line.strip())
+        sys.exit(1)
+    n += 1
+print(n, 'samples')
+sys.exit(0 if n >= 100 else 1)
+PY
+	for sc in getppid kill; do
+		expect_eq "synthetic sites: $sc whole as in the fallback run of the same kernel" \
+			"$("$MC" summary "$s" $sc | awk '$2 == "whole" { print $5 }')" \
+			"$("$MC" summary "$x-selinux.mix.gz" $sc | awk '$2 == "whole" { print $5 }')"
+	done
+	check "synthetic sites: SHARED sites were ignored outside syscalls" \
+		sh -c "zcat '$s' | awk '\$1 == \"count\" && \$2 == \"ign_not_syscall\" && \$3 > 0' | grep -q ."
+fi

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest plan for the QEMU mix plugin (scripts/kernel-mix): no tracing at all,
+# only the workload, so the plugin counts the kernel as users run it.
+# /plan.env sets N and MODES (sysloop modes, run in one process) and,
+# optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
+# first, as plan-seed.sh does).  The kernel's build-id note goes back to the
+# host, which checks it against the vmlinux the site file came from.
+# LOOPTIME=1 (no plugin needed) instead times the getppid loop four ways:
+# N=2000 and N=20000, alone and with its output piped to sed, as
+# plan-overhead.sh runs it.
+out=$1
+set -eu
+. /plan.env
+if [ "${LOOPTIME:-0}" = 1 ]; then
+	for n in 2000 20000; do
+		/work/sysloop -t -n $n getppid >$out/plain.txt
+		sed -n "s/^sysloop-time: getppid /plain $n /p" $out/plain.txt
+		/work/sysloop -t -n $n getppid | sed -n "s/^sysloop-time: getppid /piped $n /p"
+	done >$out/looptime.txt
+	cat /sys/kernel/notes >$out/notes
+	cat $out/looptime.txt
+	exit 0
+fi
+policy_state=none
+if [ "${POLICY:-}" = enforcing ]; then
+	S=/sys/fs/selinux
+	mkdir -p $S
+	mount -t selinuxfs selinuxfs $S
+	cat /work/selinux-policy >$S/load
+	echo 1 >$S/enforce
+	policy_state="loaded, enforce=$(cat $S/enforce), policyvers $(cat $S/policyvers)"
+	denied=$(sh -c 'printf system_u:system_r:other_t >/proc/self/attr/current &&
+		cat /proc/self/attr/current && kill -0 1' 2>&1 || true)
+fi
+{
+	echo "cmdline: $(cat /proc/cmdline)"
+	echo "policy: $policy_state"
+	[ "$policy_state" = none ] || echo "other_t kill -0 1: $(echo $denied)"
+	dmesg | grep -i 'selinux\|avc:' || true
+	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
+} >$out/selinux.txt
+cat /sys/kernel/notes >$out/notes
+/work/sysloop -t -n $N $MODES >$out/mix.expect
+cat $out/mix.expect
