@@ -23,13 +23,15 @@ TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
 /*
  * Times are in ticks of the stamp counter, whose frequency in kHz the
  * events carry (khz); with the PMU stamp source (khz 0) they count cycles,
- * and insns instructions.  start is local_clock() time in ns.
+ * and insns instructions.  start is trace_clock_local() time in ns, the
+ * trace's default clock.
  */
 
 /*
  * One event per stage that ran (per-stage mode).  DEFERRED stages come in
  * the burst of the task's next staged syscall and carry the seq of their
- * own syscall.  count: occurrences of an AGG stage.
+ * own syscall.  count: occurrences of an AGG stage; sample and stamp_cost
+ * as in entry_stage_summary.
  */
 TRACE_EVENT_FN(entry_stage_time,
 	       TP_PROTO(u32 seq, int nr, u16 stage, u32 work, u32 count,
@@ -41,6 +43,8 @@ TRACE_EVENT_FN(entry_stage_time,
 				__field(u32, work)
 				__field(u32, count)
 				__field(u32, khz)
+				__field(u32, sample)
+				__field(u32, stamp_cost)
 				__field(u64, start)
 				__field(u64, delta)
 				__field(u64, insns)
@@ -51,16 +55,19 @@ TRACE_EVENT_FN(entry_stage_time,
 			      __entry->work = work;
 			      __entry->count = count;
 			      __entry->khz = entry_stage_khz;
+			      __entry->sample = READ_ONCE(entry_stage_sample);
+			      __entry->stamp_cost = entry_stage_calib.cost_median;
 			      __entry->start = start;
 			      __entry->delta = IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
 					       (u32)delta : delta;
 			      __entry->insns = IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
 					       delta >> 32 : 0;
 			      __entry->ret = ret;),
-	       TP_printk("seq=%u nr=%d stage=%s work=0x%x count=%u khz=%u start=%llu delta=%llu insns=%llu ret=%ld",
+	       TP_printk("seq=%u nr=%d stage=%s work=0x%x count=%u khz=%u sample=%u stamp_cost=%u start=%llu delta=%llu insns=%llu ret=%ld",
 			 __entry->seq, __entry->nr,
 			 entry_stage_show_stage(__entry->stage),
 			 __entry->work, __entry->count, __entry->khz,
+			 __entry->sample, __entry->stamp_cost,
 			 __entry->start, __entry->delta, __entry->insns,
 			 __entry->ret),
 	       entry_stage_reg, entry_stage_unreg
@@ -119,8 +126,8 @@ TRACE_EVENT_FN(entry_stage_summary,
 );
 
 /*
- * The stamp source and its calibration, once per CPU each time staging is
- * switched on (in the burst of that CPU's first staged syscall).  source:
+ * The stamp source and its calibration, at most once a second on each CPU
+ * while staging is on (in the burst of a staged syscall).  source:
  * 0 the free-running counter (TSC, timebase) of counter_hz, 1 the PMU
  * (cycles and instructions).  The costs are in thousandths of a tick (of
  * a cycle; of an instruction for the insn ones): the minimum and the
