@@ -823,6 +823,8 @@ int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *pa
 size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **lines,
 			 size_t max);
 const char *et_mode_name(enum et_mode mode);
+/* "raw_syscalls, sched_switch, ...": the ET_HAVE_* families, named. */
+char *et_present_str(unsigned int present, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

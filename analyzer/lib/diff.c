@@ -26,8 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 #define ET_DIFF_SMALL 30
 

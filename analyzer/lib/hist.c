@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 #define SUB (1u << ET_HIST_SUB_BITS)
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "entrytrace.h"
+#include "entrytrace-local.h"
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
 static size_t utf8_len(const unsigned char *s, size_t n)

@@ -4,9 +4,9 @@
  * per-CPU buffers with libtracefs, decoded by the same code as a trace.dat.
  *
  * The formats come from the kernel (those of the events enabled in the
- * instance, parsed from tracefs with libtraceevent); decode.c resolves their fields exactly as it
- * does a file's and turns each tep_record into a struct et_event.  What
- * differs is the reading: tracefs_iterate_raw_events() returns only when
+ * instance, parsed from tracefs with libtraceevent); decode.c resolves their
+ * fields exactly as it does a file's, and walk.c turns each tep_record into
+ * a struct et_event.  What differs is the reading: tracefs_iterate_raw_events() returns only when
  * every CPU buffer is empty, which a busy system, or a reader whose own
  * syscalls are traced, may never allow.  A round therefore has a deadline,
  * checked every 256 records (the vDSO clock, no syscall); at the deadline
@@ -22,14 +22,23 @@
 
 #include <tracefs.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
-/* Every event system decode.c looks up by name. */
-static const char *const live_systems[] = {
-	"raw_syscalls", "context_tracking", "signal", "rseq", "sched", "irq",
-	"task", "entry_stage", NULL,
+/* Every event system the decoder looks up by name (lib/events.def), once each. */
+static const char *const event_systems[] = {
+#define ET_EVENT(sys, name, handler, family, record, link) #sys,
+#include "events.def"
+#undef ET_EVENT
+	"entry_stage",
 };
+
+static bool first_of_system(size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(event_systems[j], event_systems[i]))
+			return false;
+	return true;
+}
 
 struct et_live {
 	struct tracefs_instance *instance;
@@ -128,8 +137,9 @@ static struct tep_handle *local_formats(struct tracefs_instance *instance)
 		return NULL;
 	}
 	free(page);
-	for (int i = 0; live_systems[i]; i++)
-		parse_system(tep, instance, live_systems[i]);
+	for (size_t i = 0; i < ET_ARRAY_SIZE(event_systems); i++)
+		if (first_of_system(i))
+			parse_system(tep, instance, event_systems[i]);
 	return tep;
 }
 
@@ -191,8 +201,13 @@ static int on_raw(struct tep_event *event, struct tep_record *rec, int cpu,
 	struct et_live *l = data;
 	int ret;
 
+	struct et_rec r = {
+		.ts = rec->ts, .data = rec->data, .size = rec->size,
+		.missed = rec->missed_events,
+	};
+
 	(void)event;
-	ret = et_trace_decode_record(l->trace, &l->walk, rec, cpu);
+	ret = et_walk_record(l->trace, &l->walk, &r, cpu);
 	if (ret) {
 		l->ret = ret;
 		return ret;
@@ -224,8 +239,8 @@ int et_live_read(struct et_live *l, uint64_t timeout_ns, et_event_fn fn, void *d
 	if (l->ret)
 		ret = l->ret;
 	else if (!ret && l->cut) {
-		for (int c = 0; c < et_trace_cpus(l->trace) && !ret; c++)
-			ret = et_trace_decode_gap(l->trace, &l->walk, c, l->last_ts);
+		for (int c = 0; c < et_trace_info(l->trace)->cpus && !ret; c++)
+			ret = et_walk_gap(l->trace, &l->walk, c, l->last_ts);
 		if (!ret)
 			ret = 1;
 	}

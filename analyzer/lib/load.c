@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 struct load_ctx {
 	struct et_load *ld;
@@ -83,14 +82,6 @@ static enum et_err resolve_syscalls(struct load_ctx *c, const struct et_trace *t
 static const char *machine_of(const struct et_trace_info *in)
 {
 	return in->machine ? in->machine : "of unknown architecture";
-}
-
-/* Syscall numbers, and so cells, only mean the same on one architecture. */
-bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b)
-{
-	if (!a->machine || !b->machine)
-		return a->machine == b->machine;
-	return !strcmp(a->machine, b->machine);
 }
 
 static enum et_err load_one(struct load_ctx *c, int i, const char *path,
@@ -188,24 +179,6 @@ void et_load_free(struct et_load *ld)
 	free(ld->excluded);
 	et_stats_free(ld->stats);
 	memset(ld, 0, sizeof(*ld));
-}
-
-unsigned int et_trace_entry_path(const struct et_trace_info *in)
-{
-	unsigned int major = 0, minor = 0;
-	const char *v;
-
-	if (in->mode == ET_MODE_STOCK)
-		return ET_PATH_S;
-	/* powerpc's own entry code until 7.2 enabled GENERIC_ENTRY */
-	if (in->machine && !strncmp(in->machine, "ppc", 3) && in->uname) {
-		v = strchr(in->uname, ' ');
-		v = v ? strchr(v + 1, ' ') : NULL;
-		if (v && sscanf(v + 1, "%u.%u", &major, &minor) == 2 &&
-		    (major < 7 || (major == 7 && minor < 2)))
-			return ET_PATH_L;
-	}
-	return ET_PATH_G;
 }
 
 /* "FILE: CPU 0: 1 of 260 pages gave no records" for the first damaged file. */

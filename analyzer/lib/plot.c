@@ -9,8 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 #define PANEL_W 380
 #define PANEL_H 250

@@ -7,79 +7,9 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 #define TOP_GROUPS 10
-
-/* ------------------------------------------------------------------ */
-/* What each mode cannot see                                           */
-
-static const char *const invisible_stock[] = {
-	"arch entry, context tracking (RCU eqs exit), kstack randomisation: run before raw_syscalls:sys_enter; outside total, which is the sys_enter..sys_exit window",
-	"ptrace and seccomp on entry: run before sys_enter fires, so their cost lies outside the syscall window (a seccomp filter makes the syscall slower, not the window longer)",
-	"audit entry/exit, LSM hooks, RCU read-side slow paths: inside the window, not separable from the body",
-	"exit loop (resched, signal delivery, notify-resume/rseq) and arch exit: after sys_exit; only their markers are visible (signal_exit ends at signal:signal_deliver, off_cpu needs context tracking to be attributed to the exit path)",
-	NULL,
-};
-
-static const char *const invisible_stock_ct[] = {
-	"entry pieces (arch, kstack randomisation, ptrace, seccomp) are one span: kernel_entry, user_exit to sys_enter",
-	"audit entry/exit, LSM hooks, RCU read-side slow paths: inside the window, not separable from the body",
-	"exit loop pieces (resched, signal delivery, notify-resume/rseq) and arch exit are one span: kernel_exit, sys_exit to user_enter",
-	NULL,
-};
-
-static const char *const invisible_summary[] = {
-	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it)",
-	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
-	NULL,
-};
-
-static const char *const no_sched_switch =
-	"off_cpu: sched:sched_switch not recorded: time switched out stays in the stage it fell in, and --exclusive cannot take it off";
-static const char *const no_irq =
-	"irq: irq:* not recorded: interrupt and softirq time stays in the stage it fell in, and --exclusive cannot take it off";
-
-size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **lines,
-			 size_t max)
-{
-	const char *const *base = NULL;
-	size_t n = 0;
-
-	switch (mode) {
-	case ET_MODE_STOCK:
-		base = present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
-		break;
-	case ET_MODE_SUMMARY:
-		base = invisible_summary;
-		break;
-	case ET_MODE_STAGES:
-		break;
-	}
-	for (; base && *base && n < max; base++)
-		lines[n++] = *base;
-	if (mode == ET_MODE_SUMMARY)	/* says so already */
-		return n;
-	if (!(present & ET_HAVE_SCHED_SWITCH) && n < max)
-		lines[n++] = no_sched_switch;
-	if (!(present & ET_HAVE_IRQ) && n < max)
-		lines[n++] = no_irq;
-	return n;
-}
-
-const char *et_mode_name(enum et_mode mode)
-{
-	switch (mode) {
-	case ET_MODE_STOCK:
-		return "stock";
-	case ET_MODE_SUMMARY:
-		return "summary";
-	case ET_MODE_STAGES:
-		return "stages";
-	}
-	return "?";
-}
 
 static const char *const flag_names[16] = {
 	"open_start", "open_end", "lost", "migrated", "noreturn", "no_exit",
@@ -137,31 +67,6 @@ static const char *errno_name(long e, char *buf, size_t size)
 		return n;
 	snprintf(buf, size, "E%ld", e);
 	return buf;
-}
-
-static void present_list(unsigned int p, char *buf, size_t size)
-{
-	static const struct {
-		unsigned int bit;
-		const char *name;
-	} fam[] = {
-		{ ET_HAVE_RAW_SYSCALLS, "raw_syscalls" },
-		{ ET_HAVE_CT, "context_tracking" },
-		{ ET_HAVE_SIGNAL, "signal_deliver" },
-		{ ET_HAVE_RSEQ, "rseq_update" },
-		{ ET_HAVE_SCHED_SWITCH, "sched_switch" },
-		{ ET_HAVE_IRQ, "irq" },
-		{ ET_HAVE_TASK, "sched_process_*" },
-		{ ET_HAVE_STAGES, "entry_stage:entry_stage_time" },
-		{ ET_HAVE_SUMMARY, "entry_stage:entry_stage_summary" },
-	};
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < ET_ARRAY_SIZE(fam); i++)
-		if (p & fam[i].bit)
-			len += snprintf(buf + len, len < size ? size - len : 0,
-					"%s%s", len ? ", " : "", fam[i].name);
 }
 
 /* Kernel stages without a format in a stages-mode file. */
@@ -256,7 +161,7 @@ static void text_file(const struct et_report_file *f, FILE *out)
 			in->compression ? in->compression : "uncompressed", in->cpus,
 			in->clock ? in->clock : "?", in->big_endian ? "big" : "little",
 			in->long_size * 8);
-	present_list(in->present, buf, sizeof(buf));
+	et_present_str(in->present, buf, sizeof(buf));
 	fprintf(out, "mode:        %s (events: %s)\n", et_mode_name(in->mode), buf);
 	if (in->mode == ET_MODE_STAGES) {
 		missing_stages(in, buf, sizeof(buf));
@@ -519,7 +424,7 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, ", \"cpus\": %d, \"clock\": ", in->cpus);
 	et_json_str(out, in->clock);
 	fprintf(out, ",\n     \"mode\": \"%s\", \"events_present\": ", et_mode_name(in->mode));
-	present_list(in->present, buf, sizeof(buf));
+	et_present_str(in->present, buf, sizeof(buf));
 	et_json_str(out, buf);
 	fprintf(out, ", \"not_recorded\": ");
 	if (in->mode == ET_MODE_STAGES) {

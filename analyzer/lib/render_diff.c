@@ -6,8 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 static const char *status_text(enum et_diff_status s, const char *base,
 			       const char *test, char *buf, size_t size)

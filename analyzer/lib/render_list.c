@@ -14,8 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
 		       uint64_t stages)

@@ -5,7 +5,8 @@
  */
 #include <string.h>
 
-#include "entrytrace.h"
+#include "entrytrace-local.h"
+
 
 #define ET_PH(phase) ET_PHASE_##phase
 #define ET_KD(kind) ET_KIND_##kind

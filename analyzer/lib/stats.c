@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 struct et_map {
 	uint64_t *keys;		/* key + 1; 0 = empty */

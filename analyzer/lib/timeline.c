@@ -23,10 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <event-parse.h>
-
-#include "entrytrace.h"
-#include "internal.h"
+#include "entrytrace-local.h"
 
 #define ET_HOLD_MAX 1024
 #define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
@@ -199,7 +196,7 @@ static struct et_task *task_get(struct et_timeline *tl, int pid)
 static const char *task_comm(struct et_timeline *tl, struct et_task *t)
 {
 	if (!t->comm_known) {
-		const char *c = tep_data_comm_from_pid(et_trace_tep(tl->trace), t->pid);
+		const char *c = et_trace_comm(tl->trace, t->pid);
 
 		snprintf(t->comm, sizeof(t->comm), "%s", c ? c : "<...>");
 		t->comm_known = true;

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libentrytrace's own tier: what its files share and nobody outside the
+ * library sees (trace-cmd's trace-cmd-local.h).  The layers, each calling
+ * only the ones below it:
+ *
+ *   trace.c     a trace: the file opened with libtracecmd, its facts, its
+ *               mode, syscall names, task names         (struct et_trace)
+ *   pages.c     one CPU's records, read from the file's pages or
+ *               decompressed zstd chunks with kbuffer, or through
+ *               libtracecmd                              (struct et_rec)
+ *   decode.c    records -> typed events: fields resolved once per trace
+ *   walk.c      the one CPU merge, on one thread or many; accounting of
+ *               records, pages, lost events
+ *   timeline*.c events -> syscalls; stats.c, hist.c: syscalls -> cells
+ *   render*.c, plot.c, json.c: text, JSON, CSV, SVG
+ */
+#ifndef _ET_LOCAL_H
+#define _ET_LOCAL_H
+
+#include <stddef.h>
+
+#include "entrytrace-private.h"
+
+struct tep_handle;
+struct tep_record;
+struct tep_event;
+struct tracecmd_input;
+
+#define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------ */
+/* decode.c: the field table                                           */
+
+struct et_field {
+	int offset;
+	int size;
+	bool is_signed;		/* dynamic fields: "relative" (__rel_loc) */
+};
+
+enum et_handler_kind {
+	H_NONE,
+	H_SYS_ENTER,
+	H_SYS_EXIT,
+	H_USER_EXIT,
+	H_USER_ENTER,
+	H_SIGNAL_DELIVER,
+	H_RSEQ_UPDATE,
+	H_SCHED_SWITCH,
+	H_IRQ_ENTER,
+	H_IRQ_EXIT,
+	H_PROCESS_EXIT,
+	H_PROCESS_FORK,
+	H_TASK_NEWTASK,
+	H_TASK_RENAME,
+	H_PROCESS_EXEC,
+	H_STAGE,
+	H_SUMMARY,
+	H_CALIB,
+};
+
+struct et_decoder {
+	bool swap;		/* file endianness differs from ours */
+	uint8_t *handlers;	/* per event id: every event the analyzer knows */
+	uint8_t *active;	/* ...and those the mode decodes */
+	int max_id;
+
+	struct et_field common_type;
+	struct et_field common_pid;
+
+	struct et_field enter_id;
+	struct et_field exit_id, exit_ret;
+	struct et_field sig;
+	struct et_field sw_prev_comm, sw_prev_pid, sw_prev_state;
+	struct et_field sw_next_comm, sw_next_pid;
+	struct et_field pexit_pid, pexit_comm;
+	struct et_field fork_child_pid, fork_child_comm;
+	struct et_field newtask_pid, newtask_comm, newtask_flags;
+	struct et_field rename_pid, rename_newcomm, rename_oldcomm;
+	struct et_field exec_pid, exec_old_pid, exec_filename;
+
+	/* entry_stage (ABI 3): entry_stage_time, _summary, _calib */
+	struct et_field st_seq, st_nr, st_stage, st_work, st_count, st_khz,
+		st_sample, st_cost, st_start, st_delta, st_insns, st_ret;
+	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
+		su_rcu, su_sample, su_khz, su_cost, su_delta;
+	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
+		ca_agg, ca_scratch, ca_failed;
+	int su_nr_delta;
+};
+
+/* One ring-buffer record, wherever it was read from. */
+struct et_rec {
+	uint64_t ts;
+	const void *data;	/* the payload; valid until its CPU's next record */
+	int size;
+	long long missed;	/* events lost just before it, -1 unknown, 0 none */
+	uint64_t page;		/* which page of its CPU it is on, + 1; 0: not counted */
+};
+
+/* Per decoding thread: where events' strings and summary slots live. */
+struct et_scratch {
+	char comm_a[ET_COMM_LEN + 1];
+	char comm_b[ET_COMM_LEN + 1];
+	uint64_t *su_buf;	/* summary deltas, ns */
+};
+
+/*
+ * Resolve every event the analyzer understands in the trace's formats
+ * (info->present and the stage facts are filled in); errbuf says why not.
+ */
+enum et_err et_decoder_init(struct et_decoder *d, struct tep_handle *tep,
+			    struct et_trace_info *info, char *errbuf, size_t errlen);
+void et_decoder_fini(struct et_decoder *d);
+/* Decode only what this mode uses. */
+void et_decoder_activate(struct et_decoder *d, enum et_mode mode);
+/* One record into *ev; false if the mode has no use for it. */
+bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
+	       struct et_scratch *s, struct et_event *ev);
+int et_scratch_init(const struct et_decoder *d, struct et_scratch *s);
+void et_scratch_fini(struct et_scratch *s);
+
+/* The kernel's counter ticks at @khz to ns, rounded; khz 0 (PMU): cycles. */
+static inline uint64_t et_ticks_ns(uint64_t ticks, uint64_t khz)
+{
+	if (!khz)
+		return ticks;
+	return (uint64_t)(((unsigned __int128)ticks * 1000000 + khz / 2) / khz);
+}
+
+/* The events' stamp_cost, thousandths of a tick at @khz, in ns (cycles). */
+static inline double et_stamp_ns(uint64_t milli_ticks, uint64_t khz)
+{
+	return khz ? milli_ticks * 1000.0 / khz : milli_ticks / 1000.0;
+}
+
+/* ------------------------------------------------------------------ */
+/* pages.c: where one CPU's data lies                                  */
+
+enum et_cpu_source {
+	ET_SRC_NONE,		/* no data */
+	ET_SRC_PAGES,		/* uncompressed pages at offset */
+	ET_SRC_ZSTD,		/* zstd chunks at offset (4-byte count, then chunks) */
+};
+
+struct et_cpu_layout {
+	enum et_cpu_source source;
+	uint64_t offset;	/* in the file */
+	uint64_t size;		/* of the data in the file (compressed: its size) */
+	uint64_t file_size;	/* of the whole file */
+};
+
+struct et_cpu_reader;
+
+/*
+ * Read a CPU's records directly (the file's pages and zstd chunks, parsed
+ * with kbuffer, on the trace's own descriptor), or, with handle, through
+ * that libtracecmd handle.  Each reader is used by one thread.
+ */
+struct et_cpu_reader *et_cpu_reader_new(struct et_trace *t, int cpu,
+					struct tracecmd_input *handle);
+/* 1 with *rec filled, 0 at the end of the CPU's data (or where it breaks off) */
+int et_cpu_reader_next(struct et_cpu_reader *r, struct et_rec *rec);
+void et_cpu_reader_free(struct et_cpu_reader *r);
+
+/*
+ * Where the file keeps each CPU's data, read from its option sections
+ * (version 7 files): true when every CPU's data can be read directly.
+ * why says otherwise, for ENTRYTRACE_DEBUG.
+ */
+bool et_pages_layout(struct et_trace *t, const char **why);
+
+/* ------------------------------------------------------------------ */
+/* trace.c                                                             */
+
+struct et_trace {
+	struct tracecmd_input *handle;	/* files; NULL for live traces */
+	struct tep_handle *tep;
+	struct et_trace_info info;
+	struct et_trace_counts counts;
+	struct et_decoder dec;
+	int machine;		/* libaudit MACH_*, -1 unknown */
+
+	char *path;
+	char *open_path;	/* what libtracecmd opens: path, or the spooled copy */
+	int spool_fd;		/* the copy of a pipe or stdin, -1 none */
+	int fd;			/* the file, for direct reading; -1 none */
+	char *machine_str;
+	char *uname_str;	/* live traces own these; files' are libtracecmd's */
+	char *clock_str;
+
+	int page_size;		/* files: pages are counted per CPU */
+	int long_size;		/* of the ring buffer's page header */
+	bool direct;		/* pages.c reads the CPUs itself */
+	struct et_cpu_layout *layout;	/* per CPU, with direct */
+	uint64_t pages_total;
+
+	/* per CPU, one walker each: */
+	uint64_t *last_page;	/* page of the last record + 1 */
+	uint64_t *last_rec_ts;	/* timestamp of the last record */
+	bool *lost_announced;	/* gap before the next record told */
+
+	int jobs;		/* threads for et_trace_iterate, 0: choose */
+	et_progress_fn progress;
+	void *progress_data;
+};
+
+/* A second libtracecmd handle on the same file, for a reader thread. */
+struct tracecmd_input *et_trace_reopen(const struct et_trace *t);
+/* The task's name in the file's saved cmdlines, or NULL. */
+const char *et_trace_comm(const struct et_trace *t, int pid);
+
+/*
+ * Live traces (live.c): the same field resolution and decoding over the
+ * running kernel's formats.  tep stays the caller's (freed after
+ * et_trace_close).
+ */
+struct et_trace *et_trace_new_live(struct tep_handle *tep, const char *name,
+				   const char *uname, const char *clock, int cpus,
+				   enum et_err *err, char *errbuf, size_t errlen);
+
+/* ------------------------------------------------------------------ */
+/* walk.c                                                              */
+
+/*
+ * A walker decodes records of some CPUs and hands each event to fn: one
+ * per thread.  Events' strings point into its scratch, valid during the
+ * call.
+ */
+struct et_walk {
+	et_event_fn fn;
+	void *data;
+	struct et_scratch scratch;
+	uint64_t records, used, lost_events, lost_unknown;
+	uint64_t last_ts;
+	uint64_t key;		/* merge key of the record being handed on */
+};
+
+int et_walk_init(const struct et_trace *t, struct et_walk *w, et_event_fn fn,
+		 void *data);
+/* Adds the walker's counts to the trace's. */
+void et_walk_fini(struct et_trace *t, struct et_walk *w);
+/* One record of a CPU, with the missed-events mark of the one after it. */
+int et_walk_record(struct et_trace *t, struct et_walk *w, const struct et_rec *rec,
+		   int cpu);
+/* The records were cut off on cpu at ts: a gap of unknown size (live). */
+int et_walk_gap(struct et_trace *t, struct et_walk *w, int cpu, uint64_t ts);
+
+/* ------------------------------------------------------------------ */
+/* hist.c                                                              */
+
+/* Grow *arr (of *cap elements of size sz) to hold at least need. */
+int et_grow(void **arr, size_t *cap, size_t need, size_t sz);
+
+/* The histogram add, inlined into the per-syscall paths. */
+bool et_hist_reserve(struct et_hist *h, uint32_t idx);
+
+static inline uint32_t et_hist_index_inline(uint64_t v)
+{
+	const uint32_t sub = 1u << ET_HIST_SUB_BITS;
+	int shift;
+
+	if (v < 2 * sub)
+		return (uint32_t)v;
+	shift = 63 - __builtin_clzll(v) - ET_HIST_SUB_BITS;
+	return (uint32_t)((shift + 1) * sub + ((v >> shift) - sub));
+}
+
+static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts)
+{
+	uint32_t idx = h->moments_only ? 0 : et_hist_index_inline(v);
+	int64_t x;
+
+	if (!h->moments_only) {
+		if (__builtin_expect(idx >= h->nr_buckets, 0) &&
+		    !et_hist_reserve(h, idx))
+			return false;
+		h->buckets[idx]++;
+	}
+	if (__builtin_expect(!h->count, 0)) {
+		h->shift = v;
+		h->min = h->max = v;
+		h->min_ts = h->max_ts = ts;
+	} else if (v < h->min) {
+		h->min = v;
+		h->min_ts = ts;
+	} else if (v > h->max) {
+		h->max = v;
+		h->max_ts = ts;
+	}
+	h->count++;
+	h->total += v;
+	/* |v - shift| < 2^63 for any nanosecond duration: one 64x64 multiply */
+	x = (int64_t)(v - h->shift);
+	h->sum += x;
+	h->sumsq += (unsigned __int128)((__int128)x * x);
+	return true;
+}
+
+#endif /* _ET_LOCAL_H */

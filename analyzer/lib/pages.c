@@ -1,0 +1,570 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Pages: one CPU's records, in the order the file holds them.
+ *
+ * libtracecmd 1.3 hands out records one malloc'd struct at a time and, on a
+ * compressed file, keeps every chunk it ever decompressed on a list it walks
+ * for each page (Documentation/libtracecmd-zstd.md): reading costs more
+ * than the analysis, and memory grows with the trace.  So where the file
+ * allows it, the CPUs' ring-buffer pages are read here, on a descriptor of
+ * our own: uncompressed pages through a window of pread()s, zstd chunks one
+ * at a time into one buffer, and each page parsed with libtraceevent's
+ * kbuffer - the parser libtracecmd itself uses, called the same way, so the
+ * records, their timestamps and missed-event marks are the same.  Memory
+ * per CPU is one window and one chunk, whatever the length of the trace.
+ *
+ * The rules are libtracecmd's: a CPU's pages follow each other from its
+ * data offset while they lie inside its data; a page whose header claims
+ * more than a page ends the CPU's data; an empty page gives no records; a
+ * chunk that does not decompress ends the CPU's data.
+ *
+ * Direct reading needs the data's place in the file, which libtracecmd does
+ * not tell: it is read from the file's option sections (trace.dat version
+ * 7: the BUFFER option of the top instance, and whether its flyrecord
+ * section is compressed).  Anything else - version 6, zlib, options that
+ * shift or scale timestamps (DATE, OFFSET, TIME_SHIFT, TSC2NSEC), a first
+ * record that is not the one libtracecmd reads - is read through
+ * libtracecmd, one handle per thread, as before.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <zstd.h>
+
+#include "entrytrace-local.h"
+#include "tracecmd-compat.h"
+
+#define WINDOW_BYTES (256 * 1024)
+
+struct et_cpu_reader {
+	struct et_trace *t;
+	int cpu;
+	int page_size;
+
+	/* through libtracecmd */
+	struct tracecmd_input *handle;
+	struct tep_record *rec;		/* the one handed out last */
+
+	/* direct */
+	struct kbuffer *kbuf;
+	bool page_loaded;
+	bool done;
+	uint64_t page_no;		/* pages begun, = index of the current + 1 */
+	uint64_t vpos;			/* offset of the next page in the CPU's data */
+	uint64_t vend;			/* size of the CPU's (uncompressed) data */
+	uint64_t base;			/* its place in the file */
+	uint64_t file_end;		/* end of the bytes it may read in the file */
+
+	char *win;			/* file bytes [win_off, win_off + win_len) */
+	size_t win_cap, win_len;
+	uint64_t win_off;
+
+	ZSTD_DCtx *zctx;
+	uint32_t chunks_left;
+	uint64_t zpos;			/* file offset of the next chunk header */
+	char *chunk;			/* decompressed chunk, pages from chunk_voff */
+	size_t chunk_cap, chunk_len;
+	uint64_t chunk_voff;
+	bool have_chunk;
+};
+
+/* ------------------------------------------------------------------ */
+/* The file's layout (version 7)                                       */
+
+enum {
+	OPT_DONE = 0,
+	OPT_DATE = 1,
+	OPT_BUFFER = 3,
+	OPT_OFFSET = 7,
+	OPT_TIME_SHIFT = 12,
+	OPT_TSC2NSEC = 14,
+	SEC_FL_COMPRESS = 1,
+};
+
+struct file_reader {
+	int fd;
+	uint64_t size;
+	bool swap;
+};
+
+static bool rd_at(const struct file_reader *f, uint64_t off, void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (off > f->size || n > f->size - off)
+		return false;
+	while (n) {
+		r = pread(f->fd, buf, n, (off_t)off);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		buf = (char *)buf + r;
+		off += r;
+		n -= r;
+	}
+	return true;
+}
+
+static uint64_t num(const struct file_reader *f, const void *p, int size)
+{
+	uint64_t v = 0;
+	uint32_t w;
+	uint16_t h;
+
+	switch (size) {
+	case 2:
+		memcpy(&h, p, 2);
+		return f->swap ? __builtin_bswap16(h) : h;
+	case 4:
+		memcpy(&w, p, 4);
+		return f->swap ? __builtin_bswap32(w) : w;
+	case 8:
+		memcpy(&v, p, 8);
+		return f->swap ? __builtin_bswap64(v) : v;
+	}
+	return 0;
+}
+
+/* A compressed block: 4 bytes compressed size, 4 uncompressed, the data. */
+static char *zblock(const struct file_reader *f, uint64_t off, uint64_t limit,
+		    size_t *len)
+{
+	char hdr[8], *in, *out;
+	uint64_t csize, usize;
+	size_t r;
+
+	if (!rd_at(f, off, hdr, 8))
+		return NULL;
+	csize = num(f, hdr, 4);
+	usize = num(f, hdr + 4, 4);
+	if (csize + 8 > limit || usize > (64u << 20))
+		return NULL;
+	in = malloc(csize ? csize : 1);
+	out = malloc(usize ? usize : 1);
+	if (!in || !out || !rd_at(f, off + 8, in, csize)) {
+		free(in);
+		free(out);
+		return NULL;
+	}
+	r = ZSTD_decompress(out, usize, in, csize);
+	free(in);
+	if (ZSTD_isError(r)) {
+		free(out);
+		return NULL;
+	}
+	*len = r;
+	return out;
+}
+
+/*
+ * Walk the chain of option sections from the header's first one: the
+ * top instance's BUFFER option gives each CPU's data offset and size.
+ */
+static bool read_options(struct et_trace *t, struct file_reader *f, uint64_t opt,
+			 bool zstd, uint64_t *buffer_off, char **cpus_buf,
+			 size_t *cpus_len, const char **why)
+{
+	for (int sections = 0; opt && sections < 64; sections++) {
+		char hdr[16], *data = NULL;
+		size_t len = 0, p = 0;
+		uint64_t size, next = 0;
+		unsigned int flags;
+
+		if (!rd_at(f, opt, hdr, 16)) {
+			*why = "an options section lies outside the file";
+			return false;
+		}
+		flags = num(f, hdr + 2, 2);
+		size = num(f, hdr + 8, 8);
+		if (num(f, hdr, 2) != OPT_DONE || size > f->size) {
+			*why = "an options section is not one";
+			return false;
+		}
+		if (flags & SEC_FL_COMPRESS) {
+			if (!zstd || !(data = zblock(f, opt + 16, size, &len))) {
+				*why = "a compressed options section that is not zstd";
+				return false;
+			}
+		} else {
+			len = size;
+			data = malloc(len ? len : 1);
+			if (!data || !rd_at(f, opt + 16, data, len)) {
+				free(data);
+				*why = "an options section lies outside the file";
+				return false;
+			}
+		}
+		while (p + 6 <= len) {
+			unsigned int id = num(f, data + p, 2);
+			uint64_t osz = num(f, data + p + 2, 4);
+			const char *o = data + p + 6;
+
+			if (osz > len - p - 6)
+				break;
+			p += 6 + osz;
+			switch (id) {
+			case OPT_DATE:
+			case OPT_OFFSET:
+			case OPT_TIME_SHIFT:
+			case OPT_TSC2NSEC:
+				*why = "the file shifts or scales its timestamps (DATE, OFFSET, TIME_SHIFT or TSC2NSEC option)";
+				free(data);
+				return false;
+			case OPT_BUFFER: {
+				const char *name = o + 8, *end = o + osz;
+				const char *clock;
+
+				if (osz < 8 || !memchr(name, 0, end - name))
+					break;
+				if (*name)	/* another instance's buffer */
+					break;
+				clock = name + 1;
+				if (!memchr(clock, 0, end - clock))
+					break;
+				clock += strlen(clock) + 1;
+				if (end - clock < 8)
+					break;
+				*buffer_off = num(f, o, 8);
+				if ((int)num(f, clock, 4) != t->page_size) {
+					*why = "the BUFFER option's page size is not the file's";
+					free(data);
+					return false;
+				}
+				free(*cpus_buf);
+				*cpus_len = end - clock - 4;
+				*cpus_buf = malloc(*cpus_len ? *cpus_len : 1);
+				if (!*cpus_buf) {
+					free(data);
+					return false;
+				}
+				memcpy(*cpus_buf, clock + 4, *cpus_len);
+				break;
+			}
+			case OPT_DONE:
+				if (osz >= 8)
+					next = num(f, o, 8);
+				p = len;
+				break;
+			}
+		}
+		free(data);
+		opt = next;
+	}
+	return true;
+}
+
+bool et_pages_layout(struct et_trace *t, const char **why)
+{
+	struct file_reader f = { .fd = t->fd };
+	char head[512], *cpus_buf = NULL;
+	const char *comp, *ver;
+	uint64_t opt, buffer_off = 0;
+	size_t cpus_len = 0, p;
+	unsigned int n, flags;
+	struct stat st;
+	bool zstd, ok = false;
+	char sec[16];
+
+	*why = "not a regular trace.dat";
+	if (f.fd < 0 || fstat(f.fd, &st) < 0)
+		return false;
+	f.size = st.st_size;
+	f.swap = t->info.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (t->info.file_version != 7) {
+		*why = "file version 6: its layout is libtracecmd's to read";
+		return false;
+	}
+	memset(head, 0, sizeof(head));
+	if (!rd_at(&f, 0, head, f.size < sizeof(head) - 1 ? f.size : sizeof(head) - 1))
+		return false;
+	/* magic (3), "tracing", "7\0", endian, long size, page size (4) */
+	p = 10 + strlen(head + 10) + 1 + 1 + 1 + 4;
+	comp = head + p;
+	p += strlen(comp) + 1;
+	ver = head + p;
+	p += strlen(ver) + 1;
+	if (p + 8 > sizeof(head))
+		return false;
+	opt = num(&f, head + p, 8);
+	zstd = !strcmp(comp, "zstd");
+	if (!zstd && strcmp(comp, "none")) {
+		*why = "compressed with other than zstd";
+		return false;
+	}
+	if (!read_options(t, &f, opt, zstd, &buffer_off, &cpus_buf, &cpus_len, why))
+		goto out;
+	*why = "no BUFFER option for the top instance";
+	if (!cpus_buf || cpus_len < 4 || !rd_at(&f, buffer_off, sec, 16))
+		goto out;
+	flags = num(&f, sec + 2, 2);
+	n = num(&f, cpus_buf, 4);
+	if ((uint64_t)n * 20 > cpus_len - 4)
+		goto out;
+	t->layout = calloc(t->info.cpus, sizeof(*t->layout));
+	if (!t->layout)
+		goto out;
+	for (unsigned int i = 0; i < n; i++) {
+		const char *c = cpus_buf + 4 + 20 * i;
+		unsigned int cpu = num(&f, c, 4);
+		uint64_t off = num(&f, c + 4, 8), size = num(&f, c + 12, 8);
+
+		if (cpu >= (unsigned int)t->info.cpus || t->layout[cpu].source ||
+		    off > f.size || size > f.size - off) {
+			*why = "a CPU's data lies outside the file";
+			goto out;
+		}
+		if (!size)
+			continue;
+		t->layout[cpu] = (struct et_cpu_layout){
+			.source = flags & SEC_FL_COMPRESS ? ET_SRC_ZSTD : ET_SRC_PAGES,
+			.offset = off, .size = size, .file_size = f.size,
+		};
+		if ((flags & SEC_FL_COMPRESS) && !zstd) {
+			*why = "compressed data of a file that says it is not";
+			goto out;
+		}
+	}
+	ok = true;
+	*why = NULL;
+out:
+	free(cpus_buf);
+	if (!ok) {
+		free(t->layout);
+		t->layout = NULL;
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------------ */
+/* Direct reading                                                      */
+
+/* Make file bytes [off, off + n) readable at the returned pointer. */
+static char *window(struct et_cpu_reader *r, uint64_t off, size_t n)
+{
+	struct file_reader f = { .fd = r->t->fd, .size = r->file_end };
+	size_t want;
+
+	if (off >= r->win_off && off + n <= r->win_off + r->win_len)
+		return r->win + (off - r->win_off);
+	if (n > r->win_cap) {
+		char *w = realloc(r->win, n);
+
+		if (!w)
+			return NULL;
+		r->win = w;
+		r->win_cap = n;
+	}
+	want = r->win_cap;
+	if (off >= r->file_end)
+		return NULL;
+	if (want > r->file_end - off)
+		want = r->file_end - off;
+	if (want < n) {
+		/* the data's last page may be cut short: the rest is zero */
+		memset(r->win, 0, n);
+	}
+	if (!rd_at(&f, off, r->win, want))
+		return NULL;
+	r->win_off = off;
+	r->win_len = want < n ? n : want;
+	return r->win;
+}
+
+/* The next zstd chunk, decompressed; false at the end or on a bad chunk. */
+static bool next_chunk(struct et_cpu_reader *r)
+{
+	char *hdr, *in;
+	uint64_t csize, usize;
+	size_t got, need;
+
+	if (!r->chunks_left)
+		return false;
+	hdr = window(r, r->zpos, 8);
+	if (!hdr)
+		return false;
+	csize = num(&(struct file_reader){ .swap = r->t->dec.swap }, hdr, 4);
+	usize = num(&(struct file_reader){ .swap = r->t->dec.swap }, hdr + 4, 4);
+	in = window(r, r->zpos + 8, csize);
+	if (!in)
+		return false;
+	need = (usize + r->page_size - 1) / r->page_size * r->page_size;
+	if (need < (size_t)r->page_size)
+		need = r->page_size;
+	if (need > r->chunk_cap) {
+		char *c = realloc(r->chunk, need);
+
+		if (!c)
+			return false;
+		r->chunk = c;
+		r->chunk_cap = need;
+	}
+	got = ZSTD_decompressDCtx(r->zctx, r->chunk, usize, in, csize);
+	if (ZSTD_isError(got))
+		return false;	/* libtracecmd ends the CPU's data here too */
+	memset(r->chunk + got, 0, need - got);
+	r->chunk_voff = r->have_chunk ? r->chunk_voff + r->chunk_len : 0;
+	r->chunk_len = usize;
+	r->have_chunk = true;
+	r->zpos += 8 + csize;
+	r->chunks_left--;
+	return true;
+}
+
+/* Load the page at vpos into the kbuffer; false where the data ends. */
+static bool load_page(struct et_cpu_reader *r)
+{
+	void *page;
+
+	if (r->done || r->vpos >= r->vend)
+		return false;
+	if (r->zctx) {
+		while (!r->have_chunk || r->vpos >= r->chunk_voff + r->chunk_len)
+			if (!next_chunk(r))
+				return false;
+		page = r->chunk + (r->vpos - r->chunk_voff) / r->page_size * r->page_size;
+	} else {
+		page = window(r, r->base + r->vpos, r->page_size);
+		if (!page)
+			return false;
+	}
+	kbuffer_load_subbuffer(r->kbuf, page);
+	if (kbuffer_subbuffer_size(r->kbuf) > r->page_size)
+		return false;	/* a page header libtracecmd refuses: the data ends */
+	r->vpos += r->page_size;
+	r->page_no++;
+	return true;
+}
+
+static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
+{
+	unsigned long long ts;
+	void *data;
+
+	for (;;) {
+		if (!r->page_loaded) {
+			if (!load_page(r)) {
+				r->done = true;
+				return 0;
+			}
+			r->page_loaded = true;
+		}
+		data = kbuffer_read_event(r->kbuf, &ts);
+		if (data)
+			break;
+		r->page_loaded = false;
+	}
+	rec->ts = ts;
+	rec->data = data;
+	rec->size = kbuffer_event_size(r->kbuf);
+	rec->missed = kbuffer_missed_events(r->kbuf);
+	rec->page = r->page_no;
+	kbuffer_next_event(r->kbuf, NULL);
+	return 1;
+}
+
+static int direct_init(struct et_cpu_reader *r)
+{
+	const struct et_cpu_layout *l = &r->t->layout[r->cpu];
+	struct file_reader f = { .swap = r->t->dec.swap };
+	char *hdr;
+
+	r->kbuf = kbuffer_alloc(r->t->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				r->t->info.big_endian ? KBUFFER_ENDIAN_BIG :
+							KBUFFER_ENDIAN_LITTLE);
+	if (!r->kbuf)
+		return -1;
+	if (tep_is_old_format(r->t->tep))
+		kbuffer_set_old_format(r->kbuf);
+	r->win_cap = WINDOW_BYTES > 4 * r->page_size ? WINDOW_BYTES : 4 * r->page_size;
+	r->win = malloc(r->win_cap);
+	if (!r->win)
+		return -1;
+	r->base = l->offset;
+	/*
+	 * Pages: the data's own bytes.  Chunks: the size the BUFFER option
+	 * gives leaves out the 4-byte chunk count, and libtracecmd does not
+	 * bound chunk reads by it, so neither do we: the file's end does.
+	 */
+	r->file_end = l->source == ET_SRC_ZSTD ? l->file_size : l->offset + l->size;
+	if (l->source == ET_SRC_NONE) {
+		r->done = true;
+	} else {
+		/* the (uncompressed) bytes of pages, as libtracecmd counts them */
+		long long size = tracecmd_get_cpu_file_size(r->t->handle, r->cpu);
+
+		r->vend = size > 0 ? (uint64_t)size : 0;
+	}
+	if (l->source == ET_SRC_ZSTD) {
+		r->zctx = ZSTD_createDCtx();
+		hdr = r->zctx ? window(r, l->offset, 4) : NULL;
+		if (!hdr)
+			return -1;
+		r->chunks_left = num(&f, hdr, 4);
+		r->zpos = l->offset + 4;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Through libtracecmd                                                 */
+
+static int handle_next(struct et_cpu_reader *r, struct et_rec *rec)
+{
+	if (r->rec)
+		tracecmd_free_record(r->rec);
+	r->rec = tracecmd_read_data(r->handle, r->cpu);
+	if (!r->rec)
+		return 0;
+	rec->ts = r->rec->ts;
+	rec->data = r->rec->data;
+	rec->size = r->rec->size;
+	rec->missed = r->rec->missed_events;
+	/* records of a CPU come in file order: a new page is a new offset/page */
+	rec->page = r->page_size > 0 ? r->rec->offset / (uint64_t)r->page_size + 1 : 0;
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+
+struct et_cpu_reader *et_cpu_reader_new(struct et_trace *t, int cpu,
+					struct tracecmd_input *handle)
+{
+	struct et_cpu_reader *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->t = t;
+	r->cpu = cpu;
+	r->page_size = t->page_size;
+	r->handle = handle;
+	if (!handle && direct_init(r)) {
+		et_cpu_reader_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+int et_cpu_reader_next(struct et_cpu_reader *r, struct et_rec *rec)
+{
+	return r->handle ? handle_next(r, rec) : direct_next(r, rec);
+}
+
+void et_cpu_reader_free(struct et_cpu_reader *r)
+{
+	if (!r)
+		return;
+	if (r->rec)
+		tracecmd_free_record(r->rec);
+	if (r->kbuf)
+		kbuffer_free(r->kbuf);
+	ZSTD_freeDCtx(r->zctx);
+	free(r->win);
+	free(r->chunk);
+	free(r);
+}
