@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Overlays: the time a task was switched out (sched_switch) or interrupted
+ * (hard and soft irq handlers) inside a syscall.  Each interval is added to
+ * the syscall's off_cpu or irq stage and logged, so that when the syscall
+ * is emitted every stage with a start knows how much of it was not its own
+ * (--exclusive) and how many of the tracer's events it paid for
+ * (--no-overhead).
+ */
+#include "timeline.h"
+static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc)
+{
+	if (sc == &t->sc[0])
+		return &t->log[0];
+	if (sc == &t->sc[1])
+		return &t->log[1];
+	return NULL;
+}
+
+static void log_overlay(struct et_task *t, const struct et_syscall *sc,
+			uint64_t start, uint64_t end, int stage)
+{
+	struct et_slot_log *l = log_of(t, sc);
+
+	if (!l || end <= start)
+		return;
+	if (l->nov == ET_MAX_OVERLAYS) {
+		l->dropped = true;
+		return;
+	}
+	l->ov_start[l->nov] = start;
+	l->ov_stage[l->nov] = (uint8_t)stage;
+	l->ov_end[l->nov++] = end;
+}
+
+/* How many of the task's stage events were written inside (s0, s1). */
+static unsigned int emissions_in(const struct et_task *t, uint64_t s0, uint64_t s1)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < t->emit_count; i++) {
+		uint64_t ts = t->emits[(t->emit_next + ET_EMIT_RING - 1 - i) % ET_EMIT_RING];
+
+		if (ts <= s0)
+			break;	/* newest first: the rest are older still */
+		n += ts < s1;
+	}
+	return n;
+}
+
+/*
+ * Per stage with a start: how much interrupt and off-CPU time fell inside
+ * it, and what the trace events written inside it cost.
+ */
+void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
+{
+	struct et_slot_log *l = log_of(t, sc);
+	uint64_t mask = sc->start_mask;
+
+	if (!l)
+		return;
+	if (l->dropped) {
+		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
+		tl->counts.overlays_dropped++;
+	}
+	sc->nr_overlays = (uint8_t)l->nov;
+	for (int i = 0; i < l->nov; i++) {
+		sc->overlays[i].start = l->ov_start[i];
+		sc->overlays[i].end = l->ov_end[i];
+		sc->overlays[i].stage = l->ov_stage[i];
+	}
+	while (mask) {
+		int st = __builtin_ctzll(mask);
+		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->ns[st];
+		uint64_t sub = 0, n = 0;
+
+		mask &= mask - 1;
+		for (int i = 0; i < l->nov; i++) {
+			uint64_t a = l->ov_start[i] > s0 ? l->ov_start[i] : s0;
+			uint64_t b = l->ov_end[i] < s1 ? l->ov_end[i] : s1;
+
+			if (b > a)
+				sub += b - a;
+		}
+		n = emissions_in(t, s0, s1);
+		sc->sub[st] = sub < sc->ns[st] ? sub : sc->ns[st];
+		sc->ovh[st] = (uint32_t)(n * tl->cost_median);
+	}
+}
+
+
+/* The syscall a task is inside for overlay purposes, or NULL. */
+static struct et_syscall *in_kernel(struct et_timeline *tl, struct et_task *t)
+{
+	switch (tl->mode) {
+	case ET_MODE_STOCK:
+		if (t->has_cur)
+			return CUR(t);
+		if (tl->have_ct && t->has_pend && !t->pend_returned)
+			return PEND(t);
+		return NULL;
+	case ET_MODE_STAGES:
+		/* between its first event and its exit stages */
+		if (t->has_cur && !(CUR(t)->stage_mask & tl->exit_mask &
+				    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
+			return CUR(t);
+		return NULL;
+	case ET_MODE_SUMMARY:
+		return NULL;	/* one event at the end: no span to test */
+	}
+	return NULL;
+}
+
+void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_task *prev = ev->sw.prev_pid ? tl_task_get(tl, ev->sw.prev_pid) : NULL;
+	struct et_task *next = ev->sw.next_pid ? tl_task_get(tl, ev->sw.next_pid) : NULL;
+
+	if (prev) {
+		struct et_syscall *sc = in_kernel(tl, prev);
+
+		tl_task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
+		if (sc) {
+			prev->off_cpu = true;
+			prev->off_in_pend = sc == PEND(prev);
+			prev->off_ts = ev->ts;
+			prev->off_gen = prev->gen;
+		}
+	}
+	if (next) {
+		tl_task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
+		if (next->off_cpu && next->off_gen == next->gen) {
+			struct et_syscall *sc = in_kernel(tl, next);
+
+			if (sc && (sc == PEND(next)) == next->off_in_pend) {
+				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
+				log_overlay(next, sc, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+				if (next->off_in_pend)
+					sc->work |= ET_WORK(RESCHED);
+			}
+		}
+		next->off_cpu = false;
+	}
+}
+
+void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
+{
+	struct et_cpu *c;
+	struct et_task *t;
+
+	if (ev->cpu < 0 || ev->cpu >= tl->nr_cpus)
+		return;
+	c = &tl->cpus[ev->cpu];
+	if (ev->kind == ET_EV_IRQ_ENTER) {
+		if (c->depth++ == 0) {
+			t = ev->pid ? tl_task_find(tl, ev->pid) : NULL;
+			c->pid = ev->pid;
+			c->start = ev->ts;
+			c->in_syscall = t && in_kernel(tl, t);
+			c->gen = t ? t->gen : 0;
+		}
+		return;
+	}
+	if (c->depth == 0 || --c->depth || !c->in_syscall)
+		return;	/* unmatched, nested, or not inside a syscall */
+	t = tl_task_find(tl, c->pid);
+	if (t && t->gen == c->gen) {
+		struct et_syscall *sc = in_kernel(tl, t);
+
+		if (sc) {
+			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
+			log_overlay(t, sc, c->start, ev->ts, ET_STAGE_IRQ);
+		}
+	}
+}

@@ -1,0 +1,192 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The timeline's own tier: the per-task state machine's data, shared by
+ *
+ *   timeline.c        tasks and their names, a syscall's life (begin,
+ *                     pend, emit), lost events, fork/exit/exec, dispatch
+ *   timeline-stock.c  a stock kernel: raw_syscalls, context tracking,
+ *                     signal delivery, rseq
+ *   timeline-stage.c  an entrytrace kernel: entry_stage_time and
+ *                     entry_stage_summary events, the stamps' calibration
+ *   overlay.c         time switched out or interrupted inside a syscall
+ *
+ * Nothing here is seen outside the timeline.
+ */
+#ifndef _ET_TIMELINE_H
+#define _ET_TIMELINE_H
+
+#include "entrytrace-local.h"
+
+#define ET_HOLD_MAX 1024
+#define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
+#define ET_EMIT_RING 256	/* a task's recent stage-event times */
+
+/* What happened inside a syscall, kept until it is emitted. */
+struct et_slot_log {
+	uint16_t nov;
+	bool dropped;
+	uint64_t ov_start[ET_MAX_OVERLAYS];
+	uint64_t ov_end[ET_MAX_OVERLAYS];
+	uint8_t ov_stage[ET_MAX_OVERLAYS];
+};
+
+#define CUR(t) (&(t)->sc[(t)->ci])
+#define PEND(t) (&(t)->sc[(t)->ci ^ 1])
+
+struct et_task {
+	int pid;
+	bool has_cur;
+	bool has_pend;
+	bool pend_returned;	/* stock + ct: user_enter seen after pend */
+	bool seen_syscall;	/* a syscall of this task was seen */
+	bool created;		/* fork/clone seen inside the trace */
+	bool comm_known;
+	bool comm_tentative;	/* comm came from the saved cmdlines */
+	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
+	bool off_cpu;		/* switched out inside a syscall */
+	bool off_in_pend;	/* ...inside pend's exit path */
+	bool have_return;	/* last_return is valid */
+	bool pid_reused;	/* the next syscall is a reused pid's first */
+	bool seq_gap;		/* the next syscall follows lost ones */
+	int tgid;		/* thread group, -1 unknown */
+	uint32_t gen;		/* bumped per syscall, for overlays */
+	uint32_t off_gen;
+	uint32_t last_seq;	/* stage modes: seq of last_return */
+	uint64_t user_exit_ts;
+	uint64_t last_event;	/* trace clock of this task's last event */
+	uint64_t off_ts;
+	uint64_t last_return;	/* stock: trace clock; stage modes: kernel clock */
+	char comm[ET_COMM_LEN];
+	struct et_syscall sc[2];	/* cur is sc[ci], pend the other */
+	struct et_slot_log log[2];	/* ...and what happened inside them */
+	int ci;
+	/*
+	 * When the task's entry_stage events were written (trace clock).  An
+	 * event costs the syscall running when it is written, which for the
+	 * previous syscall's deferred stages is not the one it describes.
+	 */
+	uint64_t emits[ET_EMIT_RING];
+	unsigned int emit_next, emit_count;
+	struct et_syscall *held;	/* emitted while comm_tentative */
+	size_t nr_held, cap_held;
+};
+
+struct et_cpu {
+	int depth;		/* irq nesting */
+	int pid;		/* task the outermost irq interrupted */
+	uint32_t gen;
+	bool in_syscall;
+	uint64_t start;
+	/* the last stage event on this CPU, for the per-event cost */
+	int last_pid;
+	bool last_burst;	/* NOINSTR or DEFERRED: emitted in a burst */
+	uint64_t last_ts;
+};
+
+struct et_timeline {
+	const struct et_trace *trace;
+	enum et_mode mode;
+	bool have_ct;
+	et_syscall_fn sink;
+	void *data;
+
+	struct et_task **slots;	/* open addressing by pid */
+	size_t nr_slots;
+	size_t nr_tasks;
+	struct et_task *last;	/* the previous lookup: events come in runs */
+
+	struct et_cpu *cpus;
+	int nr_cpus;
+	uint64_t last_gap;	/* start of the latest lost-events gap */
+	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
+	bool have_offset;
+	struct et_hist cost;	/* back-to-back stage event gaps */
+	uint64_t cost_median;	/* its median, refreshed now and then */
+
+	long nr_exit, nr_exit_group;
+	long nr_clone, nr_clone3, nr_fork, nr_vfork;
+	uint64_t deferred_mask;	/* stage ids of kind DEFERRED */
+	uint64_t entry_mask;	/* kernel stages of phase ENTRY */
+	uint64_t exit_mask;	/* kernel stages of phase EXIT, not deferred */
+	uint64_t kids[ET_STAGE_NR];	/* per stage: its descendants */
+
+	/* the kernel's stamp calibration (entry_stage_calib, summaries) */
+	bool raw_stamps;
+	double stamp_ns, agg_ns;
+	uint32_t sample;	/* 1-in-N: seq steps of N are not losses */
+
+	struct et_timeline_counts counts;
+};
+
+/* Syscall records */
+
+static inline void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
+{
+	sc->ns[stage] = ns;
+	sc->count[stage] = 1;
+	sc->stage_mask |= 1ull << stage;
+}
+
+/* A stage that has a start: [start, start + ns). */
+static inline void sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t ns)
+{
+	sc_set(sc, stage, ns);
+	sc->start[stage] = start;
+	sc->start_mask |= 1ull << stage;
+}
+
+/* ns[] and count[] are valid only where stage_mask has the bit. */
+static inline void sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
+{
+	if (!et_syscall_has(sc, stage)) {
+		sc_set(sc, stage, ns);
+		sc->count[stage] = n;
+		return;
+	}
+	sc->ns[stage] += ns;
+	sc->count[stage] += n;
+}
+
+static inline bool is_noreturn(const struct et_timeline *tl, long nr)
+{
+	return nr >= 0 && (nr == tl->nr_exit || nr == tl->nr_exit_group);
+}
+
+static inline bool is_fork(const struct et_timeline *tl, long nr)
+{
+	return nr >= 0 && (nr == tl->nr_clone || nr == tl->nr_clone3 ||
+			   nr == tl->nr_fork || nr == tl->nr_vfork);
+}
+
+/* timeline.c */
+struct et_task *tl_task_find(struct et_timeline *tl, int pid);
+struct et_task *tl_task_get(struct et_timeline *tl, int pid);
+/* An event names the task: what it was called up to now, and from now on. */
+void tl_task_name(struct et_timeline *tl, struct et_task *t, const char *before,
+		  const char *now);
+void tl_sc_begin(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
+void tl_flush_pend(struct et_timeline *tl, struct et_task *t);
+void tl_cur_to_pend(struct et_timeline *tl, struct et_task *t);
+void tl_task_reset(struct et_timeline *tl, struct et_task *t);
+
+/* timeline-stock.c */
+void tl_stock_enter(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_stock_exit(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_stock_user_exit(struct et_task *t, const struct et_event *ev);
+void tl_stock_user_enter(struct et_task *t, const struct et_event *ev);
+void tl_stock_signal(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_stock_rseq(struct et_task *t);
+
+/* timeline-stage.c */
+void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
+void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
+
+/* overlay.c */
+void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
+void tl_on_switch(struct et_timeline *tl, const struct et_event *ev);
+void tl_on_irq(struct et_timeline *tl, const struct et_event *ev);
+
+#endif /* _ET_TIMELINE_H */
