@@ -101,37 +101,23 @@ bool et_session_interrupted(void)
 /* ------------------------------------------------------------------ */
 /* Events                                                              */
 
-struct ev_spec {
+/*
+ * The events besides entry_stage's, from the analyzer's one table
+ * (lib/events.def): TASK ones always (task life cycle and names), IRQ
+ * ones except in summary mode (interrupts inside a syscall cannot be
+ * placed from one event per syscall), STOCK ones on a kernel without
+ * entry_stage events.
+ */
+enum record_class { REC_TASK, REC_IRQ, REC_STOCK };
+
+static const struct ev_spec {
 	const char *sys;
 	const char *name;
-};
-
-/* Task life cycle and names: every mode uses them. */
-static const struct ev_spec task_events[] = {
-	{ "sched", "sched_switch" },
-	{ "sched", "sched_process_exec" },
-	{ "sched", "sched_process_exit" },
-	{ "sched", "sched_process_fork" },
-	{ "task", "task_rename" },
-	{ "task", "task_newtask" },	/* clone flags: which threads share a process */
-};
-
-/* Interrupts inside a syscall: not placed in summary mode. */
-static const struct ev_spec irq_events[] = {
-	{ "irq", "irq_handler_entry" },
-	{ "irq", "irq_handler_exit" },
-	{ "irq", "softirq_entry" },
-	{ "irq", "softirq_exit" },
-};
-
-/* A stock kernel's syscall path. */
-static const struct ev_spec stock_events[] = {
-	{ "raw_syscalls", "sys_enter" },
-	{ "raw_syscalls", "sys_exit" },
-	{ "signal", "signal_deliver" },
-	{ "rseq", "rseq_update" },
-	{ "context_tracking", "user_enter" },
-	{ "context_tracking", "user_exit" },
+	enum record_class cls;
+} table_events[] = {
+#define ET_EVENT(sys, name, handler, family, record, link) { #sys, #name, REC_##record },
+#include "events.def"
+#undef ET_EVENT
 };
 
 static int add_event_name(struct et_session *s, const char *glob)
@@ -164,10 +150,12 @@ static int enable_one(struct et_session *s, const char *sys, const char *name)
 	return add_event_name(s, glob) ? -1 : 1;
 }
 
-static int enable_list(struct et_session *s, const struct ev_spec *e, size_t n)
+/* Every table event of a class this kernel has, in table order. */
+static int enable_class(struct et_session *s, enum record_class cls)
 {
-	for (size_t i = 0; i < n; i++)
-		if (enable_one(s, e[i].sys, e[i].name) < 0)
+	for (size_t i = 0; i < ARRAY_LEN(table_events); i++)
+		if (table_events[i].cls == cls &&
+		    enable_one(s, table_events[i].sys, table_events[i].name) < 0)
 			return -1;
 	return 0;
 }
@@ -250,16 +238,15 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 			s->who);
 		return ET_EXIT_USAGE;
 	}
-	if (enable_list(s, task_events, ARRAY_LEN(task_events)))
+	if (enable_class(s, REC_TASK))
 		return ET_EXIT_FAIL;
 	if (stages) {
 		if (enable_stages(s, o->summary))
 			return ET_EXIT_FAIL;
-		if (!o->summary && enable_list(s, irq_events, ARRAY_LEN(irq_events)))
+		if (!o->summary && enable_class(s, REC_IRQ))
 			return ET_EXIT_FAIL;
 	} else {
-		if (enable_list(s, stock_events, ARRAY_LEN(stock_events)) ||
-		    enable_list(s, irq_events, ARRAY_LEN(irq_events)))
+		if (enable_class(s, REC_STOCK) || enable_class(s, REC_IRQ))
 			return ET_EXIT_FAIL;
 	}
 	for (int i = 0; i < o->nr_events; i++) {
