@@ -395,7 +395,6 @@ struct et_syscall {
 	 */
 	uint64_t sub[ET_STAGE_NR];
 	uint32_t ovh[ET_STAGE_NR];
-	uint32_t flags2;	/* ET_SC2_* */
 	/*
 	 * The intervals inside the syscall it was switched out (off_cpu) or
 	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
@@ -411,8 +410,6 @@ struct et_syscall {
 	 */
 	int tgid;
 };
-
-#define ET_SC2_OVERLAYS_DROPPED	(1u << 0)	/* > ET_SC_MAX_OVERLAYS intervals */
 
 _Static_assert(ET_STAGE_NR <= 64, "stage_mask holds one bit per stage");
 
@@ -548,7 +545,6 @@ struct et_stats_opts {
 
 struct et_stats *et_stats_new(const struct et_stats_opts *opts);
 bool et_stats_add(struct et_stats *st, const struct et_syscall *sc);
-bool et_stats_merge(struct et_stats *dst, const struct et_stats *src);
 void et_stats_free(struct et_stats *st);
 
 struct et_cell {
@@ -572,7 +568,7 @@ struct et_group {
 /*
  * Cells sorted by syscall (largest total time first), then stage: total
  * first, then the stages in vocabulary order.  The array stays valid until
- * the next et_stats_add or et_stats_merge.
+ * the next et_stats_add.
  */
 size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
 /* Breakdown groups of the per-syscall total, sorted by nr then key. */

@@ -59,10 +59,8 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 
 	if (!l)
 		return;
-	if (l->dropped) {
-		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
+	if (l->dropped)
 		tl->counts.overlays_dropped++;
-	}
 	sc->nr_overlays = (uint8_t)l->nov;
 	for (int i = 0; i < l->nov; i++) {
 		sc->overlays[i].start = l->ov_start[i];

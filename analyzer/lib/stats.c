@@ -308,39 +308,6 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 	return true;
 }
 
-bool et_stats_merge(struct et_stats *dst, const struct et_stats *src)
-{
-	dst->dirty = true;
-	dst->syscalls += src->syscalls;
-	for (size_t i = 0; i < src->nr_rows; i++) {
-		struct et_row *r = row_get(dst, src->rows[i]->nr, src->rows[i]->work);
-
-		if (!r)
-			return false;
-		r->syscalls += src->rows[i]->syscalls;
-	}
-	for (size_t i = 0; i < src->nr_cells; i++) {
-		const struct et_cell *s = src->cells[i];
-		struct et_row *r = row_get(dst, s->nr, s->work);
-		struct et_cell *c = r ? cell_get(dst, r, s->stage) : NULL;
-
-		if (!c || !et_hist_merge(&c->hist, &s->hist))
-			return false;
-		c->agg_count += s->agg_count;
-		c->sub_total += s->sub_total;
-		c->ovh_total += s->ovh_total;
-	}
-	for (size_t i = 0; i < src->nr_groups; i++) {
-		const struct et_group *s = src->groups[i];
-		struct et_group *g = group_get(dst, s->by, s->nr, s->key,
-					       s->by == ET_BY_PID ? s->comm : NULL);
-
-		if (!g || !et_hist_merge(&g->hist, &s->hist))
-			return false;
-	}
-	return true;
-}
-
 bool et_stats_by_work(const struct et_stats *st)
 {
 	return st->opts.by_work;

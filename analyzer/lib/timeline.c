@@ -193,7 +193,6 @@ void tl_sc_begin(struct et_timeline *tl, struct et_task *t,
 	struct et_syscall *sc = CUR(t);
 
 	memset(sc, 0, offsetof(struct et_syscall, ns));	/* ns[], count[]: by mask */
-	sc->flags2 = 0;
 	sc->nr_overlays = 0;
 	t->log[t->ci].nov = 0;
 	t->log[t->ci].dropped = false;
