@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 static const char diff_usage[] =
 	"usage: entrytrace diff [options] BASE TEST\n"
@@ -313,7 +313,7 @@ int cmd_diff(int argc, char **argv)
 
 	et_common_init(&com);
 	com.who = "entrytrace diff";
-	com.load.stats.by_work = true;
+	com.load.stats_flags |= ET_STATS_BY_WORK;
 	optind = 1;
 	/* "+": options come first, so a "--" between the sides stays in argv */
 	while ((c = getopt_long(argc, argv, "+f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
@@ -453,10 +453,10 @@ int cmd_diff(int argc, char **argv)
 		.diff = &df, .opts = dopts,
 		.base_files = base.files, .test_files = test.files,
 		.nr_base = nb, .nr_test = nt,
-		.base_path = et_trace_entry_path(&base.files[0].info),
-		.test_path = et_trace_entry_path(&test.files[0].info),
+		.base_path = et_info_entry_path(&base.files[0].info),
+		.test_path = et_info_entry_path(&test.files[0].info),
 		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count,
-		.exclusive = com.load.stats.exclusive, .no_overhead = com.load.stats.no_overhead,
+		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE), .no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 	};
 	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {
 		fprintf(stderr, "entrytrace diff: out of memory\n");

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 #include "perfetto.h"
 
 static const char export_usage[] =

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 #define WHO "entrytrace list"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 static const char report_usage[] =
 	"usage: entrytrace report [options] FILE...\n"
@@ -240,7 +240,7 @@ int cmd_report(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_BY_WORK:
-			com.load.stats.by_work = true;
+			com.load.stats_flags |= ET_STATS_BY_WORK;
 			break;
 		case OPT_NO_BREAKDOWN:
 			breakdown = false;
@@ -316,8 +316,8 @@ int cmd_report(int argc, char **argv)
 		.filtered_out = ld.filtered_out,
 		.breakdown = breakdown,
 		.show_excluded = com.load.keep_excluded,
-		.exclusive = com.load.stats.exclusive,
-		.no_overhead = com.load.stats.no_overhead,
+		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE),
+		.no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 		.excluded = ld.excluded,
 		.nr_excluded = ld.nr_excluded,
 	};

@@ -18,7 +18,7 @@
 #include <tracefs.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 #include "session.h"
 
 #define WHO "entrytrace top"
@@ -252,7 +252,6 @@ static int read_period(struct top *t, uint64_t end)
 static int run(struct top *t, double delay, int iterations, bool delta)
 {
 	uint64_t start = mono_ns(), period = (uint64_t)(delay * 1e9), end = start;
-	struct et_stats_opts so = { 0 };
 
 	for (int n = 1; !iterations || n <= iterations; n++) {
 		bool last;
@@ -273,7 +272,7 @@ static int run(struct top *t, double delay, int iterations, bool delta)
 			const struct et_trace_counts *c = et_trace_counts(et_live_trace(t->live));
 
 			et_stats_free(t->stats);
-			t->stats = et_stats_new(&so);
+			t->stats = et_stats_new(0);
 			if (!t->stats)
 				return ET_EXIT_FAIL;
 			t->c0 = *c;
@@ -291,7 +290,6 @@ static int run(struct top *t, double delay, int iterations, bool delta)
 static int top(struct et_session_opts *so, double delay, int iterations,
 	       bool delta, bool breakdown, char **syscalls, int nr_syscalls)
 {
-	struct et_stats_opts sto = { 0 };
 	struct top t = { .tty = isatty(STDOUT_FILENO), .breakdown = breakdown,
 			 .delta = delta };
 	char err[512];
@@ -328,7 +326,7 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 	}
 	t.lost0 = calloc(et_trace_info(et_live_trace(t.live))->cpus, sizeof(*t.lost0));
 	t.tl = et_timeline_new(et_live_trace(t.live), on_syscall, &t);
-	t.stats = et_stats_new(&sto);
+	t.stats = et_stats_new(0);
 	if (!t.tl || !t.stats || !t.lost0)
 		goto out;
 	ret = et_session_start(t.s);

@@ -18,7 +18,7 @@ enum et_exit {
 	ET_EXIT_DAMAGED = 8,	/* the data has holes: records the file holds not read */
 };
 
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 int cmd_report(int argc, char **argv);
 int cmd_list(int argc, char **argv);

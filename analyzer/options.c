@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 		    void *data)
@@ -163,10 +163,10 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		return *arg && !*end && c->load.jobs >= 1 && c->load.jobs <= 1024 ? 1 :
 			et_bad_value(who, "--jobs", arg, "expected a number of reader threads, 1 to 1024");
 	case ET_OPT_EXCLUSIVE:
-		c->load.stats.exclusive = true;
+		c->load.stats_flags |= ET_STATS_EXCLUSIVE;
 		return 1;
 	case ET_OPT_NO_OVERHEAD:
-		c->load.stats.no_overhead = true;
+		c->load.stats_flags |= ET_STATS_NO_OVERHEAD;
 		return 1;
 	case ET_OPT_RAW_STAMPS:
 		c->load.raw_stamps = true;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 static void sink(const struct et_syscall *sc, void *data)
 {
@@ -22,7 +22,6 @@ static void sink(const struct et_syscall *sc, void *data)
 int LLVMFuzzerTestOneInput(const unsigned char *buf, size_t len)
 {
 	char path[] = "/tmp/et-fuzz-XXXXXX";
-	struct et_stats_opts so = { .by_work = true };
 	struct et_report_file file;
 	struct et_report rep = { 0 };
 	struct et_timeline *tl;
@@ -45,7 +44,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *buf, size_t len)
 
 	t = et_trace_open(path, &e, err, sizeof(err));
 	if (t) {
-		st = et_stats_new(&so);
+		st = et_stats_new(ET_STATS_BY_WORK);
 		tl = et_timeline_new(t, sink, st);
 		if (st && tl && et_trace_iterate(t, et_timeline_feed, tl) == 0) {
 			et_timeline_finish(tl);

@@ -1,5 +1,550 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libentrytrace's private tier: the structures and calls the entrytrace
+ * program, its tests and plugins built from this tree use beside the public
+ * interface (trace-cmd's trace-cmd-private.h).  Not an interface: fields
+ * and calls here change with the library, and nothing installed includes
+ * this file.  Library internals are lib/entrytrace-local.h.
+ */
 #ifndef _ENTRYTRACE_PRIVATE_H
 #define _ENTRYTRACE_PRIVATE_H
+
 #include "entrytrace.h"
+
+#ifdef __cplusplus
+extern "C" {
 #endif
+
+/* ------------------------------------------------------------------ */
+/* Stage vocabulary, as tables                                         */
+
+struct et_stage_info {
+	const char *name;
+	const char *desc;
+	enum et_phase phase;
+	enum et_stage_kind kind;
+	int parent;		/* stage id or ET_STAGE_NONE */
+	unsigned int paths;	/* ET_PATH_* */
+};
+
+extern const struct et_stage_info et_stages[ET_STAGE_NR];
+extern const char *const et_work_names[ET_WORK_NR];
+extern const char *const et_work_descs[ET_WORK_NR];
+/* First id of the stages the kernel emits; ids >= this are derived. */
+extern const int et_stage_nr_kernel;
+
+/* ------------------------------------------------------------------ */
+/* Events and traces                                                   */
+
+struct et_event {
+	enum et_event_kind kind;
+	int cpu;
+	int pid;		/* common_pid */
+	uint64_t ts;
+	union {
+		struct {
+			long nr;
+		} enter;
+		struct {
+			long nr;
+			long ret;
+		} exit;
+		struct {
+			int sig;
+		} signal;
+		struct {
+			int prev_pid;
+			int next_pid;
+			long prev_state;
+			const char *prev_comm;	/* valid during the callback */
+			const char *next_comm;
+		} sw;
+		struct {
+			int pid;		/* the task concerned */
+			int old_pid;		/* exec: pid before de_thread */
+			const char *comm;	/* valid during the callback */
+			const char *old_comm;	/* task_rename: name before */
+			/*
+			 * TASK_NEW from task_newtask: the clone flags
+			 * (CLONE_THREAD: a thread of the parent, ev.pid);
+			 * -1 when the event does not say (sched_process_fork).
+			 */
+			long long clone_flags;
+			bool exec;		/* COMM from sched_process_exec */
+		} task;
+		/*
+		 * The kernel's counter ticks are converted to ns with the
+		 * events' khz; with PMU stamps (pmu) times are cycles.
+		 */
+		struct {
+			uint32_t seq;
+			int nr;
+			int stage;
+			uint32_t work;
+			uint32_t count;
+			uint64_t start;
+			uint64_t delta;
+			uint64_t insns;		/* PMU stamps: instructions */
+			long ret;
+			bool pmu;
+			uint32_t sample;	/* 1-in-N sampling in effect */
+			double stamp_ns;	/* calibrated cost of one stamp */
+		} stage;
+		struct {
+			uint32_t seq;
+			uint32_t tail_seq;
+			int nr;
+			uint32_t work;
+			long ret;
+			uint64_t start;
+			uint32_t rcu_unlock_slow;
+			uint32_t sample;	/* 1-in-N sampling in effect */
+			double stamp_ns;	/* calibrated cost of one stamp */
+			bool pmu;
+			const uint64_t *delta;	/* ET_STAGE_NR kernel slots, ns */
+			int nr_delta;
+		} summary;
+		struct {
+			uint32_t source;	/* 0 counter, 1 PMU */
+			uint64_t counter_hz;
+			uint32_t sample;
+			uint32_t epoch;
+			double cost_ns, cost_min_ns;	/* one stamp */
+			double agg_ns;		/* an AGG stage's begin/end pair */
+			uint32_t scratch, failed;
+		} calib;
+		struct {
+			long long count;	/* -1: unknown how many */
+		} lost;
+	};
+};
+
+struct et_trace_info {
+	const char *path;
+	const char *uname;	/* "Linux host 6.12.117 ... x86_64" or NULL */
+	const char *machine;	/* last word of uname: "x86_64", "ppc64le" */
+	const char *clock;
+	unsigned long file_version;
+	const char *compression;	/* NULL when uncompressed */
+	int cpus;
+	uint64_t first_ts;	/* first record, trace clock ns */
+	int long_size;
+	bool big_endian;
+	enum et_mode mode;
+	unsigned int present;	/* ET_HAVE_* */
+	int stage_events;	/* how many entry_stage:<stage> formats exist */
+	uint64_t stage_formats;	/* bit per stage id with a format in the file */
+};
+
+const struct et_trace_info *et_trace_info(const struct et_trace *trace);
+
+struct et_trace_counts {
+	uint64_t records;	/* every record read */
+	uint64_t used;		/* records decoded into events */
+	uint64_t lost_events;	/* sum of known missed-event counts */
+	uint64_t lost_unknown;	/* gaps whose size the kernel did not know */
+	int nr_cpus;
+	uint64_t *lost_per_cpu;	/* nr_cpus entries; unknown gaps count 1 */
+	uint64_t *records_per_cpu;
+	uint64_t last_ts;	/* latest record read, trace clock ns */
+	/*
+	 * What the file holds against what could be read (files only; live
+	 * traces have no pages to count).  The file says how many bytes of
+	 * ring-buffer pages each CPU holds; every one of them should give at
+	 * least one record.  A page that gives none (its header empty or
+	 * invalid, a compressed chunk that does not decompress and so ends
+	 * the CPU's data early) is a hole; so is a record earlier than the one
+	 * before it on its CPU (a page repeated or out of place).
+	 */
+	uint64_t *pages_per_cpu;	/* pages the file holds */
+	uint64_t *pages_read_per_cpu;	/* ...that gave records */
+	uint64_t *time_back_per_cpu;	/* records earlier than their predecessor */
+	uint64_t pages_unread;		/* sum over CPUs of held - read */
+	uint64_t time_back;
+	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
+};
+
+const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
+/* The data has holes: pages that gave no records, time going back, ABI errors. */
+bool et_counts_damaged(const struct et_trace_counts *counts);
+/* Both traces are of one architecture (syscall numbers comparable). */
+bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
+
+/* ------------------------------------------------------------------ */
+/* Syscalls and the timeline                                           */
+
+#define ET_SC_MAX_OVERLAYS 16
+
+struct et_syscall {
+	int pid;
+	int nr;
+	long ret;
+	uint32_t seq;		/* stage modes: kernel sequence number */
+	uint32_t work;		/* path signature, ET_WORK(...) bits */
+	uint32_t flags;		/* ET_SC_* */
+	int cpu_enter;
+	int cpu_exit;
+	uint64_t ts_enter;	/* earliest known point of the syscall */
+	uint64_t ts_exit;	/* latest known point (return to user) */
+	uint64_t t0;		/* stage modes: kernel clock of the first */
+	uint64_t t1;		/* stage start and of the last stage end */
+	char comm[ET_COMM_LEN];
+	uint64_t stage_mask;	/* bit per stage id that has a value */
+	uint64_t start_mask;	/* ...and that has a start time */
+	/*
+	 * Stage starts are on the kernel's clock in the stage modes (the
+	 * entry_stage events' local_clock), on the trace clock otherwise;
+	 * start + clock_offset is always the trace clock.  Aggregates (AGG
+	 * stages' later occurrences, off_cpu, irq) and summary mode have no
+	 * start.
+	 */
+	int64_t clock_offset;
+	/* valid only where stage_mask (start_mask) has the bit: */
+	uint64_t ns[ET_STAGE_NR];
+	uint32_t count[ET_STAGE_NR];
+	uint64_t start[ET_STAGE_NR];
+	/*
+	 * For stages with a start: time of interrupts and of being switched
+	 * out that fell inside the stage (subtracted for exclusive time), and
+	 * the estimated cost of the trace events this syscall emitted inside
+	 * it (subtracted with the tracer overhead).
+	 */
+	uint64_t sub[ET_STAGE_NR];
+	uint32_t ovh[ET_STAGE_NR];
+	/*
+	 * The intervals inside the syscall it was switched out (off_cpu) or
+	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
+	 */
+	uint8_t nr_overlays;
+	struct {
+		uint64_t start, end;
+		uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+	} overlays[ET_SC_MAX_OVERLAYS];
+	/*
+	 * Thread group (process) of the task, from task:task_newtask's clone
+	 * flags or an exec; -1 when the trace does not say.
+	 */
+	int tgid;
+};
+
+/* The hot-path test of et_syscall_has(). */
+static inline bool et_sc_has(const struct et_syscall *sc, int stage)
+{
+	return sc->stage_mask & (1ull << stage);
+}
+
+struct et_timeline_counts {
+	uint64_t syscalls;	/* records handed to the sink */
+	uint64_t complete;	/* ...without ET_SC_INCOMPLETE flags */
+	uint64_t flagged[16];	/* per ET_SC_* bit */
+	uint64_t excluded[16];	/* incomplete ones by first reason, see below */
+	uint64_t tasks;		/* distinct tasks seen */
+	uint64_t seq_lost;	/* syscalls missing from seq gaps */
+	uint64_t stray;		/* events that fit no timeline */
+	uint64_t dup_stage;	/* a stage seen twice for one seq */
+	uint64_t comm_unverified; /* named from saved cmdlines only */
+	/*
+	 * Tracer overhead: the median gap between back-to-back entry_stage
+	 * events of one task on one CPU (the burst each entry emits), i.e. the
+	 * cost of one event, and how many gaps it comes from.
+	 */
+	uint64_t event_cost;
+	uint64_t event_cost_samples;
+	uint64_t overlays_dropped;	/* syscalls with too many intervals */
+	/*
+	 * Stage modes: the stamp cost subtracted from the stage times (the
+	 * kernel's calibration), the syscalls it could not be subtracted from
+	 * (no calibration yet in the trace), and the sampling the kernel ran.
+	 */
+	double stamp_ns, agg_ns;
+	uint64_t stamp_corrected, stamp_uncorrected;
+	uint32_t sample;
+	uint64_t calib_events;
+	bool pmu;			/* PMU stamps: times are cycles */
+	bool raw_stamps;		/* the stamp cost was left in */
+	uint64_t tasks_grouped;		/* tasks whose thread group is known */
+};
+
+const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
+
+/* ------------------------------------------------------------------ */
+/* Histograms, cells, groups, filters                                  */
+
+#define ET_HIST_SUB_BITS 7
+
+struct et_hist {
+	uint64_t *buckets;
+	uint32_t nr_buckets;
+	bool moments_only;	/* no buckets: count, min, max, mean, stddev */
+	uint64_t count;
+	uint64_t min;
+	uint64_t max;
+	uint64_t min_ts;	/* timestamp of a min exemplar */
+	uint64_t max_ts;
+	uint64_t total;		/* exact sum of the values */
+	uint64_t shift;		/* the first value; the moments below are */
+	__int128 sum;		/* of value - shift, in exact integers, so */
+	unsigned __int128 sumsq; /* mean and stddev lose nothing to rounding */
+};
+
+/* A histogram inside another structure: init, and fini to free its buckets. */
+void et_hist_init(struct et_hist *h);
+void et_hist_fini(struct et_hist *h);
+
+struct et_cell {
+	int nr;
+	uint32_t work;		/* 0 unless by_work */
+	int stage;
+	struct et_hist hist;
+	uint64_t agg_count;	/* AGG stages: sum of occurrences */
+	uint64_t sub_total;	/* exclusive: interrupt/preemption ns taken off */
+	uint64_t ovh_total;	/* no_overhead: tracer ns taken off */
+};
+
+struct et_group {
+	enum et_breakdown by;
+	long key;		/* pid, cpu, errno (0 = success) */
+	int nr;
+	char comm[ET_COMM_LEN];
+	struct et_hist hist;	/* per-syscall total */
+};
+
+/* Sorted arrays of et_stats_cell_at() and et_stats_group_at(). */
+size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
+size_t et_stats_groups(const struct et_stats *st, enum et_breakdown by,
+		       const struct et_group ***groups);
+
+struct et_filter {
+	int *pids;
+	int nr_pids;
+	char **comms;
+	int nr_comms;
+	long *syscalls;
+	int nr_syscalls;
+	int *cpus;
+	int nr_cpus;
+	bool have_window;
+	bool window_relative;	/* offsets from the first event */
+	double window_start;	/* seconds */
+	double window_end;
+	uint64_t stages;	/* stages to show; 0 = all */
+};
+
+bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
+		     uint64_t first_ts);
+
+/* ------------------------------------------------------------------ */
+/* Load: files -> timelines -> filtered stats, what every command needs */
+
+struct et_load_opts {
+	int jobs;			/* reader threads per file */
+	int mode;			/* enum et_mode, or -1 to detect */
+	const struct et_filter *filter;	/* its syscalls are ignored: */
+	char *const *syscall_names;	/* names or numbers, resolved per file */
+	int nr_syscall_names;
+	bool keep_excluded;
+	unsigned int stats_flags;	/* ET_STATS_* */
+	et_syscall_fn tap;		/* optional: sees every syscall first */
+	void *tap_data;
+	et_syscall_fn added;		/* optional: each syscall added to the stats */
+	void *added_data;
+	et_progress_fn progress;	/* optional: see et_trace_set_progress */
+	void *progress_data;
+	bool raw_stamps;		/* et_timeline_set_raw_stamps */
+};
+
+struct et_load {
+	struct et_report_file *files;
+	int nr_files;
+	struct et_trace **traces;	/* open until et_load_free */
+	struct et_stats *stats;
+	uint64_t filtered_out;
+	uint64_t seen;			/* syscalls of all files */
+	uint64_t lost;			/* lost events and lost-touched syscalls */
+	int damaged;			/* files with holes (et_counts_damaged) */
+	struct et_syscall *excluded;	/* with keep_excluded */
+	size_t nr_excluded;
+};
+
+/* Both traces are of one architecture (syscall numbers comparable). */
+bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
+/* On error errbuf says why, for one line; the load still needs freeing. */
+enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
+			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
+void et_load_free(struct et_load *ld);
+/* One line naming the first damaged file and what could not be read. */
+const char *et_load_damage(const struct et_load *ld, char *buf, size_t size);
+
+/* et_trace_entry_path() from a file's facts. */
+unsigned int et_info_entry_path(const struct et_trace_info *info);
+
+/* ------------------------------------------------------------------ */
+/* Diff: base vs test, per syscall x path signature x stage            */
+
+enum et_diff_status {
+	ET_DIFF_BOTH,
+	ET_DIFF_BASE_ONLY,		/* ran on base only, exists on both paths */
+	ET_DIFF_TEST_ONLY,
+	ET_DIFF_NO_COUNTERPART_BASE,	/* the base's entry path has no such stage */
+	ET_DIFF_NO_COUNTERPART_TEST,
+};
+
+struct et_diff_opts {
+	int bootstrap;		/* replicates, e.g. 2000 */
+	uint64_t seed;		/* results are reproducible for one seed */
+	double alpha;		/* family-wise, after Holm's correction */
+};
+
+struct et_diff_cell {
+	int nr;
+	uint32_t work;
+	int stage;
+	enum et_diff_status status;
+	const struct et_hist *base, *test;	/* NULL where it did not run */
+	const struct et_cell *cell_base, *cell_test;
+	double median_base, median_test, d_median, d_median_lo, d_median_hi;
+	double mean_base, mean_test, d_mean, d_mean_lo, d_mean_hi;
+	bool tested;		/* both sides have >= 2 values */
+	double u, z, p, p_adj;	/* Mann-Whitney, Holm-adjusted p */
+	double mw_sigma;	/* its standard deviation under the null */
+	/*
+	 * Hodges-Lehmann shift: the median of the pairwise differences test -
+	 * base (at bucket resolution), and the interval Mann-Whitney implies
+	 * at the level Holm's correction tested this cell at (shift_level,
+	 * e.g. 0.9995): it leaves out 0 exactly when the cell is significant.
+	 */
+	double shift, shift_lo, shift_hi, shift_level;
+	double cliff;		/* Cliff's delta, -1..1 */
+	bool significant;
+	double per_sc_base;	/* mean time per syscall, 0 where not run */
+	double per_sc_test;
+	double contrib;		/* per_sc_test - per_sc_base */
+	double share;		/* contrib / the total's change */
+	bool partitions;	/* adds up to the total with its kind */
+};
+
+struct et_diff_group {
+	int nr;
+	uint32_t work;
+	uint64_t n_base, n_test;	/* syscalls */
+	double d_total;		/* change of the mean total */
+	double explained;	/* sum of partitioning stages' contributions */
+	double residual;	/* d_total - explained */
+	size_t first, count;	/* its cells in et_diff.cells */
+	/*
+	 * The total moved: significant, and the confidence interval of its
+	 * mean or of its median change leaves out zero.
+	 */
+	bool moved;
+	/*
+	 * The most specific stage that holds the change: a significant
+	 * top-level stage moving the way the total did, then its significant
+	 * child holding at least half of that, and so on.  ET_STAGE_NONE when
+	 * the total did not move or no stage holds the change.
+	 */
+	int focus;
+	double focus_contrib;
+};
+
+struct et_diff {
+	struct et_diff_cell *cells;	/* grouped by syscall, stage order */
+	size_t nr_cells;
+	struct et_diff_cell *sorted;	/* the same, by |contribution| */
+	struct et_diff_group *groups;
+	size_t nr_groups;
+	size_t tests;		/* cells tested, for the correction */
+	double alpha;
+};
+
+/*
+ * base_path, test_path: ET_PATH_G or ET_PATH_L, the entry path each side's
+ * kernel used; stages the other path lacks are reported as without
+ * counterpart.  Both stats should be built with by_work.
+ */
+int et_diff(const struct et_stats *base, const struct et_stats *test,
+	    unsigned int base_path, unsigned int test_path,
+	    const struct et_diff_opts *opts, struct et_diff *df);
+void et_diff_free(struct et_diff *df);
+
+/* ------------------------------------------------------------------ */
+/* Render                                                              */
+
+enum et_format {
+	ET_FMT_TEXT,
+	ET_FMT_JSON,
+	ET_FMT_CSV,
+};
+
+struct et_report_file {
+	struct et_trace_info info;
+	struct et_trace_counts counts;
+	struct et_timeline_counts tl;
+};
+
+struct et_report {
+	const struct et_report_file *files;
+	int nr_files;
+	const struct et_stats *stats;
+	const struct et_trace *names;	/* for syscall names */
+	const struct et_filter *filter;
+	uint64_t filtered_out;
+	bool breakdown;		/* print pid/cpu/errno tables */
+	bool show_excluded;	/* list the syscalls kept out of the table */
+	bool exclusive;		/* the stats took interrupts/preemption off */
+	bool no_overhead;	/* ...and the tracer's events */
+	const struct et_syscall *excluded;
+	size_t nr_excluded;
+};
+
+int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+
+/* The N syscalls with the longest total, kept as they come. */
+struct et_slowest;
+struct et_slowest *et_slowest_new(size_t n);
+void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc);
+/* Slowest first; valid until et_slowest_free. */
+size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out);
+void et_slowest_free(struct et_slowest *s);
+
+/* A diff and what is needed to print it. */
+struct et_diff_report {
+	const struct et_diff *diff;
+	struct et_diff_opts opts;
+	const struct et_report_file *base_files, *test_files;
+	int nr_base, nr_test;
+	unsigned int base_path, test_path;
+	const struct et_trace *names;
+	const struct et_filter *filter;	/* its stages limit the rows */
+	bool all;			/* every cell, not only the telling ones */
+	bool exclusive, no_overhead;	/* what the stats took off */
+	int top;			/* at most this many text rows; 0: all */
+	uint64_t min_count;		/* text: hide syscalls with fewer per side */
+};
+
+int et_render_diff(const struct et_diff_report *rep, enum et_format fmt, FILE *out);
+/* Whether the text view shows a cell (min_count, --all, --stage). */
+bool et_diff_shown(const struct et_diff_report *rep, const struct et_diff_cell *c);
+const char *et_path_name(unsigned int path);
+
+/* SVG: one panel per stage, cumulative distributions on a log time axis. */
+struct et_plot_series {
+	const char *label;
+	const struct et_hist *hist;
+	const char *color;
+};
+
+struct et_plot_panel {
+	const char *title;
+	const char *note;		/* a line under the title, or NULL */
+	struct et_plot_series series[2];
+	int nr_series;
+};
+
+int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *panels,
+		    int n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* _ENTRYTRACE_PRIVATE_H */

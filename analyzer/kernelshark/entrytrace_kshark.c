@@ -105,14 +105,14 @@ struct ets_rgb ets_stage_rgb(int stage)
 		return phase_rgb[ET_PHASE_ALL];
 	if (palette_has(stage))
 		return palette[stage];
-	return phase_rgb[et_stages[stage].phase];
+	return phase_rgb[et_stage_phase(stage)];
 }
 
 const char *ets_stage_name(int stage)
 {
 	if (stage < 0 || stage >= ET_STAGE_NR)
 		return "?";
-	return et_stages[stage].name;
+	return et_stage_name(stage);
 }
 
 /* Nesting depth of a stage: 0 for a stage without a parent. */
@@ -120,8 +120,8 @@ static int stage_depth(int stage)
 {
 	int depth = 0;
 
-	while (et_stages[stage].parent != ET_STAGE_NONE && depth < 8) {
-		stage = et_stages[stage].parent;
+	while (et_stage_parent(stage) != ET_STAGE_NONE && depth < 8) {
+		stage = et_stage_parent(stage);
 		depth++;
 	}
 	return depth;
@@ -213,11 +213,11 @@ static bool add_box(struct load *ld, const struct et_syscall *sc, int stage,
 	box = &ctx->boxes[ctx->nr_boxes++];
 	box->start = trace_ts(ld, (int64_t)start);
 	box->dur = dur;
-	box->pid = sc->pid;
+	box->pid = et_syscall_pid(sc);
 	box->stage = (int16_t)stage;
-	box->cpu = (int16_t)sc->cpu_enter;
-	box->flags = (uint16_t)sc->flags;
-	box->nr = (int16_t)sc->nr;
+	box->cpu = (int16_t)et_syscall_cpu_enter(sc);
+	box->flags = (uint16_t)et_syscall_flags(sc);
+	box->nr = (int16_t)et_syscall_nr(sc);
 	if (ets_box_row(box) > ld->max_row)
 		ld->max_row = ets_box_row(box);
 	return true;
@@ -238,27 +238,30 @@ static void sink(const struct et_syscall *sc, void *data)
 	if (ld->nomem)
 		return;
 	ld->ctx->syscalls++;
-	if (sc->flags & ET_SC_LOST)
+	if (et_syscall_flags(sc) & ET_SC_LOST)
 		ld->ctx->lost++;
-	if (sc->nr > ld->max_nr)
-		ld->max_nr = sc->nr;
+	if (et_syscall_nr(sc) > ld->max_nr)
+		ld->max_nr = et_syscall_nr(sc);
 
-	if (sc->start_mask & (1ull << ET_STAGE_TOTAL)) {
-		start = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
-		dur = sc->ns[ET_STAGE_TOTAL];
+	if (et_syscall_start(sc, ET_STAGE_TOTAL, &start)) {
+		dur = et_syscall_ns(sc, ET_STAGE_TOTAL);
 	} else {
-		start = sc->ts_enter;
-		dur = sc->ts_exit > sc->ts_enter ? sc->ts_exit - sc->ts_enter : 0;
+		uint64_t enter = et_syscall_ts_enter(sc), exit = et_syscall_ts_exit(sc);
+
+		start = enter;
+		dur = exit > enter ? exit - enter : 0;
 	}
 	if (!add_box(ld, sc, ET_STAGE_TOTAL, start, dur))
 		return;
 
-	for (int s = 0; s < ET_STAGE_NR; s++) {
-		if (s == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << s)))
+	for (int s = 0; s < et_stage_count(); s++) {
+		uint64_t at;
+
+		if (s == ET_STAGE_TOTAL || !et_syscall_start(sc, s, &at))
 			continue;
-		if (et_stages[s].phase == ET_PHASE_USER)
+		if (et_stage_phase(s) == ET_PHASE_USER)
 			continue;
-		if (!add_box(ld, sc, s, sc->start[s] + sc->clock_offset, sc->ns[s]))
+		if (!add_box(ld, sc, s, at, et_syscall_ns(sc, s)))
 			return;
 	}
 }
@@ -359,13 +362,11 @@ static double now_ms(void)
 static int load_boxes(struct ets_context *ctx, struct kshark_data_stream *stream)
 {
 	struct load ld = { .ctx = ctx, .max_nr = -1 };
-	const struct et_trace_info *info;
 	struct et_timeline *tl = NULL;
 	struct et_trace *trace;
 	double t0 = now_ms();
 	char errbuf[256];
 	enum et_err err;
-	long cpus;
 	int ret;
 
 	trace = et_trace_open(stream->file, &err, errbuf, sizeof(errbuf));
@@ -374,9 +375,8 @@ static int load_boxes(struct ets_context *ctx, struct kshark_data_stream *stream
 		ets_log("error %s", errbuf);
 		return -1;
 	}
-	/* The library reads with several threads and merges in one order. */
-	cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	et_trace_set_jobs(trace, cpus > 1 ? 2 : 1);
+	/* The library chooses its threads from the trace and the machine. */
+	et_trace_set_jobs(trace, 0);
 
 	if (stream->calib && stream->calib_array) {
 		ld.calib = stream->calib;
@@ -405,9 +405,8 @@ static int load_boxes(struct ets_context *ctx, struct kshark_data_stream *stream
 		goto out;
 	}
 
-	info = et_trace_info(trace);
 	ets_log("load file=%s stream=%d mode=%s syscalls=%llu boxes=%zu lost=%llu rows=%d ms=%.0f",
-		stream->file, stream->stream_id, et_mode_name(info->mode),
+		stream->file, stream->stream_id, et_mode_name(et_trace_mode(trace)),
 		(unsigned long long)ctx->syscalls, ctx->nr_boxes,
 		(unsigned long long)ctx->lost, ctx->rows, now_ms() - t0);
 out:
@@ -439,7 +438,7 @@ static void log_palette(void)
 	for (int s = 0; s < ET_STAGE_NR; s++) {
 		struct ets_rgb c = ets_stage_rgb(s);
 
-		ets_log("palette %s #%02x%02x%02x%s", et_stages[s].name,
+		ets_log("palette %s #%02x%02x%02x%s", et_stage_name(s),
 			c.r, c.g, c.b, palette_has(s) ? "" : " (phase default)");
 	}
 	ets_log("palette lost #%02x%02x%02x", ets_lost_rgb.r, ets_lost_rgb.g,

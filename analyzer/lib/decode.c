@@ -569,3 +569,23 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	}
 	return false;
 }
+
+enum et_event_kind et_event_kind(const struct et_event *ev)
+{
+	return ev->kind;
+}
+
+uint64_t et_event_ts(const struct et_event *ev)
+{
+	return ev->ts;
+}
+
+int et_event_cpu(const struct et_event *ev)
+{
+	return ev->cpu;
+}
+
+int et_event_pid(const struct et_event *ev)
+{
+	return ev->pid;
+}

@@ -166,13 +166,61 @@ double et_hist_stddev(const struct et_hist *h)
 	return num > 0 ? (double)sqrtl(num / (n - 1)) : 0;
 }
 
-void et_hist_free(struct et_hist *h)
+void et_hist_fini(struct et_hist *h)
 {
 	bool moments_only = h->moments_only;
 
 	free(h->buckets);
 	memset(h, 0, sizeof(*h));
 	h->moments_only = moments_only;
+}
+
+struct et_hist *et_hist_alloc(void)
+{
+	return calloc(1, sizeof(struct et_hist));
+}
+
+void et_hist_free(struct et_hist *h)
+{
+	if (!h)
+		return;
+	free(h->buckets);
+	free(h);
+}
+
+uint64_t et_hist_count(const struct et_hist *h)
+{
+	return h->count;
+}
+
+uint64_t et_hist_min(const struct et_hist *h)
+{
+	return h->min;
+}
+
+uint64_t et_hist_max(const struct et_hist *h)
+{
+	return h->max;
+}
+
+uint64_t et_hist_min_ts(const struct et_hist *h)
+{
+	return h->min_ts;
+}
+
+uint64_t et_hist_max_ts(const struct et_hist *h)
+{
+	return h->max_ts;
+}
+
+uint64_t et_hist_total(const struct et_hist *h)
+{
+	return h->total;
+}
+
+bool et_hist_has_quantiles(const struct et_hist *h)
+{
+	return !h->moments_only;
 }
 
 int et_grow(void **arr, size_t *cap, size_t need, size_t sz)

@@ -156,7 +156,7 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 		      o->nr_syscall_names;
 	ld->files = calloc(n, sizeof(*ld->files));
 	ld->traces = calloc(n, sizeof(*ld->traces));
-	ld->stats = et_stats_new(&o->stats);
+	ld->stats = et_stats_new(o->stats_flags);
 	if (!ld->files || !ld->traces || !ld->stats) {
 		snprintf(errbuf, errlen, "out of memory");
 		e = ET_ERR_NOMEM;

@@ -29,10 +29,10 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 	snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
 	fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
 		sc->ts_enter / 1e9, name, sc->nr, sc->ret);
-	if (et_syscall_has(sc, ET_STAGE_TOTAL))
+	if (et_sc_has(sc, ET_STAGE_TOTAL))
 		fprintf(out, " total %" PRIu64, sc->ns[ET_STAGE_TOTAL]);
 	for (int st = 0; st < ET_STAGE_NR; st++) {
-		if (st == ET_STAGE_TOTAL || !et_syscall_has(sc, st))
+		if (st == ET_STAGE_TOTAL || !et_sc_has(sc, st))
 			continue;
 		if (stages && !(stages & (1ull << st)))
 			continue;
@@ -110,7 +110,7 @@ static void sift_down(struct et_slowest *s, size_t i)
 
 void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc)
 {
-	if (!s->max || !et_syscall_has(sc, ET_STAGE_TOTAL))
+	if (!s->max || !et_sc_has(sc, ET_STAGE_TOTAL))
 		return;
 	if (s->n < s->max) {
 		s->sc[s->n] = *sc;

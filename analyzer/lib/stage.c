@@ -104,3 +104,63 @@ char *et_work_str(unsigned int work, char *buf, size_t size)
 		snprintf(buf, size, "-");
 	return buf;
 }
+
+static bool valid(int stage)
+{
+	return stage >= 0 && stage < ET_STAGE_NR;
+}
+
+int et_stage_count(void)
+{
+	return ET_STAGE_NR;
+}
+
+int et_stage_kernel_count(void)
+{
+	return et_stage_nr_kernel;
+}
+
+const char *et_stage_name(int stage)
+{
+	return valid(stage) ? et_stages[stage].name : NULL;
+}
+
+const char *et_stage_desc(int stage)
+{
+	return valid(stage) ? et_stages[stage].desc : NULL;
+}
+
+enum et_phase et_stage_phase(int stage)
+{
+	return valid(stage) ? et_stages[stage].phase : ET_PHASE_ALL;
+}
+
+enum et_stage_kind et_stage_kind(int stage)
+{
+	return valid(stage) ? et_stages[stage].kind : ET_KIND_DERIVED;
+}
+
+int et_stage_parent(int stage)
+{
+	return valid(stage) ? et_stages[stage].parent : ET_STAGE_NONE;
+}
+
+unsigned int et_stage_paths(int stage)
+{
+	return valid(stage) ? et_stages[stage].paths : 0;
+}
+
+int et_work_count(void)
+{
+	return ET_WORK_NR;
+}
+
+const char *et_work_name(int bit)
+{
+	return bit >= 0 && bit < ET_WORK_NR ? et_work_names[bit] : NULL;
+}
+
+const char *et_work_desc(int bit)
+{
+	return bit >= 0 && bit < ET_WORK_NR ? et_work_descs[bit] : NULL;
+}

@@ -26,7 +26,11 @@ struct et_row {
 };
 
 struct et_stats {
-	struct et_stats_opts opts;
+	struct {
+		bool by_work;		/* split cells by path signature */
+		bool exclusive;		/* subtract interrupts and preemption (sub) */
+		bool no_overhead;	/* subtract the tracer's own events (ovh) */
+	} opts;
 	struct et_map cell_map;		/* (nr, work) -> row */
 	struct et_row **rows;
 	size_t nr_rows, cap_rows;
@@ -110,12 +114,15 @@ static void map_free(struct et_map *m)
 
 /* ------------------------------------------------------------------ */
 
-struct et_stats *et_stats_new(const struct et_stats_opts *opts)
+struct et_stats *et_stats_new(unsigned int flags)
 {
 	struct et_stats *st = calloc(1, sizeof(*st));
 
-	if (st && opts)
-		st->opts = *opts;
+	if (st) {
+		st->opts.by_work = flags & ET_STATS_BY_WORK;
+		st->opts.exclusive = flags & ET_STATS_EXCLUSIVE;
+		st->opts.no_overhead = flags & ET_STATS_NO_OVERHEAD;
+	}
 	return st;
 }
 
@@ -303,7 +310,7 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 			return false;
 		c->agg_count += sc->count[stage];
 	}
-	if (et_syscall_has(sc, ET_STAGE_TOTAL))
+	if (et_sc_has(sc, ET_STAGE_TOTAL))
 		return add_groups(st, r, sc, value(st, sc, ET_STAGE_TOTAL, NULL));
 	return true;
 }
@@ -479,11 +486,11 @@ void et_stats_free(struct et_stats *st)
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->nr_cells; i++) {
-		et_hist_free(&st->cells[i]->hist);
+		et_hist_fini(&st->cells[i]->hist);
 		free(st->cells[i]);
 	}
 	for (size_t i = 0; i < st->nr_groups; i++) {
-		et_hist_free(&st->groups[i]->hist);
+		et_hist_fini(&st->groups[i]->hist);
 		free(st->groups[i]);
 	}
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
@@ -497,4 +504,93 @@ void et_stats_free(struct et_stats *st)
 	map_free(&st->cell_map);
 	map_free(&st->group_map);
 	free(st);
+}
+
+/* ------------------------------------------------------------------ */
+/* Getters                                                             */
+
+size_t et_stats_nr_cells(const struct et_stats *st)
+{
+	const struct et_cell **cells;
+
+	return et_stats_cells(st, &cells);
+}
+
+const struct et_cell *et_stats_cell_at(const struct et_stats *st, size_t i)
+{
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(st, &cells);
+
+	return i < n ? cells[i] : NULL;
+}
+
+size_t et_stats_nr_groups(const struct et_stats *st, enum et_breakdown by)
+{
+	const struct et_group **g;
+
+	return by < ET_BY_NR_BREAKDOWNS ? et_stats_groups(st, by, &g) : 0;
+}
+
+const struct et_group *et_stats_group_at(const struct et_stats *st, enum et_breakdown by,
+					 size_t i)
+{
+	const struct et_group **g;
+	size_t n = by < ET_BY_NR_BREAKDOWNS ? et_stats_groups(st, by, &g) : 0;
+
+	return i < n ? g[i] : NULL;
+}
+
+int et_cell_nr(const struct et_cell *c)
+{
+	return c->nr;
+}
+
+uint32_t et_cell_work(const struct et_cell *c)
+{
+	return c->work;
+}
+
+int et_cell_stage(const struct et_cell *c)
+{
+	return c->stage;
+}
+
+const struct et_hist *et_cell_hist(const struct et_cell *c)
+{
+	return &c->hist;
+}
+
+uint64_t et_cell_occurrences(const struct et_cell *c)
+{
+	return c->agg_count;
+}
+
+uint64_t et_cell_subtracted_exclusive(const struct et_cell *c)
+{
+	return c->sub_total;
+}
+
+uint64_t et_cell_subtracted_overhead(const struct et_cell *c)
+{
+	return c->ovh_total;
+}
+
+int et_group_nr(const struct et_group *g)
+{
+	return g->nr;
+}
+
+long et_group_key(const struct et_group *g)
+{
+	return g->key;
+}
+
+const char *et_group_comm(const struct et_group *g)
+{
+	return g->comm;
+}
+
+const struct et_hist *et_group_hist(const struct et_group *g)
+{
+	return &g->hist;
 }

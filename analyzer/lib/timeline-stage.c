@@ -64,7 +64,7 @@ static uint64_t top_stages(const struct et_syscall *sc, uint64_t *sum)
 	*sum = 0;
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
 		if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
-		    !et_syscall_has(sc, i))
+		    !et_sc_has(sc, i))
 			continue;
 		top |= 1ull << i;
 		*sum += sc->ns[i];
@@ -86,7 +86,7 @@ static uint64_t stage_gaps(struct et_timeline *tl, const struct et_syscall *sc)
 	if (tl->mode != ET_MODE_STAGES || (top & ~sc->start_mask))
 		return 0;
 	/* emit is no gap: it is the tracer's own interval */
-	if (et_syscall_has(sc, ET_STAGE_EMIT) && (sc->start_mask & (1ull << ET_STAGE_EMIT)))
+	if (et_sc_has(sc, ET_STAGE_EMIT) && (sc->start_mask & (1ull << ET_STAGE_EMIT)))
 		top |= 1ull << ET_STAGE_EMIT;
 	for (uint64_t m = top; m; m &= m - 1)
 		order[n++] = __builtin_ctzll(m);
@@ -246,7 +246,7 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t,
 
 	note_emission(tl, t, ev, si->kind == ET_KIND_NOINSTR ||
 			      si->kind == ET_KIND_DEFERRED);
-	if (et_syscall_has(sc, stage)) {
+	if (et_sc_has(sc, stage)) {
 		if (si->kind != ET_KIND_AGG)
 			tl->counts.dup_stage++;
 		sc_add(sc, stage, ev->stage.delta,
@@ -334,7 +334,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 		if (et_stages[i].parent == ET_STAGE_NONE && i != ET_STAGE_EMIT)
 			core += d;
 	}
-	if (ev->summary.rcu_unlock_slow && et_syscall_has(sc, ET_STAGE_RCU_UNLOCK_SLOW))
+	if (ev->summary.rcu_unlock_slow && et_sc_has(sc, ET_STAGE_RCU_UNLOCK_SLOW))
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;

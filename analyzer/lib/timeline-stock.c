@@ -95,7 +95,7 @@ void tl_stock_exit(struct et_timeline *tl, struct et_task *t,
 	sc_span(sc, ET_STAGE_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
 	if (tl->have_ct) {
 		start = sc->ts_enter;
-		if (et_syscall_has(sc, ET_STAGE_KERNEL_ENTRY))
+		if (et_sc_has(sc, ET_STAGE_KERNEL_ENTRY))
 			start += sc->ns[ET_STAGE_KERNEL_ENTRY];
 		sc_span(sc, ET_STAGE_SYSCALL_WINDOW, start, ev->ts - start);
 	}
@@ -129,7 +129,7 @@ void tl_stock_signal(struct et_timeline *tl, struct et_task *t,
 	struct et_syscall *sc = PEND(t);
 
 	if (!t->has_pend || t->pend_returned || t->has_cur ||
-	    et_syscall_has(sc, ET_STAGE_SIGNAL_EXIT)) {
+	    et_sc_has(sc, ET_STAGE_SIGNAL_EXIT)) {
 		/* delivery after an interrupt or a fault, not a syscall */
 		tl->counts.stray++;
 		return;

@@ -536,6 +536,128 @@ void et_timeline_free(struct et_timeline *tl)
 	}
 	free(tl->slots);
 	free(tl->cpus);
-	et_hist_free(&tl->cost);
+	et_hist_fini(&tl->cost);
 	free(tl);
+}
+
+/* ------------------------------------------------------------------ */
+/* Getters                                                             */
+
+uint64_t et_timeline_syscalls(const struct et_timeline *tl)
+{
+	return tl->counts.syscalls;
+}
+
+uint64_t et_timeline_complete(const struct et_timeline *tl)
+{
+	return tl->counts.complete;
+}
+
+uint64_t et_timeline_tasks(const struct et_timeline *tl)
+{
+	return tl->counts.tasks;
+}
+
+uint64_t et_timeline_flagged(const struct et_timeline *tl, uint32_t flag)
+{
+	return flag && !(flag & (flag - 1)) && flag < (1u << 16) ?
+	       tl->counts.flagged[__builtin_ctz(flag)] : 0;
+}
+
+uint64_t et_timeline_excluded(const struct et_timeline *tl, uint32_t flag)
+{
+	return flag && !(flag & (flag - 1)) && flag < (1u << 16) ?
+	       tl->counts.excluded[__builtin_ctz(flag)] : 0;
+}
+
+int et_syscall_pid(const struct et_syscall *sc)
+{
+	return sc->pid;
+}
+
+int et_syscall_tgid(const struct et_syscall *sc)
+{
+	return sc->tgid;
+}
+
+const char *et_syscall_comm(const struct et_syscall *sc)
+{
+	return sc->comm;
+}
+
+int et_syscall_nr(const struct et_syscall *sc)
+{
+	return sc->nr;
+}
+
+long et_syscall_ret(const struct et_syscall *sc)
+{
+	return sc->ret;
+}
+
+uint32_t et_syscall_flags(const struct et_syscall *sc)
+{
+	return sc->flags;
+}
+
+uint32_t et_syscall_work(const struct et_syscall *sc)
+{
+	return sc->work;
+}
+
+int et_syscall_cpu_enter(const struct et_syscall *sc)
+{
+	return sc->cpu_enter;
+}
+
+int et_syscall_cpu_exit(const struct et_syscall *sc)
+{
+	return sc->cpu_exit;
+}
+
+uint64_t et_syscall_ts_enter(const struct et_syscall *sc)
+{
+	return sc->ts_enter;
+}
+
+uint64_t et_syscall_ts_exit(const struct et_syscall *sc)
+{
+	return sc->ts_exit;
+}
+
+bool et_syscall_has(const struct et_syscall *sc, int stage)
+{
+	return stage >= 0 && stage < ET_STAGE_NR && et_sc_has(sc, stage);
+}
+
+uint64_t et_syscall_ns(const struct et_syscall *sc, int stage)
+{
+	return et_syscall_has(sc, stage) ? sc->ns[stage] : 0;
+}
+
+uint32_t et_syscall_count(const struct et_syscall *sc, int stage)
+{
+	return et_syscall_has(sc, stage) ? sc->count[stage] : 0;
+}
+
+bool et_syscall_start(const struct et_syscall *sc, int stage, uint64_t *ts)
+{
+	if (stage < 0 || stage >= ET_STAGE_NR || !(sc->start_mask & (1ull << stage)))
+		return false;
+	*ts = sc->start[stage] + sc->clock_offset;
+	return true;
+}
+
+int et_syscall_nr_overlays(const struct et_syscall *sc)
+{
+	return sc->nr_overlays;
+}
+
+int et_syscall_overlay(const struct et_syscall *sc, int i, uint64_t *start, uint64_t *end)
+{
+	if (i < 0 || i >= sc->nr_overlays)
+		return ET_STAGE_NONE;
+	*start = sc->overlays[i].start;
+	*end = sc->overlays[i].end;
+	return sc->overlays[i].stage;
 }

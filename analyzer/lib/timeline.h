@@ -138,7 +138,7 @@ static inline void sc_span(struct et_syscall *sc, int stage, uint64_t start, uin
 /* ns[] and count[] are valid only where stage_mask has the bit. */
 static inline void sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
 {
-	if (!et_syscall_has(sc, stage)) {
+	if (!et_sc_has(sc, stage)) {
 		sc_set(sc, stage, ns);
 		sc->count[stage] = n;
 		return;

@@ -541,7 +541,7 @@ bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *
 	return !strcmp(a->machine, b->machine);
 }
 
-unsigned int et_trace_entry_path(const struct et_trace_info *in)
+unsigned int et_info_entry_path(const struct et_trace_info *in)
 {
 	unsigned int major = 0, minor = 0;
 	const char *v;
@@ -557,6 +557,99 @@ unsigned int et_trace_entry_path(const struct et_trace_info *in)
 			return ET_PATH_L;
 	}
 	return ET_PATH_G;
+}
+
+unsigned int et_trace_entry_path(const struct et_trace *t)
+{
+	return et_info_entry_path(&t->info);
+}
+
+/* ------------------------------------------------------------------ */
+/* Getters                                                             */
+
+const char *et_trace_path(const struct et_trace *t)
+{
+	return t->info.path;
+}
+
+const char *et_trace_uname(const struct et_trace *t)
+{
+	return t->info.uname;
+}
+
+const char *et_trace_machine(const struct et_trace *t)
+{
+	return t->info.machine;
+}
+
+const char *et_trace_clock(const struct et_trace *t)
+{
+	return t->info.clock;
+}
+
+unsigned long et_trace_file_version(const struct et_trace *t)
+{
+	return t->info.file_version;
+}
+
+const char *et_trace_compression(const struct et_trace *t)
+{
+	return t->info.compression;
+}
+
+int et_trace_cpus(const struct et_trace *t)
+{
+	return t->info.cpus;
+}
+
+unsigned int et_trace_present(const struct et_trace *t)
+{
+	return t->info.present;
+}
+
+uint64_t et_trace_first_ts(const struct et_trace *t)
+{
+	return t->info.first_ts;
+}
+
+enum et_mode et_trace_mode(const struct et_trace *t)
+{
+	return t->info.mode;
+}
+
+uint64_t et_trace_records(const struct et_trace *t)
+{
+	return t->counts.records;
+}
+
+uint64_t et_trace_decoded(const struct et_trace *t)
+{
+	return t->counts.used;
+}
+
+uint64_t et_trace_last_ts(const struct et_trace *t)
+{
+	return t->counts.last_ts;
+}
+
+uint64_t et_trace_lost_events(const struct et_trace *t)
+{
+	return t->counts.lost_events;
+}
+
+uint64_t et_trace_lost_gaps(const struct et_trace *t)
+{
+	return t->counts.lost_unknown;
+}
+
+uint64_t et_trace_lost_on_cpu(const struct et_trace *t, int cpu)
+{
+	return cpu >= 0 && cpu < t->counts.nr_cpus ? t->counts.lost_per_cpu[cpu] : 0;
+}
+
+bool et_trace_damaged(const struct et_trace *t)
+{
+	return et_counts_damaged(&t->counts);
 }
 
 /* ------------------------------------------------------------------ */

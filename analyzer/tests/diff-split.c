@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 static uint64_t split_seed;
 
@@ -61,7 +61,6 @@ static void deal(const struct et_syscall *sc, void *data)
 
 static int load(const char *path, struct split *s)
 {
-	struct et_stats_opts so = { .by_work = true };
 	struct et_timeline *tl;
 	struct et_trace *t;
 	char err[256];
@@ -72,8 +71,8 @@ static int load(const char *path, struct split *s)
 		fprintf(stderr, "diff-split: %s\n", err);
 		return -1;
 	}
-	s->half[0] = et_stats_new(&so);
-	s->half[1] = et_stats_new(&so);
+	s->half[0] = et_stats_new(ET_STATS_BY_WORK);
+	s->half[1] = et_stats_new(ET_STATS_BY_WORK);
 	s->ok = true;
 	tl = et_timeline_new(t, deal, s);
 	if (!tl || !s->half[0] || !s->half[1] ||

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace.h"
+#include "entrytrace-private.h"
 
 static int failures;
 
@@ -96,7 +96,7 @@ static void hist_error_bound(void)
 	CHECK(h.min == v[0] && h.max == v[N - 1], "min and max are exact");
 	CHECK(et_hist_quantile(&h, 0) == h.min && et_hist_quantile(&h, 1) == h.max,
 	      "q=0 and q=1 are min and max");
-	et_hist_free(&h);
+	et_hist_fini(&h);
 	free(v);
 }
 
@@ -137,9 +137,9 @@ static void hist_merge_and_stddev(void)
 	      "stddev of 1e12+U(0,100) matches two-pass (%.4f vs %.4f)", et_hist_stddev(&all), sd);
 	CHECK(fabs(et_hist_stddev(&a) - sd) < 1e-6 * sd, "merged stddev matches (%.4f)",
 	      et_hist_stddev(&a));
-	et_hist_free(&a);
-	et_hist_free(&b);
-	et_hist_free(&all);
+	et_hist_fini(&a);
+	et_hist_fini(&b);
+	et_hist_fini(&all);
 	free(v);
 }
 
