@@ -49,13 +49,19 @@ $(O)/rel/libentrytrace.a: $(call objs,$(O)/rel,$(LIB_SRCS))
 analyzer/entrytrace: $(call objs,$(O)/rel,$(CLI_SRCS)) $(O)/rel/libentrytrace.a
 	$(CC) $(OPT_CFLAGS) $(LDFLAGS) -o $@ $^ $(ET_LDLIBS)
 
-# ---- shared library, for plugins (KernelShark) ---------------------------
+# ---- shared library: the public interface, analyzer/include/entrytrace.h --
+# Hidden by default: the .so exports what entrytrace.h declares and nothing
+# else (analyzer/tests/t-public.sh checks both).  The KernelShark plugin
+# links the same objects statically.
 $(O)/pic/%.o: analyzer/%.c $(HDRS) | deps-check
 	@mkdir -p $(dir $@)
-	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -fPIC -fvisibility=default $(CFLAGS) -c -o $@ $<
+	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -fPIC -fvisibility=hidden $(CFLAGS) -c -o $@ $<
 
 $(O)/libentrytrace.so: $(call objs,$(O)/pic,$(LIB_SRCS))
-	$(CC) -shared -Wl,-soname,libentrytrace.so.0 $(LDFLAGS) -o $@ $^ $(ET_LDLIBS)
+	$(CC) -shared -Wl,-soname,libentrytrace.so.0 -Wl,-z,defs $(LDFLAGS) -o $@ $^ $(ET_LDLIBS)
+	ln -sf libentrytrace.so $(O)/libentrytrace.so.0
+
+libentrytrace: $(O)/libentrytrace.so
 
 # ---- ASan + UBSan build, used by the tests -------------------------------
 $(O)/san/%.o: analyzer/%.c $(HDRS) | deps-check
@@ -113,7 +119,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench docs seed-report install clean fuzz
+.PHONY: all san deps-check demo check bench docs seed-report install clean fuzz libentrytrace
 -include scripts/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 include analyzer/qemu-plugin/plugin.mk
