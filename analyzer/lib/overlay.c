@@ -62,6 +62,14 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	if (l->dropped)
 		tl->counts.overlays_dropped++;
 	sc->nr_overlays = (uint8_t)l->nov;
+	if (!l->nov && !t->emit_count) {
+		/* nothing fell inside: the common case, in short */
+		for (; mask; mask &= mask - 1) {
+			sc->sub[__builtin_ctzll(mask)] = 0;
+			sc->ovh[__builtin_ctzll(mask)] = 0;
+		}
+		return;
+	}
 	for (int i = 0; i < l->nov; i++) {
 		sc->overlays[i].start = l->ov_start[i];
 		sc->overlays[i].end = l->ov_end[i];

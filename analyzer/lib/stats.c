@@ -17,12 +17,16 @@ struct et_map {
 };
 
 /* All cells of one syscall (x signature), indexed by stage. */
+#define GROUP_CACHE 4	/* tasks interleave: a few per row, not one */
+
 struct et_row {
 	int nr;
 	uint32_t work;
 	uint64_t syscalls;	/* added to this row, with or without a total */
 	struct et_cell *cells[ET_STAGE_NR];
-	struct et_group *last[ET_BY_NR_BREAKDOWNS];	/* lookup caches */
+	/* lookup caches: the groups this row's last few syscalls went to */
+	struct et_group *recent[ET_BY_NR_BREAKDOWNS][GROUP_CACHE];
+	uint8_t next_recent[ET_BY_NR_BREAKDOWNS];
 };
 
 struct et_stats {
@@ -275,13 +279,21 @@ static bool add_groups(struct et_stats *st, struct et_row *r,
 		long key = by == ET_BY_PID ? sc->pid :
 			   by == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
 		const char *comm = by == ET_BY_PID ? sc->comm : NULL;
-		struct et_group *g = r->last[by];
+		struct et_group *g = NULL;
 
-		if (!g || g->key != key || (comm && !same_comm(g->comm, comm))) {
+		for (int i = 0; i < GROUP_CACHE; i++) {
+			struct et_group *c = r->recent[by][i];
+
+			if (c && c->key == key && (!comm || same_comm(c->comm, comm))) {
+				g = c;
+				break;
+			}
+		}
+		if (!g) {
 			g = group_get(st, by, sc->nr, key, comm);
 			if (!g)
 				return false;
-			r->last[by] = g;
+			r->recent[by][r->next_recent[by]++ % GROUP_CACHE] = g;
 		}
 		if (!et_hist_add_inline(&g->hist, total, sc->ts_enter))
 			return false;

@@ -409,7 +409,16 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 		break;
 	}
 
-	t = tl_task_get(tl, ev->pid);
+	/* a CPU's events come in runs of one task's */
+	if (ev->cpu >= 0 && ev->cpu < tl->nr_cpus) {
+		t = tl->cpus[ev->cpu].task;
+		if (!t || t->pid != ev->pid) {
+			t = tl_task_get(tl, ev->pid);
+			tl->cpus[ev->cpu].task = t;
+		}
+	} else {
+		t = tl_task_get(tl, ev->pid);
+	}
 	if (!t)
 		return -1;
 

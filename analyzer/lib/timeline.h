@@ -81,6 +81,7 @@ struct et_cpu {
 	int last_pid;
 	bool last_burst;	/* NOINSTR or DEFERRED: emitted in a burst */
 	uint64_t last_ts;
+	struct et_task *task;	/* the task of the CPU's last event: a lookup cache */
 };
 
 struct et_timeline {
