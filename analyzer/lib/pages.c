@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@
 #include "tracecmd-compat.h"
 
 #define WINDOW_BYTES (256 * 1024)
+#define MAP_BYTES (2u << 20)	/* uncompressed pages are mapped this much at a time */
 
 struct et_cpu_reader {
 	struct et_trace *t;
@@ -51,8 +53,15 @@ struct et_cpu_reader {
 	struct tep_record *rec;		/* the one handed out last */
 
 	/* direct */
-	struct kbuffer *kbuf;
+	struct kbuffer *kbuf;		/* for pages the inline parser leaves to it */
 	bool page_loaded;
+	bool use_kbuf;			/* this page is kbuffer's */
+	bool old_format, swap, big_endian, long8;
+	const uint8_t *page;		/* the page being read */
+	const uint8_t *pdata;		/* its events */
+	uint32_t psize, pcurr, pindex, pnext;
+	uint64_t pts;
+	long long plost;
 	bool done;
 	uint64_t page_no;		/* pages begun, = index of the current + 1 */
 	uint64_t vpos;			/* offset of the next page in the CPU's data */
@@ -63,6 +72,9 @@ struct et_cpu_reader {
 	char *win;			/* file bytes [win_off, win_off + win_len) */
 	size_t win_cap, win_len;
 	uint64_t win_off;
+	char *map;			/* mapped file bytes [map_off, map_off + map_len) */
+	size_t map_len;
+	uint64_t map_off;
 
 	ZSTD_DCtx *zctx;
 	uint32_t chunks_left;
@@ -416,10 +428,158 @@ static bool next_chunk(struct et_cpu_reader *r)
 	return true;
 }
 
-/* Load the page at vpos into the kbuffer; false where the data ends. */
+/*
+ * Uncompressed pages: mapped a few MB at a time, the mapping before
+ * dropped (memory stays flat however long the file), prefaulted in one
+ * go.  A page that runs past the data's end goes through the window.
+ */
+static char *map_page(struct et_cpu_reader *r, uint64_t off, size_t n)
+{
+	long sys_page = sysconf(_SC_PAGESIZE);
+	uint64_t start;
+	size_t len;
+
+	if (r->map && off >= r->map_off && off + n <= r->map_off + r->map_len)
+		return r->map + (off - r->map_off);
+	if (r->map) {
+		munmap(r->map, r->map_len);
+		r->map = NULL;
+	}
+	if (off + n > r->file_end || sys_page <= 0)
+		return window(r, off, n);
+	start = off & ~((uint64_t)sys_page - 1);
+	len = MAP_BYTES;
+	if (len < off + n - start)
+		len = off + n - start;
+	if (len > r->file_end - start)
+		len = r->file_end - start;
+	r->map = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, r->t->fd, (off_t)start);
+	if (r->map == MAP_FAILED) {
+		r->map = NULL;
+		return window(r, off, n);
+	}
+	r->map_off = start;
+	r->map_len = len;
+	return r->map + (off - start);
+}
+
+/*
+ * A page, parsed here: the ring buffer's format (the kernel's
+ * ring_buffer.c) read exactly as kbuffer reads it - page header timestamp,
+ * commit word with its missed-events bits, then events whose 32-bit header
+ * packs a type/length and a time delta - but inline, without four calls
+ * per record.  Absolute time stamps (type 31), which libtraceevent
+ * versions read differently, and the pre-2.6.31 format are left to
+ * kbuffer itself: a page holding one is handed to it whole.
+ */
+#define RB_MISSING_EVENTS	(1ull << 31)
+#define RB_MISSING_STORED	(1ull << 30)
+#define RB_COMMIT_MASK		((1u << 27) - 1)
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+#define RB_TS_SHIFT		27
+
+static inline uint32_t rb4(const struct et_cpu_reader *r, const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return r->swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t rb8(const struct et_cpu_reader *r, const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+static inline uint64_t rblong(const struct et_cpu_reader *r, const void *p)
+{
+	return r->long8 ? rb8(r, p) : rb4(r, p);
+}
+
+/*
+ * The event at curr: its type, where its payload starts (index), where
+ * the next begins (next) and its time delta; kbuffer's translate_data().
+ */
+static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
+				    uint32_t *index, uint32_t *next, uint64_t *delta)
+{
+	const uint8_t *p = r->pdata + at;
+	uint32_t h = rb4(r, p), type, len;
+
+	if (r->big_endian) {
+		type = (h >> 27) & 31;
+		*delta = h & ((1u << 27) - 1);
+	} else {
+		type = h & 31;
+		*delta = h >> 5;
+	}
+	switch (type) {
+	case RB_TYPE_PADDING:
+		len = rb4(r, p + 4);
+		*index = at + 4;
+		break;
+	case RB_TYPE_TIME_EXTEND:
+		*delta += (uint64_t)rb4(r, p + 4) << RB_TS_SHIFT;
+		*index = at + 8;
+		len = 0;
+		break;
+	case RB_TYPE_TIME_STAMP:
+		return type;	/* kbuffer's */
+	case 0:
+		len = (rb4(r, p + 4) - 4 + 3) & ~3u;
+		*index = at + 8;
+		break;
+	default:
+		len = type * 4;
+		*index = at + 4;
+		break;
+	}
+	*next = *index + len;
+	return type;
+}
+
+/* Move to the next data event of the page; false at its end. */
+static bool rb_next(struct et_cpu_reader *r)
+{
+	unsigned int type;
+	uint64_t delta;
+
+	do {
+		r->pcurr = r->pnext;
+		if (r->pnext >= r->psize)
+			return false;
+		type = rb_event(r, r->pcurr, &r->pindex, &r->pnext, &delta);
+		if (type == RB_TYPE_TIME_STAMP) {
+			r->use_kbuf = true;
+			return true;
+		}
+		r->pts += delta;
+	} while (type == RB_TYPE_TIME_EXTEND || type == RB_TYPE_PADDING);
+	return true;
+}
+
+/*
+ * Hand the page to kbuffer from where the parser stands: the events
+ * before were read the same way by both.
+ */
+static void to_kbuffer(struct et_cpu_reader *r)
+{
+	kbuffer_load_subbuffer(r->kbuf, (void *)r->page);
+	while ((uint32_t)kbuffer_curr_index(r->kbuf) < r->pcurr &&
+	       kbuffer_next_event(r->kbuf, NULL))
+		;
+}
+
+/* Load the page at vpos; false where the data ends. */
 static bool load_page(struct et_cpu_reader *r)
 {
-	void *page;
+	const uint8_t *page;
+	uint64_t flags;
 
 	if (r->done || r->vpos >= r->vend)
 		return false;
@@ -427,25 +587,67 @@ static bool load_page(struct et_cpu_reader *r)
 		while (!r->have_chunk || r->vpos >= r->chunk_voff + r->chunk_len)
 			if (!next_chunk(r))
 				return false;
-		page = r->chunk + (r->vpos - r->chunk_voff) / r->page_size * r->page_size;
+		page = (uint8_t *)r->chunk + (r->vpos - r->chunk_voff) / r->page_size * r->page_size;
 	} else {
-		page = window(r, r->base + r->vpos, r->page_size);
+		page = (uint8_t *)map_page(r, r->base + r->vpos, r->page_size);
 		if (!page)
 			return false;
 	}
-	kbuffer_load_subbuffer(r->kbuf, page);
-	if (kbuffer_subbuffer_size(r->kbuf) > r->page_size)
-		return false;	/* a page header libtracecmd refuses: the data ends */
+	r->page = page;
+	r->use_kbuf = r->old_format;
+	if (r->use_kbuf) {
+		kbuffer_load_subbuffer(r->kbuf, (void *)page);
+		if (kbuffer_subbuffer_size(r->kbuf) > r->page_size)
+			return false;
+	} else {
+		r->pts = rb8(r, page);
+		r->pdata = page + (r->long8 ? 16 : 12);
+		flags = rblong(r, page + 8);
+		r->psize = (uint32_t)flags & RB_COMMIT_MASK;
+		if (r->psize > (uint32_t)r->page_size)
+			return false;	/* a page header libtracecmd refuses: the data ends */
+		if (!(flags & RB_MISSING_EVENTS))
+			r->plost = 0;
+		else if (flags & RB_MISSING_STORED)
+			r->plost = (long long)rblong(r, r->pdata + r->psize);
+		else
+			r->plost = -1;
+		r->pcurr = r->pindex = r->pnext = 0;
+		rb_next(r);
+		if (r->use_kbuf)
+			to_kbuffer(r);
+	}
 	r->vpos += r->page_size;
 	r->page_no++;
 	return true;
 }
 
-static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
+/* An event claiming to reach past its page is cut at the page's end. */
+static inline int clamp_size(const struct et_cpu_reader *r, const void *data, int size)
+{
+	long room = (long)r->page_size - ((const uint8_t *)data - r->page);
+
+	return size > room ? (int)(room > 0 ? room : 0) : size;
+}
+
+static int kbuffer_next(struct et_cpu_reader *r, struct et_rec *rec)
 {
 	unsigned long long ts;
-	void *data;
+	void *data = kbuffer_read_event(r->kbuf, &ts);
 
+	if (!data)
+		return 0;
+	rec->ts = ts;
+	rec->data = data;
+	rec->size = clamp_size(r, data, kbuffer_event_size(r->kbuf));
+	rec->missed = kbuffer_missed_events(r->kbuf);
+	rec->page = r->page_no;
+	kbuffer_next_event(r->kbuf, NULL);
+	return 1;
+}
+
+static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
+{
 	for (;;) {
 		if (!r->page_loaded) {
 			if (!load_page(r)) {
@@ -454,18 +656,24 @@ static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
 			}
 			r->page_loaded = true;
 		}
-		data = kbuffer_read_event(r->kbuf, &ts);
-		if (data)
-			break;
+		if (r->use_kbuf) {
+			if (kbuffer_next(r, rec))
+				return 1;
+		} else if (r->pcurr < r->psize) {
+			uint32_t size = r->pnext - r->pindex;
+
+			rec->ts = r->pts;
+			rec->data = r->pdata + r->pindex;
+			rec->size = clamp_size(r, rec->data, (int)size);
+			rec->missed = r->pcurr ? 0 : r->plost;
+			rec->page = r->page_no;
+			rb_next(r);
+			if (r->use_kbuf)
+				to_kbuffer(r);
+			return 1;
+		}
 		r->page_loaded = false;
 	}
-	rec->ts = ts;
-	rec->data = data;
-	rec->size = kbuffer_event_size(r->kbuf);
-	rec->missed = kbuffer_missed_events(r->kbuf);
-	rec->page = r->page_no;
-	kbuffer_next_event(r->kbuf, NULL);
-	return 1;
 }
 
 static int direct_init(struct et_cpu_reader *r)
@@ -479,8 +687,13 @@ static int direct_init(struct et_cpu_reader *r)
 							KBUFFER_ENDIAN_LITTLE);
 	if (!r->kbuf)
 		return -1;
-	if (tep_is_old_format(r->t->tep))
+	if (tep_is_old_format(r->t->tep)) {
 		kbuffer_set_old_format(r->kbuf);
+		r->old_format = true;
+	}
+	r->swap = r->t->dec.swap;
+	r->big_endian = r->t->info.big_endian;
+	r->long8 = r->t->long_size == 8;
 	r->win_cap = WINDOW_BYTES > 4 * r->page_size ? WINDOW_BYTES : 4 * r->page_size;
 	r->win = malloc(r->win_cap);
 	if (!r->win)
@@ -564,6 +777,8 @@ void et_cpu_reader_free(struct et_cpu_reader *r)
 	if (r->kbuf)
 		kbuffer_free(r->kbuf);
 	ZSTD_freeDCtx(r->zctx);
+	if (r->map)
+		munmap(r->map, r->map_len);
 	free(r->win);
 	free(r->chunk);
 	free(r);
