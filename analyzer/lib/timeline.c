@@ -551,7 +551,7 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 			   struct et_syscall *sc)
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
-	uint64_t total, gaps;
+	uint64_t total, gaps, raw_end = 0;
 
 	sc->clock_offset = tl->clock_offset;
 	if (sc->flags & ET_SC_NORETURN)
@@ -559,6 +559,17 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
 	gaps = stage_gaps(tl, sc);
+	/*
+	 * Summary mode has no stamp times: the syscall's last stamp is placed
+	 * at t0 plus its stages as they were stamped (the stamps' own cost is
+	 * time that passed), the tracer's interval included (no user time).
+	 */
+	if (tl->mode == ET_MODE_SUMMARY) {
+		top_stages(sc, &raw_end);
+		if (et_syscall_has(sc, ET_STAGE_EMIT))
+			raw_end += sc->ns[ET_STAGE_EMIT];
+		raw_end += sc->t0;
+	}
 	stamp_correct(tl, sc);
 	top_stages(sc, &total);
 	total += gaps;
@@ -577,7 +588,7 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, gap);
 	}
 	t->have_return = tail;
-	t->last_return = sc->t1;
+	t->last_return = tl->mode == ET_MODE_SUMMARY ? raw_end : sc->t1;
 	t->last_seq = sc->seq;
 }
 
