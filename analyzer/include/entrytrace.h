@@ -377,7 +377,8 @@ struct et_syscall {
 	uint64_t start_mask;	/* ...and that has a start time */
 	/*
 	 * Stage starts are on the kernel's clock in the stage modes (the
-	 * entry_stage events' local_clock), on the trace clock otherwise;
+	 * entry_stage events' trace_clock_local(): 0 offset on a trace of
+	 * the default "local" clock), on the trace clock otherwise;
 	 * start + clock_offset is always the trace clock.  Aggregates (AGG
 	 * stages' later occurrences, off_cpu, irq) and summary mode have no
 	 * start.

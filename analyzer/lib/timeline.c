@@ -111,6 +111,7 @@ struct et_timeline {
 	uint64_t last_gap;	/* start of the latest lost-events gap */
 	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
 	bool have_offset;
+	bool offset_fixed;	/* a "local" trace: the stamps' own clock */
 	struct et_hist cost;	/* back-to-back stage event gaps */
 	uint64_t cost_median;	/* its median, refreshed now and then */
 
@@ -927,7 +928,7 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		sc_span(sc, stage, ev->stage.start, ev->stage.delta);
 		sc->count[stage] = si->kind == ET_KIND_AGG ? ev->stage.count : 1;
 	}
-	if (si->kind == ET_KIND_TIMED && ev->ts >= end) {
+	if (!tl->offset_fixed && si->kind == ET_KIND_TIMED && ev->ts >= end) {
 		/* emitted right where it ends: the clocks' offset, plus latency */
 		int64_t off = (int64_t)(ev->ts - end);
 
@@ -1011,7 +1012,7 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;
-	if (ev->ts >= sc->t1 &&
+	if (!tl->offset_fixed && ev->ts >= sc->t1 &&
 	    (!tl->have_offset || (int64_t)(ev->ts - sc->t1) < tl->clock_offset)) {
 		/* fired at the end of the exit path: offset plus a little */
 		tl->clock_offset = (int64_t)(ev->ts - sc->t1);
@@ -1278,6 +1279,15 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->nr_fork = et_syscall_number(trace, "fork");
 	tl->nr_vfork = et_syscall_number(trace, "vfork");
 	tl->sample = 1;
+	/*
+	 * The kernel places its stamps on trace_clock_local() (ABI 3): on a
+	 * trace of that clock, the default, they need no offset.  Another
+	 * trace clock gets the smallest event-after-stage-end distance seen.
+	 */
+	if (!info->clock || !strcmp(info->clock, "local")) {
+		tl->offset_fixed = tl->have_offset = true;
+		tl->clock_offset = 0;
+	}
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
 		for (int p = et_stages[i].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
 			tl->kids[p] |= 1ull << i;
