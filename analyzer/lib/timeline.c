@@ -31,6 +31,18 @@
 #define ET_HOLD_MAX 1024
 #define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
+#define ET_SPAN_RING 16		/* a task's off-CPU/irq intervals not yet placed */
+
+/*
+ * Stage mode (ABI 3): a syscall's events come in one burst at its end, so
+ * while the task is switched out or interrupted nothing says yet whether
+ * it was inside a syscall.  The intervals wait here, on the trace clock,
+ * and go to the syscall whose stamps hold them when it is final.
+ */
+struct et_span {
+	uint64_t start, end;
+	uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+};
 
 /* What happened inside a syscall, kept until it is emitted. */
 struct et_slot_log {
@@ -56,6 +68,7 @@ struct et_task {
 	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
 	bool off_cpu;		/* switched out inside a syscall */
 	bool off_in_pend;	/* ...inside pend's exit path */
+	bool spans_lost;	/* stage mode: spans[] overflowed */
 	bool have_return;	/* last_return is valid */
 	bool pid_reused;	/* the next syscall is a reused pid's first */
 	bool seq_gap;		/* the next syscall follows lost ones */
@@ -78,6 +91,8 @@ struct et_task {
 	 */
 	uint64_t emits[ET_EMIT_RING];
 	unsigned int emit_next, emit_count;
+	struct et_span spans[ET_SPAN_RING];	/* oldest first */
+	unsigned int nr_spans;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -259,6 +274,7 @@ static void sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t n
 {
 	sc_set(sc, stage, ns);
 	sc->start[stage] = start;
+	sc->extent[stage] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	sc->start_mask |= 1ull << stage;
 }
 
@@ -323,6 +339,49 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 	l->ov_end[l->nov++] = end;
 }
 
+/* Stage mode: keep an interval the task spent switched out or interrupted. */
+static void span_push(struct et_task *t, uint64_t a, uint64_t b, int stage)
+{
+	if (b <= a)
+		return;
+	if (t->nr_spans == ET_SPAN_RING) {
+		memmove(t->spans, t->spans + 1, (ET_SPAN_RING - 1) * sizeof(*t->spans));
+		t->nr_spans--;
+		t->spans_lost = true;
+	}
+	t->spans[t->nr_spans++] = (struct et_span){ a, b, (uint8_t)stage };
+}
+
+/*
+ * Stage mode: the intervals within the syscall's stamps (trace clock) are
+ * its off_cpu and irq time; those that reach past its end may hold the next
+ * syscall's too.
+ */
+static void spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
+{
+	uint64_t s0 = sc->t0 + sc->clock_offset, s1 = sc->t1 + sc->clock_offset;
+	unsigned int keep = 0;
+
+	if (t->spans_lost) {
+		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
+		tl->counts.overlays_dropped++;
+		t->spans_lost = false;
+	}
+	for (unsigned int i = 0; i < t->nr_spans; i++) {
+		const struct et_span *p = &t->spans[i];
+		uint64_t a = p->start > s0 ? p->start : s0;
+		uint64_t b = p->end < s1 ? p->end : s1;
+
+		if (s1 > s0 && b > a) {
+			sc_add(sc, p->stage, b - a, 1);
+			log_overlay(t, sc, a, b, p->stage);
+		}
+		if (p->end > s1)
+			t->spans[keep++] = *p;
+	}
+	t->nr_spans = keep;
+}
+
 /* How many of the task's stage events were written inside (s0, s1). */
 static unsigned int emissions_in(const struct et_task *t, uint64_t s0, uint64_t s1)
 {
@@ -361,7 +420,7 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 	}
 	while (mask) {
 		int st = __builtin_ctzll(mask);
-		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->ns[st];
+		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->extent[st];
 		uint64_t sub = 0, n = 0;
 
 		mask &= mask - 1;
@@ -479,9 +538,19 @@ static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 		cut += 0.5;
 		ns[st] = sc->ns[st] > (uint64_t)cut ? sc->ns[st] - (uint64_t)cut : 0;
 	}
+	/*
+	 * On a timeline a stage keeps its stamped interval less one stamp,
+	 * half off each end: its children, and their stamps, stay inside.
+	 */
 	for (uint64_t m = mask; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
 
+		if (sc->start_mask & (1ull << st)) {
+			uint64_t raw = sc->extent[st], off = raw > c ? (uint64_t)(c + 0.5) : raw;
+
+			sc->start[st] += off / 2;
+			sc->extent[st] = (uint32_t)(raw - off);
+		}
 		sc->ns[st] = ns[st];
 	}
 	tl->counts.stamp_corrected++;
@@ -555,6 +624,8 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 	uint64_t total, gaps, raw_end = 0;
 
 	sc->clock_offset = tl->clock_offset;
+	if (tl->mode == ET_MODE_STAGES)
+		spans_place(tl, t, sc);
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
@@ -575,7 +646,7 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 	top_stages(sc, &total);
 	total += gaps;
 	if (tl->mode == ET_MODE_SUMMARY)
-		sc->t1 = sc->t0 + total;
+		sc->t1 = raw_end;
 	if (tail)
 		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
@@ -589,7 +660,7 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, gap);
 	}
 	t->have_return = tail;
-	t->last_return = tl->mode == ET_MODE_SUMMARY ? raw_end : sc->t1;
+	t->last_return = sc->t1;
 	t->last_seq = sc->seq;
 }
 
@@ -1052,6 +1123,21 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *prev = ev->sw.prev_pid ? task_get(tl, ev->sw.prev_pid) : NULL;
 	struct et_task *next = ev->sw.next_pid ? task_get(tl, ev->sw.next_pid) : NULL;
 
+	if (tl->mode == ET_MODE_STAGES) {
+		/* placed when the syscall's burst says where it was */
+		if (prev) {
+			task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
+			prev->off_cpu = true;
+			prev->off_ts = ev->ts;
+		}
+		if (next) {
+			task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
+			if (next->off_cpu)
+				span_push(next, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+			next->off_cpu = false;
+		}
+		return;
+	}
 	if (prev) {
 		struct et_syscall *sc = in_kernel(tl, prev);
 
@@ -1092,7 +1178,7 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 			t = ev->pid ? task_find(tl, ev->pid) : NULL;
 			c->pid = ev->pid;
 			c->start = ev->ts;
-			c->in_syscall = t && in_kernel(tl, t);
+			c->in_syscall = t && (tl->mode == ET_MODE_STAGES || in_kernel(tl, t));
 			c->gen = t ? t->gen : 0;
 		}
 		return;
@@ -1100,6 +1186,10 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 	if (c->depth == 0 || --c->depth || !c->in_syscall)
 		return;	/* unmatched, nested, or not inside a syscall */
 	t = task_find(tl, c->pid);
+	if (t && tl->mode == ET_MODE_STAGES) {
+		span_push(t, c->start, ev->ts, ET_STAGE_IRQ);
+		return;
+	}
 	if (t && t->gen == c->gen) {
 		struct et_syscall *sc = in_kernel(tl, t);
 
