@@ -293,7 +293,8 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 	}
 
 	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_calib");
-	if (ev && resolve(ev, "source", &d->ca_source) &&
+	if (ev && resolve(ev, "abi", &d->ca_abi) &&
+	    resolve(ev, "source", &d->ca_source) &&
 	    resolve(ev, "counter_hz", &d->ca_hz) &&
 	    resolve(ev, "sample", &d->ca_sample) &&
 	    resolve(ev, "epoch", &d->ca_epoch) &&
@@ -514,6 +515,11 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->stage.seq = rd_field(d, rec, &d->st_seq);
 		ev->stage.nr = rd_field(d, rec, &d->st_nr);
 		ev->stage.stage = rd_field(d, rec, &d->st_stage);
+		/* a stage id stages.def does not have: damaged, or another ABI */
+		if (ev->stage.stage >= et_stage_nr_kernel) {
+			s->abi_errors++;
+			return false;
+		}
 		ev->stage.work = rd_field(d, rec, &d->st_work);
 		ev->stage.count = rd_field(d, rec, &d->st_count);
 		ev->stage.start = rd_field(d, rec, &d->st_start);
@@ -553,6 +559,12 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		uint64_t hz = rd_field(d, rec, &d->ca_hz);
 		/* thousandths of a tick (of a cycle: PMU) to ns */
 		double per = rd_field(d, rec, &d->ca_source) || !hz ? 1e-3 : 1e6 / hz;
+
+		/* the kernel's own word on its stage ABI */
+		if (rd_field(d, rec, &d->ca_abi) != ENTRY_STAGE_ABI) {
+			s->abi_errors++;
+			return false;
+		}
 
 		ev->kind = ET_EV_CALIB;
 		ev->calib.source = rd_field(d, rec, &d->ca_source);

@@ -85,7 +85,7 @@ struct et_decoder {
 	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
 		su_rcu, su_sample, su_khz, su_cost, su_delta;
 	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
-		ca_agg, ca_scratch, ca_failed;
+		ca_agg, ca_scratch, ca_failed, ca_abi;
 	int su_nr_delta;
 };
 
@@ -103,6 +103,7 @@ struct et_scratch {
 	char comm_a[ET_COMM_LEN + 1];
 	char comm_b[ET_COMM_LEN + 1];
 	uint64_t *su_buf;	/* summary deltas, ns */
+	uint64_t abi_errors;	/* entry_stage events that do not fit the ABI */
 };
 
 /*

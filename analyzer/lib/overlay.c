@@ -5,9 +5,14 @@
  * the syscall's off_cpu or irq stage and logged, so that when the syscall
  * is emitted every stage with a start knows how much of it was not its own
  * (--exclusive) and how many of the tracer's events it paid for
- * (--no-overhead).
+ * (--no-overhead).  In stage mode a syscall's events come in one burst at
+ * its end, so the task's intervals wait as spans until that burst says
+ * where the syscall was.
  */
+#include <string.h>
+
 #include "timeline.h"
+
 static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc)
 {
 	if (sc == &t->sc[0])
@@ -31,6 +36,48 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 	l->ov_start[l->nov] = start;
 	l->ov_stage[l->nov] = (uint8_t)stage;
 	l->ov_end[l->nov++] = end;
+}
+
+/* Stage mode: keep an interval the task spent switched out or interrupted. */
+static void span_push(struct et_task *t, uint64_t a, uint64_t b, int stage)
+{
+	if (b <= a)
+		return;
+	if (t->nr_spans == ET_SPAN_RING) {
+		memmove(t->spans, t->spans + 1, (ET_SPAN_RING - 1) * sizeof(*t->spans));
+		t->nr_spans--;
+		t->spans_lost = true;
+	}
+	t->spans[t->nr_spans++] = (struct et_span){ a, b, (uint8_t)stage };
+}
+
+/*
+ * Stage mode: the intervals within the syscall's stamps (trace clock) are
+ * its off_cpu and irq time; those that reach past its end may hold the next
+ * syscall's too.
+ */
+void tl_spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
+{
+	uint64_t s0 = sc->t0 + sc->clock_offset, s1 = sc->t1 + sc->clock_offset;
+	unsigned int keep = 0;
+
+	if (t->spans_lost) {
+		tl->counts.overlays_dropped++;
+		t->spans_lost = false;
+	}
+	for (unsigned int i = 0; i < t->nr_spans; i++) {
+		const struct et_span *p = &t->spans[i];
+		uint64_t a = p->start > s0 ? p->start : s0;
+		uint64_t b = p->end < s1 ? p->end : s1;
+
+		if (s1 > s0 && b > a) {
+			sc_add(sc, p->stage, b - a, 1);
+			log_overlay(t, sc, a, b, p->stage);
+		}
+		if (p->end > s1)
+			t->spans[keep++] = *p;
+	}
+	t->nr_spans = keep;
 }
 
 /* How many of the task's stage events were written inside (s0, s1). */
@@ -77,7 +124,7 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	}
 	while (mask) {
 		int st = __builtin_ctzll(mask);
-		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->ns[st];
+		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->extent[st];
 		uint64_t sub = 0, n = 0;
 
 		mask &= mask - 1;
@@ -122,6 +169,21 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *prev = ev->sw.prev_pid ? tl_task_get(tl, ev->sw.prev_pid) : NULL;
 	struct et_task *next = ev->sw.next_pid ? tl_task_get(tl, ev->sw.next_pid) : NULL;
 
+	if (tl->mode == ET_MODE_STAGES) {
+		/* placed when the syscall's burst says where it was */
+		if (prev) {
+			tl_task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
+			prev->off_cpu = true;
+			prev->off_ts = ev->ts;
+		}
+		if (next) {
+			tl_task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
+			if (next->off_cpu)
+				span_push(next, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+			next->off_cpu = false;
+		}
+		return;
+	}
 	if (prev) {
 		struct et_syscall *sc = in_kernel(tl, prev);
 
@@ -162,7 +224,7 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 			t = ev->pid ? tl_task_find(tl, ev->pid) : NULL;
 			c->pid = ev->pid;
 			c->start = ev->ts;
-			c->in_syscall = t && in_kernel(tl, t);
+			c->in_syscall = t && (tl->mode == ET_MODE_STAGES || in_kernel(tl, t));
 			c->gen = t ? t->gen : 0;
 		}
 		return;
@@ -170,6 +232,10 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 	if (c->depth == 0 || --c->depth || !c->in_syscall)
 		return;	/* unmatched, nested, or not inside a syscall */
 	t = tl_task_find(tl, c->pid);
+	if (t && tl->mode == ET_MODE_STAGES) {
+		span_push(t, c->start, ev->ts, ET_STAGE_IRQ);
+		return;
+	}
 	if (t && t->gen == c->gen) {
 		struct et_syscall *sc = in_kernel(tl, t);
 

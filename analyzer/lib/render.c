@@ -138,9 +138,11 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 		}
 	}
 	if (c->abi_errors)
-		fprintf(out, "%s %" PRIu64 " entry_stage events whose stage field "
-			"contradicts their name (taken by name)\n",
-			first ? "DAMAGED:    " : "            ", c->abi_errors);
+		fprintf(out, "%s %" PRIu64 " entry_stage events that do not fit "
+			"ABI %d (a stage id stages.def does not have, or a "
+			"calibration of another ABI): dropped\n",
+			first ? "DAMAGED:    " : "            ", c->abi_errors,
+			ENTRY_STAGE_ABI);
 }
 
 static void text_file(const struct et_report_file *f, FILE *out)

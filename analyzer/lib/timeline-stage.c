@@ -48,9 +48,19 @@ static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 		cut += 0.5;
 		ns[st] = sc->ns[st] > (uint64_t)cut ? sc->ns[st] - (uint64_t)cut : 0;
 	}
+	/*
+	 * On a timeline a stage keeps its stamped interval less one stamp,
+	 * half off each end: its children, and their stamps, stay inside.
+	 */
 	for (uint64_t m = mask; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
 
+		if (sc->start_mask & (1ull << st)) {
+			uint64_t raw = sc->extent[st], off = raw > c ? (uint64_t)(c + 0.5) : raw;
+
+			sc->start[st] += off / 2;
+			sc->extent[st] = (uint32_t)(raw - off);
+		}
 		sc->ns[st] = ns[st];
 	}
 	tl->counts.stamp_corrected++;
@@ -121,19 +131,32 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 			   struct et_syscall *sc)
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
-	uint64_t total, gaps;
+	uint64_t total, gaps, raw_end = 0;
 
 	sc->clock_offset = tl->clock_offset;
+	if (tl->mode == ET_MODE_STAGES)
+		tl_spans_place(tl, t, sc);
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
 	gaps = stage_gaps(tl, sc);
+	/*
+	 * Summary mode has no stamp times: the syscall's last stamp is placed
+	 * at t0 plus its stages as they were stamped (the stamps' own cost is
+	 * time that passed), the tracer's interval included (no user time).
+	 */
+	if (tl->mode == ET_MODE_SUMMARY) {
+		top_stages(sc, &raw_end);
+		if (et_sc_has(sc, ET_STAGE_EMIT))
+			raw_end += sc->ns[ET_STAGE_EMIT];
+		raw_end += sc->t0;
+	}
 	stamp_correct(tl, sc);
 	top_stages(sc, &total);
 	total += gaps;
 	if (tl->mode == ET_MODE_SUMMARY)
-		sc->t1 = sc->t0 + total;
+		sc->t1 = raw_end;
 	if (tail)
 		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
@@ -255,7 +278,7 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t,
 		sc_span(sc, stage, ev->stage.start, ev->stage.delta);
 		sc->count[stage] = si->kind == ET_KIND_AGG ? ev->stage.count : 1;
 	}
-	if (si->kind == ET_KIND_TIMED && ev->ts >= end) {
+	if (!tl->offset_fixed && si->kind == ET_KIND_TIMED && ev->ts >= end) {
 		/* emitted right where it ends: the clocks' offset, plus latency */
 		int64_t off = (int64_t)(ev->ts - end);
 
@@ -284,7 +307,6 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t,
 	}
 }
 
-/* One summary event per syscall (summary mode). */
 
 void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 			  const struct et_event *ev)
@@ -338,7 +360,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;
-	if (ev->ts >= sc->t1 &&
+	if (!tl->offset_fixed && ev->ts >= sc->t1 &&
 	    (!tl->have_offset || (int64_t)(ev->ts - sc->t1) < tl->clock_offset)) {
 		/* fired at the end of the exit path: offset plus a little */
 		tl->clock_offset = (int64_t)(ev->ts - sc->t1);

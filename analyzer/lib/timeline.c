@@ -480,6 +480,15 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->nr_fork = et_syscall_number(trace, "fork");
 	tl->nr_vfork = et_syscall_number(trace, "vfork");
 	tl->sample = 1;
+	/*
+	 * The kernel places its stamps on trace_clock_local() (ABI 3): on a
+	 * trace of that clock, the default, they need no offset.  Another
+	 * trace clock gets the smallest event-after-stage-end distance seen.
+	 */
+	if (!info->clock || !strcmp(info->clock, "local")) {
+		tl->offset_fixed = tl->have_offset = true;
+		tl->clock_offset = 0;
+	}
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
 		for (int p = et_stages[i].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
 			tl->kids[p] |= 1ull << i;

@@ -20,6 +20,18 @@
 #define ET_HOLD_MAX 1024
 #define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
+#define ET_SPAN_RING 16		/* a task's off-CPU/irq intervals not yet placed */
+
+/*
+ * Stage mode (ABI 3): a syscall's events come in one burst at its end, so
+ * while the task is switched out or interrupted nothing says yet whether
+ * it was inside a syscall.  The intervals wait here, on the trace clock,
+ * and go to the syscall whose stamps hold them when it is final.
+ */
+struct et_span {
+	uint64_t start, end;
+	uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+};
 
 /* What happened inside a syscall, kept until it is emitted. */
 struct et_slot_log {
@@ -45,6 +57,7 @@ struct et_task {
 	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
 	bool off_cpu;		/* switched out inside a syscall */
 	bool off_in_pend;	/* ...inside pend's exit path */
+	bool spans_lost;	/* stage mode: spans[] overflowed */
 	bool have_return;	/* last_return is valid */
 	bool pid_reused;	/* the next syscall is a reused pid's first */
 	bool seq_gap;		/* the next syscall follows lost ones */
@@ -67,6 +80,8 @@ struct et_task {
 	 */
 	uint64_t emits[ET_EMIT_RING];
 	unsigned int emit_next, emit_count;
+	struct et_span spans[ET_SPAN_RING];	/* oldest first */
+	unsigned int nr_spans;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -101,6 +116,7 @@ struct et_timeline {
 	uint64_t last_gap;	/* start of the latest lost-events gap */
 	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
 	bool have_offset;
+	bool offset_fixed;	/* a "local" trace: the stamps' own clock */
 	struct et_hist cost;	/* back-to-back stage event gaps */
 	uint64_t cost_median;	/* its median, refreshed now and then */
 
@@ -119,8 +135,6 @@ struct et_timeline {
 	struct et_timeline_counts counts;
 };
 
-/* Syscall records */
-
 static inline void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
 {
 	sc->ns[stage] = ns;
@@ -133,6 +147,7 @@ static inline void sc_span(struct et_syscall *sc, int stage, uint64_t start, uin
 {
 	sc_set(sc, stage, ns);
 	sc->start[stage] = start;
+	sc->extent[stage] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	sc->start_mask |= 1ull << stage;
 }
 
@@ -189,5 +204,7 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_sysc
 void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 void tl_on_switch(struct et_timeline *tl, const struct et_event *ev);
 void tl_on_irq(struct et_timeline *tl, const struct et_event *ev);
+/* Stage mode: the off-CPU and irq intervals inside the syscall's stamps. */
+void tl_spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 
 #endif /* _ET_TIMELINE_H */

@@ -684,7 +684,7 @@ static const char *const invisible_stock_ct[] = {
 };
 
 static const char *const invisible_summary[] = {
-	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it)",
+	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it; emit is not in user_gap)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
 	NULL,
 };

@@ -168,6 +168,7 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 	t->counts.lost_unknown += w->lost_unknown;
 	if (w->last_ts > t->counts.last_ts)
 		t->counts.last_ts = w->last_ts;
+	t->counts.abi_errors += w->scratch.abi_errors;
 	et_scratch_fini(&w->scratch);
 }
 
