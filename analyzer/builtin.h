@@ -62,8 +62,11 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"                         trace clock (as trace-cmd report prints); +A,+B are\n" \
 	"                         offsets from the first event\n"	\
 	"  -S, --stage=NAME[,..]  only show these stages (see 'entrytrace report --stages')\n" \
-	"  -j, --jobs=N           reader threads per file (default: online CPUs); the\n" \
-	"                         result does not depend on N\n"	\
+	"  -j, --jobs=N           threads per file: N-1 read and decode its CPUs while\n" \
+	"                         the calling thread builds the timeline (default:\n" \
+	"                         chosen from the trace's size and CPUs and the\n" \
+	"                         machine's: one for a small trace); the result does\n" \
+	"                         not depend on N\n"	\
 	"      --mode=MODE        use a coarser mode than detected (summary, stock)\n" \
 	"      --exclusive        take the time of interrupts, softirqs and of being\n" \
 	"                         switched out that fell inside a stage off that stage\n" \

@@ -110,7 +110,7 @@ static bool parse_window(const char *arg, struct et_filter *f)
 void et_common_init(struct et_common *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->load.jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	c->load.jobs = 0;	/* the library chooses: et_trace_set_jobs() */
 	c->load.mode = -1;
 	c->load.filter = &c->filter;
 }
@@ -161,7 +161,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	case 'j':
 		c->load.jobs = (int)strtol(arg, &end, 10);
 		return *arg && !*end && c->load.jobs >= 1 && c->load.jobs <= 1024 ? 1 :
-			et_bad_value(who, "--jobs", arg, "expected a number of reader threads, 1 to 1024");
+			et_bad_value(who, "--jobs", arg, "expected a number of threads, 1 to 1024");
 	case ET_OPT_EXCLUSIVE:
 		c->load.stats_flags |= ET_STATS_EXCLUSIVE;
 		return 1;

@@ -349,7 +349,7 @@ bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
 /* Load: files -> timelines -> filtered stats, what every command needs */
 
 struct et_load_opts {
-	int jobs;			/* reader threads per file */
+	int jobs;			/* threads per file, 0: the library chooses */
 	int mode;			/* enum et_mode, or -1 to detect */
 	const struct et_filter *filter;	/* its syscalls are ignored: */
 	char *const *syscall_names;	/* names or numbers, resolved per file */
