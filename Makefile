@@ -103,14 +103,14 @@ check:
 	analyzer/tests/run
 
 bench: all
-	scripts/bench-analyzer
+	scripts/host/bench-analyzer
 
 docs: all
-	scripts/gen-docs
+	scripts/host/gen-docs
 
 # the seed-scenario report alone (Documentation/seed-report.md)
 seed-report: all
-	scripts/gen-docs Documentation/seed-report.md.in
+	scripts/host/gen-docs Documentation/seed-report.md.in
 
 install: all
 	install -D -m 0755 analyzer/entrytrace $(DESTDIR)$(PREFIX)/bin/entrytrace
@@ -120,12 +120,12 @@ clean:
 	rm -rf $(O) analyzer/entrytrace
 
 .PHONY: all san deps-check demo check bench docs seed-report install clean fuzz libentrytrace
--include scripts/kernel.mk
+-include scripts/kernel/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 include analyzer/qemu-plugin/plugin.mk
 
 # The workload, static so the same binary runs on the host and in guests.
-build/sysloop: scripts/workloads/sysloop.c
+build/sysloop: scripts/guest/workloads/sysloop.c
 	@mkdir -p build
 	$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<
 
@@ -134,7 +134,7 @@ build/bare-iterate: analyzer/tools/bare-iterate.c | deps-check
 	@mkdir -p build
 	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) -o $@ $< $(ET_LDLIBS)
 
-# libFuzzer harness (clang): scripts/fuzz runs it; make fuzz for 30 minutes.
+# libFuzzer harness (clang): scripts/host/fuzz runs it; make fuzz for 30 minutes.
 FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 build/fuzz/fuzz-trace: analyzer/fuzz/fuzz-trace.c $(LIB_SRCS) $(HDRS) | deps-check
 	@mkdir -p build/fuzz
@@ -142,4 +142,4 @@ build/fuzz/fuzz-trace: analyzer/fuzz/fuzz-trace.c $(LIB_SRCS) $(HDRS) | deps-che
 		analyzer/fuzz/fuzz-trace.c $(LIB_SRCS) $(ET_LDLIBS)
 
 fuzz:
-	scripts/fuzz -t 1800
+	scripts/host/fuzz -t 1800

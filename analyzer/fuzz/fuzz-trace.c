@@ -4,7 +4,7 @@
  * The bytes go to a temporary file (libtracecmd reads files), then through
  * et_trace_open, the timeline, the stats and the text renderer - the path
  * 'entrytrace report' takes.  Seeds: the real recordings in
- * analyzer/tests/data/.  Built and run by scripts/fuzz (make fuzz).
+ * analyzer/tests/data/.  Built and run by scripts/host/fuzz (make fuzz).
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1218,7 +1218,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		}
 	}
 	if (!sites_path || !*sites_path)
-		return refuse("sites=FILE missing (the site file of scripts/kernel-sites)");
+		return refuse("sites=FILE missing (the site file of scripts/kernel/kernel-sites)");
 	if (!out_path || !*out_path)
 		return refuse("out=FILE missing (where the counts go)");
 	if (sitefile_read(sites_path, &sf, err, sizeof(err)))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The plugin's input: the site file written by scripts/kernel-sites
+ * The plugin's input: the site file written by scripts/kernel/kernel-sites
  * (format in Documentation/qemu-plugin.md).  Every line is checked; the
  * FNV-1a 64 hash of all bytes before the closing table_hash line must match
  * it, so an edited or truncated file is refused.

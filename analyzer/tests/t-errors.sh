@@ -40,7 +40,7 @@ expect_exit "one bad file among good ones fails the whole report" 3 "$ET" report
 expect_eq "...and prints no partial table" "$(wc -c < partial.txt)" 0
 
 # A real trace without syscall events (only sched_switch): exit 4.
-if scripts_ok=$("$TOP/scripts/record-host" -E sched:sched_switch -o nosys.dat -- /bin/true 2>&1); then
+if scripts_ok=$("$TOP/scripts/host/record-host" -E sched:sched_switch -o nosys.dat -- /bin/true 2>&1); then
 	expect_exit "a trace with no syscall events" 4 "$ET" report nosys.dat
 else
 	_fail "could not record a sched-only trace: $scripts_ok"

@@ -29,7 +29,7 @@ done
 check "the fuzzer's regression inputs are committed ($found)" test "$found" -gt 0
 
 # A bounded run (make fuzz runs 30 minutes).
-if out=$("$TOP/scripts/fuzz" -t "${ET_FUZZ_SECONDS:-60}" 2>&1); then
+if out=$("$TOP/scripts/host/fuzz" -t "${ET_FUZZ_SECONDS:-60}" 2>&1); then
 	_pass "fuzz ${ET_FUZZ_SECONDS:-60} s: $(printf '%s\n' "$out" | tail -1)"
 else
 	_fail "fuzz: $(printf '%s\n' "$out" | tail -5)"

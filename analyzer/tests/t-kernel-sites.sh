@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/kernel-sites on small ELF files built here with the layout of an
+# scripts/kernel/kernel-sites on small ELF files built here with the layout of an
 # x86_64 vmlinux (entry text, vectors, __jump_table with relative entries,
 # entry_stage_key, .entry_stage_sites): no kernel with a site table exists
 # before series v2, and make check has no kernel image, so these are the
@@ -7,7 +7,7 @@
 # a line naming it, a good table must pass and load in the plugin.
 . "$(dirname "$0")/lib.sh"
 
-KS=$TOP/scripts/kernel-sites
+KS=$TOP/scripts/kernel/kernel-sites
 nstages=$(grep -c '^ENTRY_STAGE(' "$TOP/tracepoints/stages.def")
 
 # mkelf NAME [SITES-ENTRIES] [JUMP-KEY] [SECTION-FLAGS]: an ELF whose

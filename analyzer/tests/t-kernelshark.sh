@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The KernelShark plugin, in KernelShark: real traces opened under Xvfb
-# (scripts/kshark-shot).  Two witnesses that it drew: its own log
+# (scripts/host/kshark-shot).  Two witnesses that it drew: its own log
 # (ENTRYTRACE_KSHARK_LOG: what it loaded, how many shapes each graph got)
 # and the screenshots, which must show its stage colours in the graph pane.
 # The same screens without the plugin show none of those colours, and a
@@ -11,7 +11,7 @@
 check "plugin builds (make kshark)" make -s -C "$TOP" kshark
 PLUGIN=$TOP/build/plugin-entrytrace.so
 [ -r "$PLUGIN" ] || exit 0
-SHOT=$TOP/scripts/kshark-shot
+SHOT=$TOP/scripts/host/kshark-shot
 GETPPID=$DATA/host-kill-getppid.dat
 LOST=$DATA/host-lost.dat
 PID=$(sed -n 's/.*pid=\([0-9]*\).*/\1/p' "$DATA/host-kill-getppid.expect" | head -1)

@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
-# Record the workload on this host now (scripts/record-host: trace-cmd in a
+# Record the workload on this host now (scripts/host/record-host: trace-cmd in a
 # private mount namespace) and check the report against what it did.
 . "$(dirname "$0")/lib.sh"
 
 wl=$(sysloop) || { _fail "building sysloop"; exit 0; }
 n=$((500 + RANDOM % 500))	# a count no fixture has
-if ! out=$("$TOP/scripts/record-host" -o live.dat -- "$wl" -n "$n" -o expect.txt \
+if ! out=$("$TOP/scripts/host/record-host" -o live.dat -- "$wl" -n "$n" -o expect.txt \
 	getppid kill0 killsig seccomp 2>&1); then
 	_fail "record-host failed: $(printf '%s' "$out" | tail -3)"
 	exit 0

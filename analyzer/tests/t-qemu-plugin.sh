@@ -2,7 +2,7 @@
 # The QEMU mix plugin (Documentation/qemu-plugin.md): its install checks and
 # state machine through fakeqemu (QEMU's side of plugin API version 1:
 # loads the plugin, replays an instruction stream), then the outputs of
-# real guest runs committed by scripts/kernel-mix --data
+# real guest runs committed by scripts/kernel/kernel-mix --data
 # (PROVENANCE-mix.md): whole files, syscalls matched, determinism between
 # two boots, the user loop against objdump, the counts against QEMU's own
 # -icount clock, SELinux's cost where it is and nowhere else, the sites
@@ -12,7 +12,7 @@
 
 FQ=$SAN/fakeqemu
 PL=$SAN/entrytrace-mix.so
-MC=$TOP/scripts/mix-check
+MC=$TOP/scripts/host/mix-check
 if [ ! -x "$FQ" ] || [ ! -f "$PL" ]; then
 	_fail "$FQ or $PL missing: run make san"
 	exit 0
@@ -231,7 +231,7 @@ printf 'sysloop: getppid getppid 5 pid=1\n' >five.expect
 expect_exit "check --expect: fewer samples than sysloop made" 1 "$MC" check t.mix --expect five.expect
 expect_exit "summary: a name with no stat line" 1 "$MC" summary t.mix nosuchcall
 
-# ---- real guest runs (scripts/kernel-mix --data) --------------------------------
+# ---- real guest runs (scripts/kernel/kernel-mix --data) --------------------------------
 files=("$DATA"/mix-*.mix.gz)
 if [ ! -f "${files[0]}" ]; then
 	_fail "no committed mix-*.mix.gz: run make kernel-mix MIX_ARGS=--data"
@@ -315,7 +315,7 @@ for y in "$DATA"/mix-*-selinux.mix.gz; do
 done
 check "SELinux variants were compared on at least one kernel" test "$pairs" -gt 0
 
-# sites mode on real code: the synthetic site table of scripts/mix-synth-sites
+# sites mode on real code: the synthetic site table of scripts/kernel/mix-synth-sites
 s=$DATA/mix-x86_64-7.3-base-synth-selinux.mix.gz
 if [ -f "$s" ]; then
 	check "synthetic sites: every sample's whole = total + outside, total = gap + top stages" \

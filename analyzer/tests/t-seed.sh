@@ -34,7 +34,7 @@ for k in ppc64le-6.12 ppc64le-7.3 x86_64-6.12 x86_64-7.3; do
 		check "$k: no policy -> enforcing policy: lsm_task_kill the same (median change CI covers 0)" jget enf.json \
 			"(lambda x: not x['significant'] and x['d_median_ci'][0] <= 0 <= x['d_median_ci'][1] or sys.exit(1))($(c kill lsm_task_kill))"
 	else
-		_fail "$k: $k-enforcing.dat missing (scripts/kernel-seed --variants enforcing)"
+		_fail "$k: $k-enforcing.dat missing (scripts/kernel/kernel-seed --variants enforcing)"
 	fi
 done
 check "seed pairs found for at least the two powerpc kernels ($kernels)" test "$kernels" -ge 2
@@ -57,5 +57,5 @@ if [ -f "$a" ] && [ -f "$b" ]; then
 	check "text and plot: diff --plot writes an SVG" sh -c \
 		"'$ET' diff -s kill --plot seed.svg '$a' '$b' >/dev/null && grep -q '<svg' seed.svg"
 else
-	_fail "ppc64le-6.12/7.3 seed recordings missing (scripts/ppc-fixtures 6.12 7.3)"
+	_fail "ppc64le-6.12/7.3 seed recordings missing (scripts/kernel/ppc-fixtures 6.12 7.3)"
 fi

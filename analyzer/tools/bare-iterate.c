@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The baseline for scripts/bench-analyzer: open a trace.dat with
+ * The baseline for scripts/host/bench-analyzer: open a trace.dat with
  * libtracecmd and iterate every record in time order, doing nothing else.
  * Whatever entrytrace spends beyond this is the analyzer's own cost.
  *

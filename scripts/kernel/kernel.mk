@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Kernel half of entrytrace: the kernel/BASE patch series, guest kernels built
+# per (base, variant) and booted in QEMU.  Included by the top Makefile.
+# Nothing here is part of 'make check'; 'make check-kernel' runs it all.
+#
+#   make check-vocabulary   the series' copies of tracepoints/ are current
+#   make kernel-fetch       extract linux-source-{6.12,7.3} into the cache
+#   make kernel-images      build base + entrytrace kernels (cached)
+#   make kernel-checkpatch  checkpatch.pl --strict on each series
+#   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
+#   make kernel-identity    CONFIG_ENTRY_STAGE_TRACE=n code == base code
+#   make kernel-hotpath     static-branch NOPs added to the syscall path
+#   make kernel-noinstr     stamps call nothing, no new calls out of .noinstr.text
+#   make kernel-distro      the distribution-like (-O2, defconfig) kernels: build,
+#                           hot path NOPs only, overhead
+#   make kernel-coverage    per-workload stage coverage + icount determinism
+#   make kernel-parity      selftests: base vs entrytrace (off, on)
+#   make kernel-overhead    instructions per getppid() -> Documentation/overhead.md
+#   make kernel-fixtures    guest trace.dat fixtures -> analyzer/tests/data/
+#   make check-kernel       all of the checks above (not overhead/fixtures)
+#   make check-kernel-ppc   the same for the ppc64le kernels (KARCH=ppc64le)
+#   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
+#   make kernel-mix         the QEMU mix plugin on the base kernels, checked
+#                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
+#
+# KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
+
+KERNEL_BASES     ?= 6.12 7.3
+KARCH            ?= x86_64
+ENTRYTRACE_CACHE ?= /var/cache/entrytrace
+export ENTRYTRACE_CACHE
+KERNEL_ENV       := ARCH=$(KARCH)
+
+check-vocabulary:
+	scripts/gen-kernel-defs --check
+
+kernel-fetch:
+	@for b in $(KERNEL_BASES); do scripts/kernel/fetch-kernel $$b || exit 1; done
+
+kernel-images:
+	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
+		$(KERNEL_ENV) scripts/kernel/build-kernel $$b $$v || exit 1; done; done
+
+kernel-checkpatch:
+	$(KERNEL_ENV) scripts/kernel/kernel-checkpatch $(KERNEL_BASES)
+
+kernel-objtool:
+	$(KERNEL_ENV) scripts/kernel/kernel-objtool $(KERNEL_BASES)
+
+kernel-identity:
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-objdump-identity $$b || exit 1; done
+
+kernel-hotpath:
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-hotpath $$b || exit 1; done
+
+kernel-noinstr:
+	@for b in $(KERNEL_BASES); do \
+		$(KERNEL_ENV) scripts/kernel/kernel-noinstr \
+			--base $$($(KERNEL_ENV) scripts/kernel/build-kernel $$b base)/vmlinux \
+			$$($(KERNEL_ENV) scripts/kernel/build-kernel $$b entrytrace)/vmlinux || exit 1; done
+
+kernel-distro:
+	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
+		$(KERNEL_ENV) scripts/kernel/build-kernel --config distro $$b $$v || exit 1; done; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-hotpath --config distro $$b || exit 1; done
+	$(KERNEL_ENV) scripts/kernel/kernel-overhead --config distro $(KERNEL_BASES)
+
+kernel-coverage:
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-record-check $$b || exit 1; done
+
+kernel-parity:
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-parity $$b || exit 1; done
+
+kernel-overhead:
+	$(KERNEL_ENV) scripts/kernel/kernel-overhead $(KERNEL_BASES)
+	scripts/kernel/kernel-overhead --write Documentation/overhead.md
+
+kernel-fixtures:
+	scripts/kernel/kernel-fixtures $(KERNEL_BASES)
+
+check-kernel:
+	$(KERNEL_ENV) KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check-kernel
+
+# powerpc: the legacy entry (6.12) and the generic-entry port (7.3)
+check-kernel-ppc:
+	$(MAKE) check-kernel KARCH=ppc64le
+
+kernel-fixtures-ppc:
+	scripts/kernel/ppc-fixtures $(KERNEL_BASES)
+
+# the QEMU mix plugin (Documentation/qemu-plugin.md): every SELinux variant,
+# determinism, the user loop against objdump, the plugin's slowdown
+MIX_VARIANT ?= base
+MIX_ARGS    ?= --slowdown 20000
+kernel-mix: qemu-plugin
+	@for b in $(KERNEL_BASES); do \
+		$(KERNEL_ENV) scripts/kernel/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
+
+.PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
+	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
+	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
