@@ -46,3 +46,57 @@ kernel_make() {
 kernel_lock_name() {
 	if [ -d "$1/arch/$karch/$3" ]; then echo "$2-$3"; else echo "$3"; fi
 }
+
+# ---- Provenance tables (analyzer/tests/data/PROVENANCE-*.md) -----------------
+# A header and a table of one row per fixture file.  A run rewrites the
+# header, replaces the rows of the files it recorded and keeps the others
+# (another base's or arch's, recorded by an earlier run), sorted by file:
+#
+#   prov_begin FILE ROW_ERE   the rows kept: FILE's lines matching ROW_ERE
+#   prov_row NAME CELL...     this run's row for NAME: "| NAME | CELL | ... |"
+#   prov_end HEADER_FN        FILE = what HEADER_FN prints, then the rows
+#
+# and the cells most tables have:
+#   series_hash BASE [ARCH]   sha256 (16 hex) of kernel/BASE's patches, and
+#                             of arch/powerpc/BASE's for ppc64le
+#   config_hash IMAGE_DIR     sha256 (16 hex) of a built image's .config
+#   tracecmd_version RUN_DIR  trace-cmd's version as the guest printed it
+prov_begin() {
+	PROV=$1
+	PROV_ROWS=$(mktemp)
+	[ -f "$PROV" ] && grep -E "$2" "$PROV" >"$PROV_ROWS" || true
+}
+
+prov_row() {
+	local name=$1 row
+	shift
+	row="| $name |"
+	for cell in "$@"; do row+=" $cell |"; done
+	grep -vF "| $name |" "$PROV_ROWS" >"$PROV_ROWS.new" || true
+	echo "$row" >>"$PROV_ROWS.new"
+	mv "$PROV_ROWS.new" "$PROV_ROWS"
+}
+
+prov_end() {
+	{ "$1"; sort -t'|' -k2,2 "$PROV_ROWS"; } >"$PROV.tmp"
+	mv "$PROV.tmp" "$PROV"
+	rm -f "$PROV_ROWS"
+	echo "wrote $PROV"
+}
+
+series_hash() {
+	local top
+	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+	{ cat "$top/kernel/$1"/[0-9][0-9][0-9][0-9]-*.patch
+	  [ "${2:-}" = ppc64le ] && cat "$top/arch/powerpc/$1"/[0-9][0-9][0-9][0-9]-*.patch
+	  true; } | sha256sum | cut -c1-16
+}
+
+config_hash() {
+	sha256sum <"$1/.config" | cut -c1-16
+}
+
+tracecmd_version() {
+	grep -m1 -o "version [^ ]*" "$1/out/trace-cmd.version" 2>/dev/null || echo unknown
+}
