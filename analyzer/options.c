@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Options the subcommands share: the syscall filters, reader threads,
+ * Options the subcommands share: the syscall filters, threads,
  * mode, and the mapping of library errors to exit codes.
  */
 #include <errno.h>
