@@ -476,3 +476,49 @@ PY
 	check "$b: the SHARED sites interrupts from user mode pass were ignored, and counted" sh -c \
 		"zcat '$f' | awk '\$1 == \"count\" && \$2 == \"ign_not_syscall\" && \$3 > 0' | grep -q ."
 done
+
+# ---- the instrument against the truth (scripts/mix-truth) ---------------------
+# each v2 plugin output (events off) beside the seed recording of the same
+# kernel image and SELinux variant (PROVENANCE-seed.md): every stage both
+# have is judged MET or MISSED, none dropped; the verdicts are what they are
+# (Documentation/qemu-plugin.md has the table), the test checks that the
+# comparison ran and says so, and that its gates fail when nothing compares
+MT=$TOP/scripts/mix-truth
+pairs=0
+for f in "${v2[@]}"; do
+	b=$(basename "$f" .mix.gz)
+	case "$b" in *-run[0-9]*) continue ;; esac
+	k=${b#mix-} var=${k##*-}
+	k=${k%-entrytrace-*}
+	dat=$DATA/$k-$var.dat
+	[ -f "$dat" ] || continue
+	"$MT" "$f" "$dat" >"truth-$b.out" 2>&1
+	rc=$?
+	check "$b against $(basename "$dat"): the comparison ran (exit 0 or 4, not $rc)" test $rc = 0 -o $rc = 4
+	check "$b: getppid and kill, at least 20 stages judged" \
+		awk '/stages judged/ { exit !($1 >= 20) }' "truth-$b.out"
+	check "$b: every row has a verdict" awk 'NR > 5 && NF && !/judged/ && $NF != "MET" && $NF != "MISSED" && !/not judged|only in the/ { exit 1 }' "truth-$b.out"
+	m=$(grep -c ' MISSED$' "truth-$b.out")
+	expect_eq "$b: exit 4 exactly when a stage MISSED ($m)" "$rc" "$([ "$m" -gt 0 ] && echo 4 || echo 0)"
+	expect_eq "$b: the tracer's stage emit shown, not judged" \
+		"$(awk '$2 == "emit" { print $1, $NF }' "truth-$b.out" | sort -u | tr '\n' ' ')" \
+		"getppid run kill run "
+	pairs=$((pairs + 1))
+done
+check "the truth was compared on at least two kernels and SELinux variants" test "$pairs" -ge 2
+doc=$TOP/Documentation/qemu-plugin.md
+t=truth-mix-x86_64-7.3-entrytrace-selinux.out
+if [ -f "$t" ]; then
+	check "Documentation/qemu-plugin.md has the x86_64 7.3 table as mix-truth prints it" \
+		python3 -c 'import sys; t = open(sys.argv[1]).read(); t = t[t.index("syscall "):]
+sys.exit(t.strip() not in open(sys.argv[2]).read())' "$t" "$doc"
+fi
+expect_exit "mix-truth: a base (fallback) output has no stages" 1 "$MT" "$DATA/mix-x86_64-7.3-base-selinux.mix.gz" \
+	"$DATA/x86_64-7.3-selinux.dat"
+if [ -f "${v2[0]}" ]; then
+	expect_exit "mix-truth: a trace of the other architecture" 1 "$MT" "${v2[0]}" \
+		"$( [[ ${v2[0]} == *x86_64* ]] && echo "$DATA/ppc64le-7.3-selinux.dat" || echo "$DATA/x86_64-7.3-selinux.dat")"
+	expect_exit "mix-truth: no syscall of the list in both" 1 "$MT" --syscalls nosuch "${v2[0]}" \
+		"$DATA/x86_64-7.3-selinux.dat"
+fi
+expect_exit "mix-truth: no trace" 2 "$MT" "$DATA/mix-x86_64-7.3-base-selinux.mix.gz"
