@@ -6,8 +6,8 @@
 # (PROVENANCE-mix.md): whole files, syscalls matched, determinism between
 # two boots, the user loop against objdump, the counts against QEMU's own
 # -icount clock, SELinux's cost where it is and nowhere else, the sites
-# mode on real code (a synthetic site table), and every gate failing when
-# it checked nothing.
+# mode on the series v2 kernels and the truth (scripts/mix-truth), and
+# every gate failing when it checked nothing.
 . "$(dirname "$0")/lib.sh"
 
 FQ=$SAN/fakeqemu
