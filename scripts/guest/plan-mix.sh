@@ -5,10 +5,6 @@
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
 # first, as plan-seed.sh does).  The kernel's build-id note goes back to the
 # host, which checks it against the vmlinux the site file came from.
-# EVENTS=compact or EVENTS=stage first enables the entry_stage events
-# (entry_stage_summary or entry_stage_time, and entry_stage_calib) in
-# tracefs, with nothing reading the buffer: the kernel as it runs under
-# trace-cmd record, less the reader (the plugin's armed=ok counts it).
 # LOOPTIME=1 (no plugin needed) instead times the getppid loop four ways:
 # N=2000 and N=20000, alone and with its output piped to sed, as
 # plan-overhead.sh runs it.
@@ -44,19 +40,5 @@ fi
 	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
 } >$out/selinux.txt
 cat /sys/kernel/notes >$out/notes
-if [ -n "${EVENTS:-}" ]; then
-	T=/sys/kernel/tracing
-	[ -d $T/events ] || mount -t tracefs tracefs $T
-	case "$EVENTS" in
-	compact) ev=entry_stage_summary ;;
-	stage) ev=entry_stage_time ;;
-	*) echo "plan-mix: EVENTS=$EVENTS: want compact or stage" >&2; exit 1 ;;
-	esac
-	for e in $ev entry_stage_calib; do
-		echo 1 >$T/events/entry_stage/$e/enable
-		echo "$e $(cat $T/events/entry_stage/$e/enable)"
-	done >$out/events.txt
-fi
 /work/sysloop -t -n $N $MODES >$out/mix.expect
-[ -z "${EVENTS:-}" ] || echo "buffer: $(grep -c . $T/trace) lines" >>$out/events.txt
 cat $out/mix.expect
