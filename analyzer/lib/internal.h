@@ -18,6 +18,10 @@ unsigned long long et_trace_abi_errors(const struct et_trace *trace);
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 32-bit powerpc syscall names by number (syscalls-ppc32.c, generated). */
+extern const char *const et_ppc32_syscalls[];
+extern const int et_ppc32_nr_syscalls;
+
 /*
  * A walker decodes the records of some CPUs of a trace and hands each
  * event to fn: the sequential walk has one over all CPUs, the parallel one
