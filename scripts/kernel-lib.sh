@@ -27,9 +27,9 @@ kernel_arch() {
 	case "$1" in
 	x86_64) karch=x86_64 cross="" target=bzImage image=arch/x86/boot/bzImage ;;
 	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- target=vmlinux image=vmlinux ;;
-	# 32-bit powerpc guests: ppc603 (Book3S-32, 603 core: QEMU g3beige) and
+	# 32-bit powerpc guests: ppc750 (Book3S-32, 750 core: QEMU g3beige) and
 	# ppce500 (e500v2: QEMU mpc8544ds); both boot the ELF vmlinux
-	ppc603|ppce500) karch=powerpc cross=powerpc-linux-gnu- target=vmlinux image=vmlinux ;;
+	ppc750|ppce500) karch=powerpc cross=powerpc-linux-gnu- target=vmlinux image=vmlinux ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
@@ -48,6 +48,6 @@ kernel_make() {
 # own, BASE otherwise (after kernel_arch); the 32-bit powerpc guests share
 # one tree, ppc32-BASE (same series, same sources)
 kernel_lock_name() {
-	case "$2" in ppc603|ppce500) echo "ppc32-$3"; return ;; esac
+	case "$2" in ppc750|ppce500) echo "ppc32-$3"; return ;; esac
 	if [ -d "$1/arch/$karch/$3" ]; then echo "$2-$3"; else echo "$3"; fi
 }
