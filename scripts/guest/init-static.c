@@ -23,7 +23,7 @@
  *                         of every CPU (per_cpu/cpuN/trace_pipe_raw) go to
  *                         OUT/NAME/cpuN.raw and the metadata a trace.dat
  *                         needs (header_page, header_event, every event
- *                         format, saved_cmdlines, printk_formats,
+ *                         format and the list of the enabled ones, saved_cmdlines, printk_formats,
  *                         trace_clock, per-CPU stats, /proc/version and
  *                         uname(2) as trace-cmd's uname option has it) to
  *                         OUT/NAME/; scripts/trace-dat-build makes the
@@ -70,9 +70,13 @@ static void logf_(const char *fmt, ...)
 
 /* ---- files ---- */
 
+/* @trunc: truncate, and create a file that is not there (not in tracefs) */
 static int write_file(const char *path, const char *text, int trunc)
 {
 	int fd = open(path, O_WRONLY | (trunc ? O_TRUNC : 0));
+
+	if (fd < 0 && errno == ENOENT && trunc && strncmp(path, T, strlen(T)))
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ssize_t len = (ssize_t)strlen(text);
 
 	if (fd < 0) {
@@ -263,6 +267,9 @@ static int do_record(const char *name, char *events, char **argv)
 	    write_file(T "/set_event_pid", "", 1) ||
 	    write_file(T "/buffer_size_kb", kb ? kb : "8192", 1) ||
 	    write_file(T "/trace", "", 1))
+		return -1;
+	snprintf(dst, sizeof(dst), "%s/enabled", dir);
+	if (write_file(dst, events, 1))
 		return -1;
 	for (char *ev = strtok(events, ","); ev; ev = strtok(NULL, ",")) {
 		char *colon = strchr(ev, ':');
