@@ -713,7 +713,22 @@ int main(void)
 	copy_file(OUT "/plan.log", "/dev/console", 0);
 	send_out(rc);
 	sync();
+	/*
+	 * QEMU -no-reboot exits on a reset, but a PowerMac's restart never
+	 * reaches it (the guest loops): power those off through the CUDA.
+	 */
+	{
+		FILE *c = fopen("/proc/cpuinfo", "r");
+		char line[256];
+		int pmac = 0;
+
+		while (c && fgets(line, sizeof(line), c))
+			pmac |= !!strstr(line, "PowerMac");
+		if (c)
+			fclose(c);
+		if (pmac)
+			reboot(RB_POWER_OFF);
+	}
 	reboot(RB_AUTOBOOT);
-	reboot(RB_POWER_OFF);
 	return rc;
 }
