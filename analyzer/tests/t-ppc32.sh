@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-2.0
+# 32-bit big-endian powerpc recordings read on this (x86_64) host: the
+# fixtures of scripts/ppc32-fixtures (QEMU g3beige with a 750 core, ppc750;
+# mpc8544ds with an e500v2, ppce500; 6.12 legacy and 7.3 generic entry),
+# recorded without trace-cmd in the guest (raw ring-buffer pages made into a
+# trace.dat by scripts/trace-dat-build).  The trace's layout (big-endian,
+# 4-byte long), its syscall names from the 32-bit powerpc table (getppid 64,
+# kill 37, rt_sigreturn 172, getpgid 132, clone 120, execve 11, wait4 114),
+# exact counts against what the workload said it did, and the same files
+# read by trace-cmd itself.
+. "$(dirname "$0")/lib.sh"
+
+mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
+
+found=0
+for a in ppc750 ppce500; do
+	for b in 6.12 7.3; do
+		for kind in stage compact bench bench-stage; do
+			f=$DATA/$a-$b-$kind
+			[ -f "$f.dat" ] || continue
+			found=$((found + 1))
+			n=$a-$b-$kind
+			"$ET" report --json "$f.dat" > "$n.json"
+			expect_eq "$n: uname machine" "$(jget "$n.json" "d['files'][0]['machine']")" ppc
+			expect_eq "$n: nothing lost" "$(jget "$n.json" "d['files'][0]['lost_events']")" 0
+			check "$n: trace-cmd report reads it" \
+				sh -c "trace-cmd report -i '$f.dat' 2>/dev/null | grep -q entry_stage_"
+			x=$f.expect
+			case "$kind" in
+			stage|compact)
+				main=$(mode_pid getppid "$x")
+				"$ET" report --json -p "$main" "$f.dat" > main.json
+				for sc in getppid kill rt_sigreturn; do
+					expect_eq "$n: $sc count (32-bit name)" \
+						"$(cell main.json $sc syscall count)" "$(expected $sc "$x")"
+				done
+				# by number too: the 32-bit numbers, not the 64-bit ones
+				"$ET" report --json -p "$main" -s 64,37,172 "$f.dat" > nr.json
+				expect_eq "$n: syscalls 64,37,172 are getppid, kill, rt_sigreturn" \
+					"$(jget nr.json "sorted({c['syscall'] for c in d['cells']})")" \
+					"['getppid', 'kill', 'rt_sigreturn']"
+				expect_eq "$n: one signal stage per kill(SIGUSR1)" \
+					"$(cell main.json kill signal count)" \
+					"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$x")"
+				;;
+			bench*)
+				"$ET" report --json -c sysbench "$f.dat" > b.json
+				for sc in getppid getpgid clone execve wait4; do
+					expect_eq "$n: $sc count" "$(cell b.json $sc syscall count)" \
+						"$(expected $sc "$x")"
+				done
+				;;
+			esac
+			# powerpc's own exit head, on both paths
+			check "$n: getppid has its arch_syscall_exit stage" \
+				test "$(cell "$n.json" getppid arch_syscall_exit count)" -gt 0
+		done
+	done
+done
+check "32-bit powerpc fixtures present (scripts/ppc32-fixtures 6.12 7.3)" test "$found" -gt 0
