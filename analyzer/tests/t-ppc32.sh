@@ -15,7 +15,7 @@ mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2
 found=0
 for a in ppc750 ppce500; do
 	for b in 6.12 7.3; do
-		for kind in stage compact bench bench-stage; do
+		for kind in stage compact bench; do
 			f=$DATA/$a-$b-$kind
 			[ -f "$f.dat" ] || continue
 			found=$((found + 1))
