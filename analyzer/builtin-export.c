@@ -34,9 +34,10 @@ static const char export_usage[] =
 	"Syscalls kept out of 'entrytrace report' are exported with args.complete\n"
 	"false whenever the trace holds a span for them: crossing lost events, a fork\n"
 	"child's return, and a syscall open at the start of the trace on an entrytrace\n"
-	"kernel (flags open_start: drawn from its first stage the trace holds).  Those\n"
-	"with no span (open at an end on a stock kernel, exit_group, no deferred tail)\n"
-	"are not exported; export counts them on stderr.  Stages that end outside\n"
+	"kernel (flags open_start: drawn from its first stage the trace holds), and\n"
+	"one whose deferred tail never came (flags no_tail: a task's last syscall;\n"
+	"drawn to its last stage).  Those with no span (open at an end on a stock\n"
+	"kernel, exit_group there) are not exported; export counts them on stderr.  Stages that end outside\n"
 	"their syscall (a stock kernel's signal_exit, after sys_exit) become instants.\n"
 	"A task renamed by exec is renamed on its track.\n"
 	"\n"
@@ -216,7 +217,7 @@ static void overlays(struct exporter *x, const struct et_syscall *sc, int pid,
 			    et_stages[st].phase == ET_PHASE_USER)
 				continue;
 			s = sc->start[st] + sc->clock_offset;
-			e = s + sc->ns[st];
+			e = s + sc->extent[st];
 			if (s < t0 || e > t1 || a < s || a >= e)
 				continue;
 			for (int p = et_stages[st].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
@@ -284,7 +285,7 @@ static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint6
 		    et_stages[st].phase == ET_PHASE_USER)
 			continue;
 		s = sc->start[st] + sc->clock_offset;
-		e = s + sc->ns[st];
+		e = s + sc->extent[st];
 		if (s < t0 || e > t1) {
 			it[n++] = (struct item){ e, e, true, "marker", st == ET_STAGE_SIGNAL_EXIT ?
 						 "signal delivered" : et_stages[st].name, st };
@@ -349,15 +350,23 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		x->filtered++;
 		return;
 	}
-	if (!(sc->start_mask & (1ull << ET_STAGE_TOTAL))) {
-		/* no span to draw: open at an end of the trace, exit_group, no tail */
+	if (sc->start_mask & (1ull << ET_STAGE_TOTAL)) {
+		t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
+		t1 = t0 + sc->ns[ET_STAGE_TOTAL];
+	} else if (sc->t1 > sc->t0) {
+		/* an entrytrace kernel without the tail (exit_group, end of trace) */
+		t0 = sc->t0 + sc->clock_offset;
+		t1 = t0;
+	} else {
+		/* no span to draw: open at an end on a stock kernel, exit_group */
 		x->no_span++;
 		return;
 	}
 	pid = sc->tgid >= 0 ? sc->tgid : sc->pid;
 	x->partial += !complete;
-	t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
-	t1 = t0 + sc->ns[ET_STAGE_TOTAL];
+	/* entrytrace kernels: the span runs to the last stamp, emit and tail included */
+	if (sc->t1 + sc->clock_offset > t1)
+		t1 = sc->t1 + sc->clock_offset;
 	name_task(x, sc->pid, pid, sc->comm);
 	x->slices++;
 	x->complete += complete;
@@ -387,7 +396,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		    et_stages[st].phase == ET_PHASE_USER)
 			continue;
 		s = sc->start[st] + sc->clock_offset;
-		end = s + sc->ns[st];
+		end = s + sc->extent[st];
 		if (s < t0 || end > t1) {
 			/* not inside its syscall: a marker where it ends */
 			sep(x);
@@ -405,7 +414,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		us(x->out, "ts", s);
 		fputc(',', x->out);
 		us(x->out, "dur", end - s);
-		fprintf(x->out, ",\"args\":{\"stage\":%d,\"count\":%u}}", st, sc->count[st]);
+		fprintf(x->out, ",\"args\":{\"stage\":%d,\"count\":%u,\"ns\":%" PRIu64 "}}",
+			st, sc->count[st], sc->ns[st]);
 		if (st == ET_STAGE_SIGNAL) {
 			sep(x);
 			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"signal delivered\","
@@ -585,7 +595,7 @@ int cmd_export(int argc, char **argv)
 
 		fprintf(stderr, "entrytrace export: %s: the data has holes: %" PRIu64
 			" pages unreadable, %" PRIu64 " records out of time order, %" PRIu64
-			" stage events contradict their name (entrytrace report says per CPU)\n",
+			" entry_stage events that do not fit the stage ABI (entrytrace report says per CPU)\n",
 			argv[optind], tc->pages_unread, tc->time_back, tc->abi_errors);
 		ret = ET_EXIT_DAMAGED;
 	}

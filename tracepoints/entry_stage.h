@@ -24,7 +24,8 @@ TRACE_DEFINE_ENUM(ENTRY_STAGE_NR);
  * Times are in ticks of the stamp counter, whose frequency in kHz the
  * events carry (khz); with the PMU stamp source (khz 0) they count cycles,
  * and insns instructions.  start is trace_clock_local() time in ns, the
- * trace's default clock.
+ * trace's default clock (with the PMU source: the time of the burst that
+ * wrote the event, as cycles do not convert to it).
  */
 
 /*

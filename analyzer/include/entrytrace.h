@@ -371,13 +371,17 @@ struct et_syscall {
 	uint64_t ts_enter;	/* earliest known point of the syscall */
 	uint64_t ts_exit;	/* latest known point (return to user) */
 	uint64_t t0;		/* stage modes: kernel clock of the first */
-	uint64_t t1;		/* stage start and of the last stage end */
+	uint64_t t1;		/* stage start and of the last stage end
+				 * (emit and the tail included: the span
+				 * a timeline draws; summary mode: t0 +
+				 * the stages as stamped + emit) */
 	char comm[ET_COMM_LEN];
 	uint64_t stage_mask;	/* bit per stage id that has a value */
 	uint64_t start_mask;	/* ...and that has a start time */
 	/*
 	 * Stage starts are on the kernel's clock in the stage modes (the
-	 * entry_stage events' local_clock), on the trace clock otherwise;
+	 * entry_stage events' trace_clock_local(): 0 offset on a trace of
+	 * the default "local" clock), on the trace clock otherwise;
 	 * start + clock_offset is always the trace clock.  Aggregates (AGG
 	 * stages' later occurrences, off_cpu, irq) and summary mode have no
 	 * start.
@@ -387,6 +391,14 @@ struct et_syscall {
 	uint64_t ns[ET_STAGE_NR];
 	uint32_t count[ET_STAGE_NR];
 	uint64_t start[ET_STAGE_NR];
+	/*
+	 * Where start_mask has the bit: how long the stage lasts on a
+	 * timeline, from start.  Stamp-corrected, a stage's ns leaves out
+	 * its children's stamps too; its extent keeps them (the stamped
+	 * interval less one stamp, half off each end), so children stay
+	 * inside their parent.
+	 */
+	uint32_t extent[ET_STAGE_NR];
 	/*
 	 * For stages with a start: time of interrupts and of being switched
 	 * out that fell inside the stage (subtracted for exclusive time), and

@@ -87,7 +87,7 @@ struct et_trace {
 	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
 		su_rcu, su_sample, su_khz, su_cost, su_delta;
 	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
-		ca_agg, ca_scratch, ca_failed;
+		ca_agg, ca_scratch, ca_failed, ca_abi;
 	int su_nr_delta;
 
 	char *path;
@@ -489,7 +489,8 @@ static enum et_err resolve_stages(struct et_trace *t, char *errbuf,
 	}
 
 	ev = find(t, "entry_stage", "entry_stage_calib");
-	if (ev && resolve(ev, "source", &t->ca_source) &&
+	if (ev && resolve(ev, "abi", &t->ca_abi) &&
+	    resolve(ev, "source", &t->ca_source) &&
 	    resolve(ev, "counter_hz", &t->ca_hz) &&
 	    resolve(ev, "sample", &t->ca_sample) &&
 	    resolve(ev, "epoch", &t->ca_epoch) &&
@@ -927,6 +928,11 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		ev->stage.seq = rd_field(t, rec, &t->st_seq);
 		ev->stage.nr = rd_field(t, rec, &t->st_nr);
 		ev->stage.stage = rd_field(t, rec, &t->st_stage);
+		/* a stage id stages.def does not have: damaged, or another ABI */
+		if (ev->stage.stage >= et_stage_nr_kernel) {
+			w->abi_errors++;
+			return false;
+		}
 		ev->stage.work = rd_field(t, rec, &t->st_work);
 		ev->stage.count = rd_field(t, rec, &t->st_count);
 		ev->stage.start = rd_field(t, rec, &t->st_start);
@@ -967,6 +973,11 @@ static bool decode(const struct et_trace *t, struct et_walk *w,
 		/* thousandths of a tick (of a cycle: PMU) to ns */
 		double per = rd_field(t, rec, &t->ca_source) || !hz ? 1e-3 : 1e6 / hz;
 
+		/* the kernel's own word on its stage ABI */
+		if (rd_field(t, rec, &t->ca_abi) != ENTRY_STAGE_ABI) {
+			w->abi_errors++;
+			return false;
+		}
 		ev->kind = ET_EV_CALIB;
 		ev->calib.source = rd_field(t, rec, &t->ca_source);
 		ev->calib.counter_hz = hz;

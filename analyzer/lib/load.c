@@ -231,7 +231,7 @@ const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
 		}
 		if (c->abi_errors && len < size)
 			len += snprintf(buf + len, size - len, " %" PRIu64
-					" stage events contradict their name;", c->abi_errors);
+					" entry_stage events that do not fit the stage ABI;", c->abi_errors);
 		if (len && len < size && buf[len - 1] == ';')
 			buf[len - 1] = '\0';
 		return buf;

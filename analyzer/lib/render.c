@@ -31,7 +31,7 @@ static const char *const invisible_stock_ct[] = {
 };
 
 static const char *const invisible_summary[] = {
-	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it)",
+	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it; emit is not in user_gap)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
 	NULL,
 };
@@ -233,9 +233,11 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 		}
 	}
 	if (c->abi_errors)
-		fprintf(out, "%s %" PRIu64 " entry_stage events whose stage field "
-			"contradicts their name (taken by name)\n",
-			first ? "DAMAGED:    " : "            ", c->abi_errors);
+		fprintf(out, "%s %" PRIu64 " entry_stage events that do not fit "
+			"ABI %d (a stage id stages.def does not have, or a "
+			"calibration of another ABI): dropped\n",
+			first ? "DAMAGED:    " : "            ", c->abi_errors,
+			ENTRY_STAGE_ABI);
 }
 
 static void text_file(const struct et_report_file *f, FILE *out)

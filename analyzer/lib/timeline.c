@@ -31,6 +31,18 @@
 #define ET_HOLD_MAX 1024
 #define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
+#define ET_SPAN_RING 16		/* a task's off-CPU/irq intervals not yet placed */
+
+/*
+ * Stage mode (ABI 3): a syscall's events come in one burst at its end, so
+ * while the task is switched out or interrupted nothing says yet whether
+ * it was inside a syscall.  The intervals wait here, on the trace clock,
+ * and go to the syscall whose stamps hold them when it is final.
+ */
+struct et_span {
+	uint64_t start, end;
+	uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+};
 
 /* What happened inside a syscall, kept until it is emitted. */
 struct et_slot_log {
@@ -56,6 +68,7 @@ struct et_task {
 	bool user_exit_valid;	/* stock + ct: kernel entered, no sys_enter yet */
 	bool off_cpu;		/* switched out inside a syscall */
 	bool off_in_pend;	/* ...inside pend's exit path */
+	bool spans_lost;	/* stage mode: spans[] overflowed */
 	bool have_return;	/* last_return is valid */
 	bool pid_reused;	/* the next syscall is a reused pid's first */
 	bool seq_gap;		/* the next syscall follows lost ones */
@@ -78,6 +91,8 @@ struct et_task {
 	 */
 	uint64_t emits[ET_EMIT_RING];
 	unsigned int emit_next, emit_count;
+	struct et_span spans[ET_SPAN_RING];	/* oldest first */
+	unsigned int nr_spans;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -111,6 +126,7 @@ struct et_timeline {
 	uint64_t last_gap;	/* start of the latest lost-events gap */
 	int64_t clock_offset;	/* trace clock - kernel clock, smallest seen */
 	bool have_offset;
+	bool offset_fixed;	/* a "local" trace: the stamps' own clock */
 	struct et_hist cost;	/* back-to-back stage event gaps */
 	uint64_t cost_median;	/* its median, refreshed now and then */
 
@@ -258,6 +274,7 @@ static void sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t n
 {
 	sc_set(sc, stage, ns);
 	sc->start[stage] = start;
+	sc->extent[stage] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
 	sc->start_mask |= 1ull << stage;
 }
 
@@ -322,6 +339,49 @@ static void log_overlay(struct et_task *t, const struct et_syscall *sc,
 	l->ov_end[l->nov++] = end;
 }
 
+/* Stage mode: keep an interval the task spent switched out or interrupted. */
+static void span_push(struct et_task *t, uint64_t a, uint64_t b, int stage)
+{
+	if (b <= a)
+		return;
+	if (t->nr_spans == ET_SPAN_RING) {
+		memmove(t->spans, t->spans + 1, (ET_SPAN_RING - 1) * sizeof(*t->spans));
+		t->nr_spans--;
+		t->spans_lost = true;
+	}
+	t->spans[t->nr_spans++] = (struct et_span){ a, b, (uint8_t)stage };
+}
+
+/*
+ * Stage mode: the intervals within the syscall's stamps (trace clock) are
+ * its off_cpu and irq time; those that reach past its end may hold the next
+ * syscall's too.
+ */
+static void spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
+{
+	uint64_t s0 = sc->t0 + sc->clock_offset, s1 = sc->t1 + sc->clock_offset;
+	unsigned int keep = 0;
+
+	if (t->spans_lost) {
+		sc->flags2 |= ET_SC2_OVERLAYS_DROPPED;
+		tl->counts.overlays_dropped++;
+		t->spans_lost = false;
+	}
+	for (unsigned int i = 0; i < t->nr_spans; i++) {
+		const struct et_span *p = &t->spans[i];
+		uint64_t a = p->start > s0 ? p->start : s0;
+		uint64_t b = p->end < s1 ? p->end : s1;
+
+		if (s1 > s0 && b > a) {
+			sc_add(sc, p->stage, b - a, 1);
+			log_overlay(t, sc, a, b, p->stage);
+		}
+		if (p->end > s1)
+			t->spans[keep++] = *p;
+	}
+	t->nr_spans = keep;
+}
+
 /* How many of the task's stage events were written inside (s0, s1). */
 static unsigned int emissions_in(const struct et_task *t, uint64_t s0, uint64_t s1)
 {
@@ -360,7 +420,7 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 	}
 	while (mask) {
 		int st = __builtin_ctzll(mask);
-		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->ns[st];
+		uint64_t s0 = sc->start[st] + sc->clock_offset, s1 = s0 + sc->extent[st];
 		uint64_t sub = 0, n = 0;
 
 		mask &= mask - 1;
@@ -374,6 +434,25 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 		n = emissions_in(t, s0, s1);
 		sc->sub[st] = sub < sc->ns[st] ? sub : sc->ns[st];
 		sc->ovh[st] = (uint32_t)(n * tl->cost_median);
+	}
+	/*
+	 * Entrytrace kernels: emit, the tracer's interval, lies inside the
+	 * total's span but not in its time; the total holds what its
+	 * top-level stages hold.
+	 */
+	if ((sc->start_mask & (1ull << ET_STAGE_EMIT)) &&
+	    (sc->start_mask & (1ull << ET_STAGE_TOTAL))) {
+		uint64_t sub = 0, ovh = 0;
+
+		for (int i = 0; i < et_stage_nr_kernel; i++) {
+			if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
+			    !(sc->start_mask & (1ull << i)))
+				continue;
+			sub += sc->sub[i];
+			ovh += sc->ovh[i];
+		}
+		sc->sub[ET_STAGE_TOTAL] = sub < sc->ns[ET_STAGE_TOTAL] ? sub : sc->ns[ET_STAGE_TOTAL];
+		sc->ovh[ET_STAGE_TOTAL] = (uint32_t)ovh;
 	}
 }
 
@@ -478,9 +557,19 @@ static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 		cut += 0.5;
 		ns[st] = sc->ns[st] > (uint64_t)cut ? sc->ns[st] - (uint64_t)cut : 0;
 	}
+	/*
+	 * On a timeline a stage keeps its stamped interval less one stamp,
+	 * half off each end: its children, and their stamps, stay inside.
+	 */
 	for (uint64_t m = mask; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
 
+		if (sc->start_mask & (1ull << st)) {
+			uint64_t raw = sc->extent[st], off = raw > c ? (uint64_t)(c + 0.5) : raw;
+
+			sc->start[st] += off / 2;
+			sc->extent[st] = (uint32_t)(raw - off);
+		}
 		sc->ns[st] = ns[st];
 	}
 	tl->counts.stamp_corrected++;
@@ -551,19 +640,32 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t,
 			   struct et_syscall *sc)
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
-	uint64_t total, gaps;
+	uint64_t total, gaps, raw_end = 0;
 
 	sc->clock_offset = tl->clock_offset;
+	if (tl->mode == ET_MODE_STAGES)
+		spans_place(tl, t, sc);
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
 	gaps = stage_gaps(tl, sc);
+	/*
+	 * Summary mode has no stamp times: the syscall's last stamp is placed
+	 * at t0 plus its stages as they were stamped (the stamps' own cost is
+	 * time that passed), the tracer's interval included (no user time).
+	 */
+	if (tl->mode == ET_MODE_SUMMARY) {
+		top_stages(sc, &raw_end);
+		if (et_syscall_has(sc, ET_STAGE_EMIT))
+			raw_end += sc->ns[ET_STAGE_EMIT];
+		raw_end += sc->t0;
+	}
 	stamp_correct(tl, sc);
 	top_stages(sc, &total);
 	total += gaps;
 	if (tl->mode == ET_MODE_SUMMARY)
-		sc->t1 = sc->t0 + total;
+		sc->t1 = raw_end;
 	if (tail)
 		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
@@ -916,7 +1018,7 @@ static void stage_event(struct et_timeline *tl, struct et_task *t,
 		sc_span(sc, stage, ev->stage.start, ev->stage.delta);
 		sc->count[stage] = si->kind == ET_KIND_AGG ? ev->stage.count : 1;
 	}
-	if (si->kind == ET_KIND_TIMED && ev->ts >= end) {
+	if (!tl->offset_fixed && si->kind == ET_KIND_TIMED && ev->ts >= end) {
 		/* emitted right where it ends: the clocks' offset, plus latency */
 		int64_t off = (int64_t)(ev->ts - end);
 
@@ -1000,7 +1102,7 @@ static void summary_event(struct et_timeline *tl, struct et_task *t,
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;
-	if (ev->ts >= sc->t1 &&
+	if (!tl->offset_fixed && ev->ts >= sc->t1 &&
 	    (!tl->have_offset || (int64_t)(ev->ts - sc->t1) < tl->clock_offset)) {
 		/* fired at the end of the exit path: offset plus a little */
 		tl->clock_offset = (int64_t)(ev->ts - sc->t1);
@@ -1040,6 +1142,21 @@ static void on_switch(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *prev = ev->sw.prev_pid ? task_get(tl, ev->sw.prev_pid) : NULL;
 	struct et_task *next = ev->sw.next_pid ? task_get(tl, ev->sw.next_pid) : NULL;
 
+	if (tl->mode == ET_MODE_STAGES) {
+		/* placed when the syscall's burst says where it was */
+		if (prev) {
+			task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
+			prev->off_cpu = true;
+			prev->off_ts = ev->ts;
+		}
+		if (next) {
+			task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
+			if (next->off_cpu)
+				span_push(next, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+			next->off_cpu = false;
+		}
+		return;
+	}
 	if (prev) {
 		struct et_syscall *sc = in_kernel(tl, prev);
 
@@ -1080,7 +1197,7 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 			t = ev->pid ? task_find(tl, ev->pid) : NULL;
 			c->pid = ev->pid;
 			c->start = ev->ts;
-			c->in_syscall = t && in_kernel(tl, t);
+			c->in_syscall = t && (tl->mode == ET_MODE_STAGES || in_kernel(tl, t));
 			c->gen = t ? t->gen : 0;
 		}
 		return;
@@ -1088,6 +1205,10 @@ static void on_irq(struct et_timeline *tl, const struct et_event *ev)
 	if (c->depth == 0 || --c->depth || !c->in_syscall)
 		return;	/* unmatched, nested, or not inside a syscall */
 	t = task_find(tl, c->pid);
+	if (t && tl->mode == ET_MODE_STAGES) {
+		span_push(t, c->start, ev->ts, ET_STAGE_IRQ);
+		return;
+	}
 	if (t && t->gen == c->gen) {
 		struct et_syscall *sc = in_kernel(tl, t);
 
@@ -1267,6 +1388,15 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->nr_fork = et_syscall_number(trace, "fork");
 	tl->nr_vfork = et_syscall_number(trace, "vfork");
 	tl->sample = 1;
+	/*
+	 * The kernel places its stamps on trace_clock_local() (ABI 3): on a
+	 * trace of that clock, the default, they need no offset.  Another
+	 * trace clock gets the smallest event-after-stage-end distance seen.
+	 */
+	if (!info->clock || !strcmp(info->clock, "local")) {
+		tl->offset_fixed = tl->have_offset = true;
+		tl->clock_offset = 0;
+	}
 	for (int i = 0; i < et_stage_nr_kernel; i++) {
 		for (int p = et_stages[i].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
 			tl->kids[p] |= 1ull << i;
