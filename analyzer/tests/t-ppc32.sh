@@ -59,10 +59,40 @@ for a in ppc750 ppce500; do
 					"$(cell b.json execve syscall count)" "$(( $(expected execve "$x") + 1 ))"
 				;;
 			esac
-			# powerpc's own exit head, on both paths
-			check "$n: getppid has its arch_syscall_exit stage" \
-				test "$(cell "$n.json" getppid arch_syscall_exit count)" -gt 0
+			# the stages every syscall passes, on the legacy and the
+			# generic path alike (powerpc's own exit head among them):
+			# one event of each per getppid, none lost to a missing
+			# stamp.  Per-stage events only: a compact event's 0 is "did
+			# not run", and most of these stages take 0 ticks of ppc750's
+			# 16.7 MHz timebase.
+			if [ "$kind" = stage ]; then
+				all=$(cell "$n.json" getppid syscall count)
+				check "$n: getppid calls staged ($all)" test "$all" -ge 100
+				for st in arch_enter ct_user_exit arch_syscall_exit exit_prepare; do
+					expect_eq "$n: getppid: one $st per call" \
+						"$(cell "$n.json" getppid $st count)" "$all"
+				done
+				# the deferred ones come with the next syscall's burst:
+				# one per complete call (the total's count)
+				done_=$(cell "$n.json" getppid total count)
+				check "$n: getppid: at most 3 calls without their deferred stages" \
+					test "$done_" -ge $((all - 3))
+				for st in ct_user_enter arch_exit_tail; do
+					expect_eq "$n: getppid: one $st per complete call" \
+						"$(cell "$n.json" getppid $st count)" "$done_"
+				done
+			fi
 		done
+		# legacy vs generic on one guest: the diff pairs every stage of
+		# getpgid (all of them are on both paths in stages.def)
+		l=$DATA/$a-6.12-bench.dat g=$DATA/$a-7.3-bench.dat
+		if [ -f "$l" ] && [ -f "$g" ]; then
+			"$ET" diff --json -c sysbench -s getpgid "$l" "$g" > d.json
+			expect_eq "$a: 6.12 -> 7.3 getpgid: no stage without a counterpart" \
+				"$(jget d.json "sorted({c['stage'] + ':' + c['status'] for c in d['cells'] if c['status'] != 'both'})")" "[]"
+			check "$a: 6.12 -> 7.3 getpgid: the diff has its cells" \
+				test "$(jget d.json "len(d['cells'])")" -gt 5
+		fi
 	done
 done
 check "32-bit powerpc fixtures present (scripts/ppc32-fixtures 6.12 7.3)" test "$found" -gt 0
