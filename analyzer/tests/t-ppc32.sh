@@ -64,7 +64,7 @@ for a in ppc750 ppce500; do
 			# one event of each per getppid, none lost to a missing
 			# stamp.  Per-stage events only: a compact event's 0 is "did
 			# not run", and most of these stages take 0 ticks of ppc750's
-			# 16.7 MHz timebase.
+			# 16.6 MHz timebase.
 			if [ "$kind" = stage ]; then
 				all=$(cell "$n.json" getppid syscall count)
 				check "$n: getppid calls staged ($all)" test "$all" -ge 100

@@ -10,7 +10,7 @@
 
 pairs=()
 for f in "$DATA"/*-stage.dat; do
-	# 32-bit powerpc: t-ppc32.sh (a 16.7 MHz timebase on g3beige: 60
+	# 32-bit powerpc: t-ppc32.sh (a 16.6 MHz timebase on g3beige: 60
 	# instructions a tick, no 1-ns medians; sigreturn, not rt_sigreturn)
 	case "$(basename "$f")" in ppc750-*|ppce500-*) continue ;; esac
 	[ -f "${f%-stage.dat}-compact.dat" ] && pairs+=("$(basename "${f%-stage.dat}")")
