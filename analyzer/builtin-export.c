@@ -595,7 +595,7 @@ int cmd_export(int argc, char **argv)
 
 		fprintf(stderr, "entrytrace export: %s: the data has holes: %" PRIu64
 			" pages unreadable, %" PRIu64 " records out of time order, %" PRIu64
-			" stage events contradict their name (entrytrace report says per CPU)\n",
+			" entry_stage events that do not fit the stage ABI (entrytrace report says per CPU)\n",
 			argv[optind], tc->pages_unread, tc->time_back, tc->abi_errors);
 		ret = ET_EXIT_DAMAGED;
 	}

@@ -424,7 +424,8 @@ static bool partitions(int stage)
 {
 	const struct et_stage_info *s = &et_stages[stage];
 
-	return s->parent == ET_STAGE_NONE &&
+	/* emit, the tracer's own interval, is not in the total */
+	return s->parent == ET_STAGE_NONE && stage != ET_STAGE_EMIT &&
 	       (s->phase == ET_PHASE_ENTRY || s->phase == ET_PHASE_BODY ||
 		s->phase == ET_PHASE_EXIT);
 }
@@ -657,10 +658,11 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 				}
 		}
 		g.residual = g.d_total - g.explained;
-		/* a share of the total only for stages inside the syscall */
+		/* a share of the total only for stages inside it (not emit) */
 		for (size_t i = g.first; i < df->nr_cells; i++)
 			df->cells[i].share =
-				g.d_total && et_stages[df->cells[i].stage].phase != ET_PHASE_USER ?
+				g.d_total && et_stages[df->cells[i].stage].phase != ET_PHASE_USER &&
+				df->cells[i].stage != ET_STAGE_EMIT ?
 				df->cells[i].contrib / g.d_total : NAN;
 		if (et_grow((void **)&df->groups, &cap_groups, df->nr_groups + 1,
 			    sizeof(*df->groups)))

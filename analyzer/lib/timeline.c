@@ -435,6 +435,25 @@ static void settle(struct et_timeline *tl, struct et_task *t, struct et_syscall 
 		sc->sub[st] = sub < sc->ns[st] ? sub : sc->ns[st];
 		sc->ovh[st] = (uint32_t)(n * tl->cost_median);
 	}
+	/*
+	 * Entrytrace kernels: emit, the tracer's interval, lies inside the
+	 * total's span but not in its time; the total holds what its
+	 * top-level stages hold.
+	 */
+	if ((sc->start_mask & (1ull << ET_STAGE_EMIT)) &&
+	    (sc->start_mask & (1ull << ET_STAGE_TOTAL))) {
+		uint64_t sub = 0, ovh = 0;
+
+		for (int i = 0; i < et_stage_nr_kernel; i++) {
+			if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
+			    !(sc->start_mask & (1ull << i)))
+				continue;
+			sub += sc->sub[i];
+			ovh += sc->ovh[i];
+		}
+		sc->sub[ET_STAGE_TOTAL] = sub < sc->ns[ET_STAGE_TOTAL] ? sub : sc->ns[ET_STAGE_TOTAL];
+		sc->ovh[ET_STAGE_TOTAL] = (uint32_t)ovh;
+	}
 }
 
 static void emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)

@@ -62,9 +62,12 @@ expect_eq "zeroed: records missing against the undamaged copy" \
 mutate v6.dat dup.dat 'd[o + 101 * p:o + 102 * p] = d[o + 100 * p:o + 101 * p]'
 damaged duplicated dup.dat "CPU 0: 1 records earlier than the record before them"
 
-# 3. one damaged byte inside a zstd chunk: libtracecmd ends the CPU's data there
+# 3. one damaged byte inside a zstd chunk
 mutate "$f" zstd.dat "d[o + $(size "$f") // 3] ^= 0x55"
-damaged zstd zstd.dat "CPU 0: [0-9]* of $np pages gave no records"
+# (zstd frames carry no checksum here: libtracecmd either ends the CPU's
+# data at the bad chunk or hands over garbage records, which then do not
+# fit the stage ABI; either is said and exits 8)
+damaged zstd zstd.dat "\(CPU 0: [0-9]* of $np pages gave no records\|[0-9]* entry_stage events that do not fit ABI 3\)"
 
 # 4. a stage event whose stage id stages.def does not have (u16: 0xee00+)
 read -r _ at _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_time stage | sed -n 10p)"

@@ -36,7 +36,7 @@
  * syscall kind it does N times, before it starts, so a trace can be checked
  * against what really ran.  -o appends those lines to FILE instead of
  * stdout (opened once, before the first mode).  -t also prints
- * "sysloop-time: MODE NS" after each getppid-loop mode: the loop's
+ * "sysloop-time: MODE NS" after each getppid-loop mode and kill0: the loop's
  * CLOCK_MONOTONIC time (with QEMU -icount shift=0: instructions).
  * -u NS busy-waits NS ns in user space (vDSO clock, no syscall) before each
  * syscall of the getppid, kill0 and killsig loops: a known delay that moves
@@ -132,13 +132,17 @@ static void loop_getppid(long n)
 static int do_kill0(long n)
 {
 	pid_t me = getpid();
+	unsigned long long t0;
 
 	announce("kill0", "kill", n, me);
+	t0 = now_ns();
 	for (long i = 0; i < n; i++) {
 		spin();
 		if (syscall(SYS_kill, me, 0))
 			return -1;
 	}
+	if (timed)
+		printf("sysloop-time: kill0 %llu\n", now_ns() - t0);
 	return 0;
 }
 
