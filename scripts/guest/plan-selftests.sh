@@ -8,7 +8,8 @@ out=$1
 set -u
 . /plan.env
 if [ "${STAGE_EVENTS:-0}" = 1 ]; then
-	echo 1 >/sys/kernel/tracing/events/entry_stage/enable || exit 1
+	echo 1 >/sys/kernel/tracing/events/entry_stage/enable ||
+		{ echo "plan: enabling entry_stage failed; the kernel said:"; dmesg | grep entry_stage; exit 1; }
 fi
 cd /work/selftests || exit 1
 for t in $(cat list); do

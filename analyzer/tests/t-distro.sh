@@ -1,0 +1,22 @@
+# SPDX-License-Identifier: GPL-2.0
+# The distribution-like x86_64 7.3 build (-O2, context tracking not forced,
+# no nohz_full=): what a user on a distribution box sees, against the tiny
+# guest kernel (context tracking forced) recorded the same way.
+. "$(dirname "$0")/lib.sh"
+
+d=$DATA/x86_64-7.3-distro-compact
+t=$DATA/x86_64-7.3-compact
+"$ET" report --json "$d.dat" > d.json 2> d.err
+"$ET" report --json "$t.dat" > t.json 2> t.err
+expect_eq "distro: every kill(self, 0) sysloop made is in the table but the last (no_tail: its tail never comes)" \
+	"$(cell d.json kill total count)" "$(( $(expected kill "$d.expect") - 1 ))"
+expect_eq "distro: the kernel's stamp calibration was read" \
+	"$(jget d.json "d['files'][0]['syscalls']['stamp_ns'] > 0 and d['files'][0]['syscalls']['stamps_subtracted']")" True
+expect_eq "distro: no RCU EQS stage without forced context tracking" \
+	"$(jget d.json "sum(c['count'] for c in d['cells'] if c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter'))")" 0
+expect_eq "tiny: RCU EQS stages on every kill (context tracking forced)" \
+	"$(jget t.json "min(c['count'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter') ) > 0")" True
+ct() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'ct_user_exit'][0]"; }
+dc=$(ct d.json) tc=$(ct t.json)
+check "distro: ct_user_exit does almost nothing ($dc ns) next to the forced tiny kernel's ($tc ns)" \
+	python3 -c "import sys; sys.exit(not (float('$dc') * 10 < float('$tc')))"
