@@ -19,7 +19,7 @@
 #include "mix.h"
 
 const char *const class_names[MIX_NCLASSES] = {
-	"barrier", "sprmsr", "atomic", "counter", "iret",
+	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
 };
 
 struct kind kinds[MIX_MAX_KINDS];
@@ -108,6 +108,11 @@ static int add_kind(const char *name, unsigned classes)
 	kinds[nkinds].name[l] = 0;
 	kinds[nkinds].classes = classes;
 	return nkinds++;
+}
+
+int classify_add_kind(const char *name, unsigned classes)
+{
+	return nkinds == MIX_MAX_KINDS && find_kind(name) < 0 ? -1 : add_kind(name, classes);
 }
 
 void classify_init(enum arch arch)

@@ -26,7 +26,7 @@ enum {
 	R_SITE     = 1 << 5,	/* entry_stage site (static-branch NOP) */
 };
 
-/* site edges and flags, as in .entry_stage_sites */
+/* site edges and flags, as in .entry_stage_sites (linux/entry_stage_types.h) */
 enum { EDGE_BEGIN, EDGE_END, EDGE_SWITCH };
 enum {
 	SF_SYSCALL_BEGIN = 1 << 0,
@@ -35,15 +35,22 @@ enum {
 	SF_AGG           = 1 << 3,
 	SF_TAIL          = 1 << 4,
 };
+#define STAGE_NONE 0xff		/* ENTRY_STAGE_NONE: a marker site of no stage */
+
+enum stage_phase { PH_ENTRY, PH_BODY, PH_EXIT };
+enum stage_kind { K_TIMED, K_NOINSTR, K_DEFERRED, K_AGG };
 
 struct stage {
 	char *name;
 	int parent;		/* stage id, -1 for none */
 	bool body;		/* phase BODY, no parent: the syscall body */
+	enum stage_phase phase;
+	enum stage_kind kind;
 };
 
 struct func {
 	uint64_t addr, size;
+	uint32_t lep;		/* ELFv2: the local entry point's offset, else 0 */
 	char *name;
 	int slot;		/* dense counter slot, -1 until translated */
 };
@@ -60,7 +67,7 @@ struct marker {
 	/* at translation */
 	bool checked, mismatch;
 	uint8_t got[MIX_MAX_BYTES];
-	int slot, kind;
+	int slot, kind, callkind;
 	uint64_t hits;
 };
 
@@ -84,11 +91,14 @@ struct sitefile {
 
 /* sitefile.c */
 int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errlen);
+/* Why a site is none of the kinds of site the series emits, or NULL. */
+const char *site_problem(const struct sitefile *sf, unsigned stage, int edge, unsigned stage2,
+			 unsigned flags, char *buf, size_t len);
 int intern(struct sitefile *sf, const char *name);
 
 /* classify.c: an instruction kind, or -1 */
 struct kind {
-	char name[24];
+	char name[64];
 	unsigned classes;
 };
 enum {
@@ -97,12 +107,14 @@ enum {
 	C_ATOMIC  = 1 << 2,
 	C_COUNTER = 1 << 3,
 	C_IRET    = 1 << 4,
+	C_CALL    = 1 << 5,	/* calls=: a function's entry instruction */
 };
-#define MIX_NCLASSES 5
+#define MIX_NCLASSES 6
 extern const char *const class_names[MIX_NCLASSES];
 extern struct kind kinds[MIX_MAX_KINDS];
 extern int nkinds;
 void classify_init(enum arch arch);
+int classify_add_kind(const char *name, unsigned classes);
 int classify(enum arch arch, bool big_endian, const uint8_t *p, size_t n);
 int kind_from_disas(enum arch arch, const char *disas);
 

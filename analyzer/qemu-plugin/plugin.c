@@ -55,7 +55,7 @@ static const char *const flag_names[NFLAGS] = {
 };
 
 #define MAX_DEPTH 16
-#define MAX_ACC (MIX_MAX_STAGES + 4)
+#define MAX_ACC (MIX_MAX_STAGES + 5)
 
 struct ent {			/* a per-syscall partial sum, merged when it ends */
 	uint8_t type;		/* 0 function slot, 1 kind */
@@ -69,7 +69,13 @@ struct sysrec {
 	int name;
 	unsigned flags;
 	int64_t user_before;	/* -1: unknown */
-	bool window, tail, window_done;
+	bool window;		/* the staged syscall (or a restart of its exit) is open */
+	bool window_done;	/* the staged syscall ended */
+	bool tail;		/* after the tail begin: only the tail's end counts */
+	bool restart;		/* in a restart window: only the restart's end counts */
+	bool restart_seen;	/* a restart began in this syscall */
+	bool pending;		/* after a restart's end: ACC_PENDING until the next or the return */
+	int restart_stage;
 	uint64_t open;		/* open stages */
 	uint64_t acc[MAX_ACC];
 	uint32_t runs[MAX_ACC];
@@ -150,6 +156,7 @@ static struct sitefile sf;
 static char *out_path, *sites_path;
 static int topk = 10;
 static bool disas_check;
+static bool armed_ok;		/* armed=ok: a site may be its jump (events on) */
 static uint64_t *detail_seqs;	/* detail=SEQ:SEQ: per-function counts of those syscalls */
 static int ndetail;
 static char **sample_names;	/* NULL: all */
@@ -158,6 +165,10 @@ static const char *samples_arg = "all", *tables_arg = "all";
 static char **table_names;	/* tables=: kinds/class/func rows of these names only */
 static int ntable_names;
 static bool samples_none;
+static char **call_names;	/* calls=: count the entries of these functions */
+static int ncall_names;
+static const char *calls_arg = "none";
+static struct map calls;	/* entry address -> kind + 1 */
 
 static uint64_t *cnt, *hint;	/* per slot, per block of 64 slots */
 static int *slot_func;
@@ -166,7 +177,7 @@ static uint64_t kc[MIX_MAX_KINDS];
 static struct map markers;	/* addr -> marker index + 1 */
 static struct vcpu *vcpus;
 static int nvcpus, qemu_api_min, qemu_api_cur;
-static int nacc, ACC_WHOLE, ACC_TOTAL, ACC_GAP, ACC_OUTSIDE;
+static int nacc, ACC_WHOLE, ACC_TOTAL, ACC_GAP, ACC_OUTSIDE, ACC_PENDING;
 static int N_USER, N_UNSYNCED;
 static uint64_t body_mask;
 
@@ -187,9 +198,10 @@ static struct {
 	uint64_t syscalls, setapart, switches, desync, unmatched_returns, abandoned_irqs;
 	uint64_t irqs, irqs_in_syscall, overflow;
 	uint64_t ins_user, ins_unsynced, ins_syscall, ins_irq;
-	uint64_t site_hits, ign_not_syscall, ign_outside_window, ign_tail;
+	uint64_t site_hits, ign_not_syscall, ign_outside_window, ign_tail, ign_agg_outside_body;
 	uint64_t reopen, end_not_open, unclosed, begin_in_window, window_reopened;
-	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, translations;
+	uint64_t end_outside_tail;
+	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, sites_armed, translations;
 	uint64_t disas_agree, disas_differ, disas_undecided, disas_undecodable, disas_skipped;
 } g;
 
@@ -387,7 +399,7 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 			for (uint64_t o = sc->open; o; o &= o - 1)
 				accs[na++] = __builtin_ctzll(o);
 		} else {
-			accs[na++] = ACC_OUTSIDE;
+			accs[na++] = sc->pending ? ACC_PENDING : ACC_OUTSIDE;
 		}
 	}
 	for (int a = 0; a < na; a++) {
@@ -498,10 +510,42 @@ static void write_detail(const struct sysrec *sc)
 	free(m.v);
 }
 
+/*
+ * What ran since a restart's end: the restart stage's (and total's) if
+ * another restart follows (several restarts in a row are one stage, from
+ * the first begin to the last end), outside's if the syscall returns.
+ */
+static void settle_pending(struct sysrec *sc, int stage)
+{
+	size_t n = sc->nents;
+	int to = stage >= 0 ? stage : ACC_OUTSIDE;
+
+	if (!sc->pending)
+		return;
+	sc->pending = false;
+	for (size_t i = 0; i < n; i++) {
+		struct ent e = sc->ents[i];
+
+		if (e.acc != ACC_PENDING)
+			continue;
+		sc->ents[i].acc = to;
+		if (stage >= 0)
+			add_ent(sc, e.type, ACC_TOTAL, e.id, e.n);
+	}
+	if (!sc->acc[ACC_PENDING])
+		return;
+	sc->acc[to] += sc->acc[ACC_PENDING];
+	sc->entered[to] = true;
+	if (stage >= 0)
+		sc->acc[ACC_TOTAL] += sc->acc[ACC_PENDING];
+	sc->acc[ACC_PENDING] = 0;
+}
+
 static void finish_syscall(struct vcpu *v, unsigned reason)
 {
 	struct sysrec *sc = &v->sc;
 
+	settle_pending(sc, -1);
 	sc->flags |= reason;
 	g.syscalls++;
 	if (sc->flags & F_SETAPART) {
@@ -637,6 +681,43 @@ static void stage_end(struct sysrec *sc, int s)
 	sc->open &= ~bit;
 }
 
+/* powerpc's syscall_exit_restart(): a DEFERRED stage after the syscall ended */
+static void restart_begin(struct sysrec *sc, const struct marker *m)
+{
+	if (!sc->window_done) {
+		g.ign_outside_window++;	/* the kernel restarts the exit of a staged syscall */
+		return;
+	}
+	sc->window = true;
+	sc->restart = true;
+	if (!sc->restart_seen) {
+		sc->restart_seen = true;
+		sc->restart_stage = m->stage;
+		stage_begin(sc, m->stage);
+	} else {
+		settle_pending(sc, sc->restart_stage);
+		sc->open |= 1ULL << sc->restart_stage;
+	}
+}
+
+static void syscall_end(struct sysrec *sc)
+{
+	if (sc->open) {
+		g.unclosed += __builtin_popcountll(sc->open);
+		sc->flags |= F_ANOMALY;
+	}
+	sc->open = 0;
+	sc->window = false;
+	sc->tail = false;
+	sc->window_done = true;
+}
+
+/*
+ * The site rules of include/linux/entry_stage.h, where every stamp but the
+ * markers tests entry_stage_cur (set from the syscall begin to its end,
+ * cleared by the tail begin): a site counts only in the syscall frame
+ * (not in an interrupt) and inside the staged syscall's window.
+ */
 static void site_hit(struct vcpu *v, const struct marker *m)
 {
 	struct sysrec *sc = &v->sc;
@@ -646,20 +727,64 @@ static void site_hit(struct vcpu *v, const struct marker *m)
 		g.ign_not_syscall++;	/* interrupt context, or not in step */
 		return;
 	}
-	if (sc->tail && !(m->flags & SF_SYSCALL_END)) {
-		g.ign_tail++;
-		return;
-	}
-	if (!sc->window) {
-		if (!(m->flags & SF_SYSCALL_BEGIN)) {
-			g.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
+	if (m->stage == STAGE_NONE && (m->flags & SF_SYSCALL_BEGIN)) {
+		/* entry_stage_syscall_begin() */
+		if (sc->window) {
+			anomaly(sc, &g.begin_in_window);
 			return;
 		}
 		if (sc->window_done)
 			anomaly(sc, &g.window_reopened);
 		sc->window = true;
-	} else if (m->flags & SF_SYSCALL_BEGIN) {
-		anomaly(sc, &g.begin_in_window);
+		return;
+	}
+	if (!sc->window) {
+		if (m->flags & SF_SYSCALL_BEGIN)
+			restart_begin(sc, m);
+		else
+			g.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
+		return;
+	}
+	if (sc->restart) {
+		/* entry_stage_restart_end(): the one site that counts in a restart */
+		if (m->stage == sc->restart_stage && m->edge == EDGE_END &&
+		    (m->flags & SF_SYSCALL_END)) {
+			stage_end(sc, m->stage);
+			sc->window = false;
+			sc->restart = false;
+			sc->pending = true;
+		} else {
+			g.ign_tail++;
+		}
+		return;
+	}
+	if (m->stage == STAGE_NONE) {
+		/* entry_stage_tail_begin(): only the tail's end counts from here */
+		if (sc->tail)
+			g.ign_tail++;
+		sc->tail = true;
+		return;
+	}
+	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
+	bool tail_end = (m->flags & SF_SYSCALL_END) && !(m->flags & SF_SHARED);
+
+	if (sc->tail && !tail_end) {
+		g.ign_tail++;
+		return;
+	}
+	if (!sc->tail && tail_end) {
+		anomaly(sc, &g.end_outside_tail);	/* the kernel ignores it */
+		return;
+	}
+	if (m->flags & SF_SYSCALL_BEGIN) {
+		anomaly(sc, &g.begin_in_window);	/* a restart inside the syscall */
+		return;
+	}
+	/* entry_stage_agg_*(): the body's AGG stages count inside the body only */
+	if ((m->flags & SF_AGG) && sf.stages[m->stage].phase == PH_BODY &&
+	    !(sc->open & body_mask)) {
+		g.ign_agg_outside_body++;
+		return;
 	}
 	switch (m->edge) {
 	case EDGE_BEGIN:
@@ -673,18 +798,8 @@ static void site_hit(struct vcpu *v, const struct marker *m)
 		stage_begin(sc, m->stage2);
 		break;
 	}
-	if (m->flags & SF_TAIL)
-		sc->tail = true;
-	if (m->flags & SF_SYSCALL_END) {
-		if (sc->open) {
-			g.unclosed += __builtin_popcountll(sc->open);
-			sc->flags |= F_ANOMALY;
-		}
-		sc->open = 0;
-		sc->window = false;
-		sc->tail = false;
-		sc->window_done = true;
-	}
+	if (m->flags & SF_SYSCALL_END)
+		syscall_end(sc);
 }
 
 static void handler_hit(struct vcpu *v, const struct marker *m)
@@ -703,7 +818,8 @@ static void on_marker(unsigned int cpu, void *udata)
 {
 	struct marker *m = udata;
 	struct vcpu *v;
-	struct delta self = { m->slot, 1 }, selfk = { m->kind, 1 };
+	struct delta self = { m->slot, 1 }, selfk[2];
+	int nk = 0;
 
 	if (cpu >= (unsigned)nvcpus)
 		return;
@@ -720,7 +836,11 @@ static void on_marker(unsigned int cpu, void *udata)
 		g.switches++;
 		abandon(v, F_SWITCHED);
 	}
-	attribute(v, 1, &self, 1, &selfk, m->kind >= 0);
+	if (m->kind >= 0)
+		selfk[nk++] = (struct delta){ m->kind, 1 };
+	if (m->callkind >= 0)
+		selfk[nk++] = (struct delta){ m->callkind, 1 };
+	attribute(v, 1, &self, 1, selfk, nk);
 	/* transitions after it */
 	if (m->roles & R_HANDLER)
 		handler_hit(v, m);
@@ -748,6 +868,20 @@ static bool is_nop(const uint8_t *p, size_t n)
 	       (i + 1 < n && p[i] == 0x0f && p[i + 1] == 0x1f);
 }
 
+/* x86 jmp rel8/rel32, powerpc b: a static branch that is taken */
+static bool is_jump(const uint8_t *p, size_t n)
+{
+	uint32_t w;
+
+	if (sf.arch == ARCH_X86_64)
+		return n >= 2 && (p[0] == 0xe9 || p[0] == 0xeb);
+	if (n < 4)
+		return false;
+	w = sf.big_endian ? (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3] :
+			    (uint32_t)p[3] << 24 | p[2] << 16 | p[1] << 8 | p[0];
+	return w >> 26 == 18 && !(w & 3);
+}
+
 static bool marker_bytes_match(const struct marker *m, const uint8_t *p, size_t len)
 {
 	size_t c = len < (size_t)m->nbytes ? len : (size_t)m->nbytes;
@@ -755,6 +889,10 @@ static bool marker_bytes_match(const struct marker *m, const uint8_t *p, size_t 
 
 	if (!memcmp(p, m->bytes, c))
 		return true;
+	if (armed_ok && (m->roles & R_SITE) && is_jump(p, len)) {
+		g.sites_armed++;	/* its event is on: the jump is the site */
+		return true;
+	}
 	if (!is_nop(p, len))
 		return false;
 	/* the expected bytes: the link-time instruction at the address is a NOP too */
@@ -846,7 +984,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const uint8_t *p = qemu_plugin_insn_data(insn);
 		size_t len = qemu_plugin_insn_size(insn);
 		int slot = slot_of(a), kind = classify(sf.arch, sf.big_endian, p, len);
-		uint64_t *mi = map_find(&markers, a);
+		uint64_t *mi = map_find(&markers, a), *ck = map_find(&calls, a);
 
 		if (disas_check)
 			check_disas(insn, a, p, len, kind);
@@ -860,6 +998,7 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 				}
 				m->slot = slot;
 				m->kind = kind;
+				m->callkind = ck ? (int)*ck - 1 : -1;
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
 								       QEMU_PLUGIN_CB_NO_REGS, m);
 				last_block = -1;	/* it harvests: hint the next block again */
@@ -891,6 +1030,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (kind >= 0)
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 								   &kc[kind], 1);
+		if (ck)
+			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+								   &kc[*ck - 1], 1);
 	}
 }
 
@@ -972,6 +1114,8 @@ static void write_output(void)
 	fprintf(f, "qemu_api %d %d\n", qemu_api_min, qemu_api_cur);
 	fprintf(f, "samples %s\n", samples_arg);
 	fprintf(f, "tables %s\n", tables_arg);
+	fprintf(f, "calls %s\n", calls_arg);
+	fprintf(f, "armed %s\n", armed_ok ? "ok" : "no");
 	for (int a = 0; a < nacc; a++)
 		if (sf.sites_mode || a == ACC_WHOLE)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
@@ -993,9 +1137,13 @@ static void write_output(void)
 	COUNT(unmatched_returns); COUNT(abandoned_irqs); COUNT(irqs); COUNT(irqs_in_syscall);
 	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
 	COUNT(site_hits); COUNT(ign_not_syscall); COUNT(ign_outside_window); COUNT(ign_tail);
+	COUNT(ign_agg_outside_body);
 	COUNT(reopen); COUNT(end_not_open); COUNT(unclosed); COUNT(begin_in_window);
-	COUNT(window_reopened); COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);
+	COUNT(window_reopened); COUNT(end_outside_tail);
+	COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);
 	COUNT(site_mismatches);
+	if (armed_ok)
+		COUNT(sites_armed);
 	COUNT(translations);
 	if (disas_check) {
 		COUNT(disas_agree); COUNT(disas_differ); COUNT(disas_undecided);
@@ -1207,6 +1355,22 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 						      "SEQ:SEQ...", a + 7);
 			}
 			free(d);
+		} else if (!strncmp(a, "calls=", 6)) {
+			char *t = strdup(a + 6), *save = NULL;
+
+			calls_arg = a + 6;
+			for (char *n = strtok_r(t, ":", &save); n; n = strtok_r(NULL, ":", &save)) {
+				call_names = realloc(call_names, (ncall_names + 1) * sizeof(char *));
+				if (!call_names)
+					die_oom();
+				call_names[ncall_names++] = n;
+			}
+			if (!ncall_names)
+				return refuse("calls=%s: no function name", a + 6);
+		} else if (!strcmp(a, "armed=ok")) {
+			armed_ok = true;
+		} else if (!strncmp(a, "armed=", 6)) {
+			return refuse("armed=%s: the only value is ok", a + 6);
 		} else if (!strcmp(a, "disas=check")) {
 			disas_check = true;
 		} else if (!strncmp(a, "disas=", 6)) {
@@ -1214,7 +1378,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		} else {
 			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
 				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] "
-				      "[disas=check])", a);
+				      "[calls=FUNC:FUNC...] [armed=ok] [disas=check])", a);
 		}
 	}
 	if (!sites_path || !*sites_path)
@@ -1258,11 +1422,34 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	}
 
 	classify_init(sf.arch);
+	/*
+	 * calls=: each function's entry instruction counts as a kind of class
+	 * call (ELFv2: the local entry point, which calls through the global
+	 * entry reach too), so that the tables say how often it was called.
+	 */
+	for (int i = 0; i < ncall_names; i++) {
+		char kname[sizeof(kinds[0].name)];
+		size_t f;
+		int k;
+
+		for (f = 0; f < sf.nfuncs; f++)
+			if (!strcmp(sf.funcs[f].name, call_names[i]))
+				break;
+		if (f == sf.nfuncs)
+			return refuse("calls=%s: no function %s in the site file", calls_arg,
+				      call_names[i]);
+		snprintf(kname, sizeof(kname), "call:%s", call_names[i]);
+		k = classify_add_kind(kname, C_CALL);
+		if (k < 0)
+			return refuse("calls=%s: too many instruction kinds", calls_arg);
+		*map_slot(&calls, sf.funcs[f].addr + sf.funcs[f].lep) = k + 1;
+	}
 	nacc = sf.nstages + 4;
 	ACC_WHOLE = sf.nstages;
 	ACC_TOTAL = sf.nstages + 1;
 	ACC_GAP = sf.nstages + 2;
 	ACC_OUTSIDE = sf.nstages + 3;
+	ACC_PENDING = sf.nstages + 4;	/* not written: settled into others */
 	for (int s = 0; s < sf.nstages; s++)
 		if (sf.stages[s].body)
 			body_mask |= 1ULL << s;

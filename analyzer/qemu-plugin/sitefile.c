@@ -84,6 +84,63 @@ static int cmp_func(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * The kinds of site include/linux/entry_stage.h emits (scripts/kernel-sites
+ * checks the same): a stage's begin, end or switch, SHARED or not; an AGG
+ * stage's begin or end, AGG alone; entry_stage_syscall_begin() and
+ * entry_stage_tail_begin(), of no stage; a stage's end that ends the
+ * syscall (SYSCALL_END, SHARED or not); a DEFERRED stage's begin with
+ * SYSCALL_BEGIN (powerpc's exit restart).
+ */
+const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsigned st2,
+			 unsigned fl, char *buf, size_t len)
+{
+	const struct stage *s = st < (unsigned)sf->nstages ? &sf->stages[st] : NULL;
+
+	if (st == STAGE_NONE) {
+		if (edge != EDGE_BEGIN ||
+		    (fl != SF_SYSCALL_BEGIN && fl != (SF_TAIL | SF_SHARED))) {
+			snprintf(buf, len, "a site of no stage is the syscall begin (begin, %#x) or "
+				 "the tail begin (begin, %#x), not edge %d with flags %#x",
+				 SF_SYSCALL_BEGIN, SF_TAIL | SF_SHARED, edge, fl);
+			return buf;
+		}
+		return NULL;
+	}
+	if (!s || (edge == EDGE_SWITCH && st2 >= (unsigned)sf->nstages)) {
+		snprintf(buf, len, "stage %u or %u unknown", st, st2);
+		return buf;
+	}
+	if (fl & SF_TAIL) {
+		snprintf(buf, len, "TAIL on a site of stage %s: only the tail begin has it",
+			 s->name);
+		return buf;
+	}
+	if (fl & SF_SYSCALL_BEGIN) {
+		if (edge != EDGE_BEGIN || fl != SF_SYSCALL_BEGIN || s->kind != K_DEFERRED) {
+			snprintf(buf, len, "SYSCALL_BEGIN on stage %s: only on the begin of a "
+				 "DEFERRED stage, alone", s->name);
+			return buf;
+		}
+		return NULL;
+	}
+	if (fl & SF_SYSCALL_END) {
+		if (edge != EDGE_END || (fl & ~(SF_SYSCALL_END | SF_SHARED))) {
+			snprintf(buf, len, "SYSCALL_END on stage %s: only on an end, with SHARED or "
+				 "nothing else", s->name);
+			return buf;
+		}
+		return NULL;
+	}
+	if ((s->kind == K_AGG) != !!(fl & SF_AGG) ||
+	    ((fl & SF_AGG) && (edge == EDGE_SWITCH || fl != SF_AGG))) {
+		snprintf(buf, len, "flags %#x, edge %d on stage %s: AGG is on the begin and end "
+			 "sites of AGG stages, alone", fl, edge, s->name);
+		return buf;
+	}
+	return NULL;
+}
+
 #define MAXTOK 10
 /* inside the read loop: say why, and let the caller free what it holds */
 #define FAIL(...) do { fail(err, errlen, path, ln, __VA_ARGS__); goto bad; } while (0)
@@ -186,15 +243,33 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			if (strcmp(tok[3], "-") && (parse_u64(tok[3], &par) || par >= id))
 				FAIL( "stage %s: bad parent '%s'", tok[2],
 					    tok[3]);
+			static const char *const phases[] = { "ENTRY", "BODY", "EXIT" };
+			static const char *const kinds[] = { "TIMED", "NOINSTR", "DEFERRED", "AGG" };
+			int ph = -1, k = -1;
+
+			for (int i = 0; i < 3; i++)
+				if (!strcmp(tok[4], phases[i]))
+					ph = i;
+			for (int i = 0; i < 4; i++)
+				if (!strcmp(tok[5], kinds[i]))
+					k = i;
+			if (ph < 0 || k < 0)
+				FAIL("stage %s: unknown phase '%s' or kind '%s'", tok[2], tok[4],
+				     tok[5]);
 			sf->stages[id].name = strdup(tok[2]);
 			sf->stages[id].parent = strcmp(tok[3], "-") ? (int)par : -1;
-			sf->stages[id].body = !strcmp(tok[4], "BODY") && !strcmp(tok[3], "-");
+			sf->stages[id].body = ph == PH_BODY && !strcmp(tok[3], "-");
+			sf->stages[id].phase = ph;
+			sf->stages[id].kind = k;
 			sf->nstages++;
-		} else if (!strcmp(tok[0], "func") && nt == 4) {
+		} else if (!strcmp(tok[0], "func") && (nt == 4 || nt == 5)) {
 			struct func fn = { .slot = -1 };
+			uint64_t lep = 0;
 
-			if (parse_u64(tok[1], &fn.addr) || parse_u64(tok[2], &fn.size) || !fn.size)
-				FAIL( "bad func line for '%s'", tok[3]);
+			if (parse_u64(tok[1], &fn.addr) || parse_u64(tok[2], &fn.size) || !fn.size ||
+			    (nt == 5 && (parse_u64(tok[4], &lep) || lep >= fn.size || lep % 4)))
+				FAIL("bad func line for '%s'", tok[3]);
+			fn.lep = lep;
 			fn.name = strdup(tok[3]);
 			if (sf->nfuncs == capf) {
 				capf = capf ? 2 * capf : 4096;
@@ -207,7 +282,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			   ((!strcmp(tok[0], "sysentry") || !strcmp(tok[0], "vector") ||
 			     !strcmp(tok[0], "return") || !strcmp(tok[0], "switch") ||
 			     !strcmp(tok[0], "handler")) && nt == 5)) {
-			struct marker m = { .vector = -1, .handler = -1, .slot = -1, .kind = -1 };
+			struct marker m = { .vector = -1, .handler = -1, .slot = -1, .kind = -1,
+					     .callkind = -1 };
 			const char *bytes;
 
 			if (parse_u64(tok[1], &m.addr))
@@ -226,16 +302,22 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 					edge = EDGE_SWITCH;
 				else
 					FAIL( "unknown edge '%s'", tok[3]);
-				if (parse_u64(tok[2], &st) || st >= (uint64_t)sf->nstages)
-					FAIL( "site %s: stage '%s' unknown",
-						    tok[1], tok[2]);
+				char why[200];
+
+				if (!strcmp(tok[2], "-"))
+					st = STAGE_NONE;
+				else if (parse_u64(tok[2], &st) || st >= (uint64_t)sf->nstages)
+					FAIL("site %s: stage '%s' unknown", tok[1], tok[2]);
 				if (edge == EDGE_SWITCH &&
 				    (parse_u64(tok[4], &st2) || st2 >= (uint64_t)sf->nstages))
-					FAIL( "site %s: switch stage '%s' unknown",
-						    tok[1], tok[4]);
+					FAIL("site %s: switch stage '%s' unknown", tok[1], tok[4]);
+				if (edge != EDGE_SWITCH && strcmp(tok[4], "-"))
+					FAIL("site %s: a second stage '%s' on a %s", tok[1], tok[4],
+					     tok[3]);
 				if (parse_u64(tok[5], &fl) || fl > 0x1f)
-					FAIL( "site %s: bad flags '%s'",
-						    tok[1], tok[5]);
+					FAIL("site %s: bad flags '%s'", tok[1], tok[5]);
+				if (site_problem(sf, st, edge, st2, fl, why, sizeof(why)))
+					FAIL("site %s: %s", tok[1], why);
 				m.roles = R_SITE;
 				m.stage = st;
 				m.edge = edge;
@@ -287,6 +369,22 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			    declared_stages, sf->nstages);
 	if (sf->sites_mode && !sf->nsites)
 		return fail(err, errlen, path, ln, "mode sites without a site line");
+	if (sf->sites_mode) {
+		bool begin = false, end = false;
+
+		for (size_t i = 0; i < sf->nmarkers; i++) {
+			const struct marker *m = &sf->markers[i];
+
+			if (!(m->roles & R_SITE))
+				continue;
+			begin |= m->stage == STAGE_NONE && m->flags == SF_SYSCALL_BEGIN;
+			end |= !!(m->flags & SF_SYSCALL_END);
+		}
+		if (!begin || !end)
+			return fail(err, errlen, path, ln, "no syscall %s site: no syscall can be "
+				    "staged", begin ? "end (SYSCALL_END)" :
+				    "begin (no stage, SYSCALL_BEGIN)");
+	}
 
 	/* one marker per address, with every role it has */
 	qsort(sf->markers, sf->nmarkers, sizeof(*sf->markers), cmp_marker);

@@ -1,28 +1,44 @@
 # SPDX-License-Identifier: GPL-2.0
 # scripts/kernel-sites on small ELF files built here with the layout of an
 # x86_64 vmlinux (entry text, vectors, __jump_table with relative entries,
-# entry_stage_key, .entry_stage_sites): no kernel with a site table exists
-# before series v2, and make check has no kernel image, so these are the
-# cross-check's real inputs: every way a site can be wrong must fail with
-# a line naming it, a good table must pass and load in the plugin.
+# entry_stage_key, .entry_stage_sites): make check has no kernel image, so
+# these are the cross-check's inputs.  Every kind of site the series emits
+# (include/linux/entry_stage.h: the stage edges, SHARED, AGG, the marker
+# sites of no stage, the syscall and tail ends, powerpc's exit restart) must
+# pass and load in the plugin; every way an entry can be wrong must fail
+# with a line naming it.  The real tables of the four v2 kernels are checked
+# by scripts/kernel-mix (make kernel-mix MIX_VARIANT=entrytrace).
 . "$(dirname "$0")/lib.sh"
 
 KS=$TOP/scripts/kernel-sites
 nstages=$(grep -c '^ENTRY_STAGE(' "$TOP/tracepoints/stages.def")
+# sid NAME: a stage's id, its position among the ENTRY_STAGE lines
+sid() {
+	grep '^ENTRY_STAGE(' "$TOP/tracepoints/stages.def" |
+		awk -F'[(,]' -v n="$1" '{ gsub(/ /, "", $3) } $3 == n { print NR - 1; exit }'
+}
+ARCH_ENTER=$(sid arch_enter) CT_USER_EXIT=$(sid ct_user_exit) SYSCALL=$(sid syscall)
+LSM=$(sid lsm_task_kill) TAIL=$(sid arch_exit_tail) RESTART=$(sid exit_restart)
+EXIT_PREPARE=$(sid exit_prepare)
+check "stage ids of stages.def found" test -n "$ARCH_ENTER$CT_USER_EXIT$SYSCALL$LSM$TAIL$RESTART"
 
 # mkelf NAME [SITES-ENTRIES] [JUMP-KEY] [SECTION-FLAGS]: an ELF whose
-# .entry_stage_sites holds SITES-ENTRIES (assembler lines, "" = no section)
+# .entry_stage_sites holds SITES-ENTRIES (assembler lines, "" = no
+# section); site1..site9 are static branches of entry_stage_key (site1's
+# key is JUMP-KEY), other1 one of another key
 mkelf() {
-	local name=$1 sites=$2 key=${3:-entry_stage_key} flags=${4:-}
-	cat >"$name.S" <<EOF
+	local name=$1 sites=$2 key=${3:-entry_stage_key} flags=${4:-} i
+	{
+		cat <<EOF
 	.text
 	.globl __entry_text_start, entry_SYSCALL_64, __entry_text_end
 __entry_text_start:
 entry_SYSCALL_64:
 	swapgs
-site1:	xchg %ax, %ax
-	nop
-site2:	xchg %ax, %ax
+EOF
+		for i in 1 2 3 4 5 6 7 8 9; do printf 'site%s:\txchg %%ax, %%ax\n\tnop\n' $i; done
+		cat <<EOF
+other1:	xchg %ax, %ax
 	sysretq
 	.globl asm_sysvec_apic_timer_interrupt
 asm_sysvec_apic_timer_interrupt:
@@ -44,26 +60,53 @@ entry_stage_key: .quad 0
 other_key: .quad 0
 	.balign 8
 __start___jump_table:
-	.long site1 - ., site2 - .
+	.long site1 - ., other1 - .
 	.quad $key - .
-	.long site2 - ., site1 - .
+EOF
+		for i in 2 3 4 5 6 7 8 9; do
+			printf '\t.long site%s - ., other1 - .\n\t.quad entry_stage_key - .\n' $i
+		done
+		cat <<EOF
+	.long other1 - ., site1 - .
 	.quad other_key - .
 __stop___jump_table:
 EOF
+	} >"$name.S"
 	if [ -n "$sites" ]; then
 		printf '\t.section .entry_stage_sites,"%s",@progbits\n%s\n' "$flags" "$sites" >>"$name.S"
 	fi
 	gcc -nostdlib -static -no-pie -Wl,--build-id=sha1 -Wl,-e,entry_SYSCALL_64 \
 		-o "$name.elf" "$name.S" 2>"$name.gcc" || cat "$name.gcc"
 }
-# entry ADDR-EXPR STAGE EDGE STAGE2 FLAGS [PAD]: one 16-byte site entry
-entry() { printf '\t.quad %s\n\t.byte %s, %s, %s, %s, %s, 0, 0, 0\n' "$1" "$2" "$3" "$4" "$5" "${6:-0}"; }
+# entry ADDR-EXPR STAGE EDGE STAGE2 FLAGS [PAD]: one 16-byte site entry,
+# laid out as ENTRY_STAGE_SITE_ASM does (.quad, four .byte, .long 0)
+entry() { printf '\t.balign 8\n\t.quad %s\n\t.byte %s, %s, %s, %s\n\t.long %s\n' "$1" "$2" "$3" "$4" "$5" "${6:-0}"; }
+N=0xff
+# the smallest table a kernel can have: a syscall begin and a syscall end
+BEGIN=$(entry site1 $N 0 $N 0x01)
+END=$(entry site9 "$TAIL" 1 $N 0x06)
 
-mkelf good "$(entry site1 0 0 0xff 1)"
+# every kind of site of include/linux/entry_stage.h, in one table
+all="$BEGIN
+$(entry site2 "$ARCH_ENTER" 0 $N 0x04)
+$(entry site3 "$ARCH_ENTER" 2 "$CT_USER_EXIT" 0x04)
+$(entry site4 "$CT_USER_EXIT" 2 "$SYSCALL" 0)
+$(entry site5 "$LSM" 0 $N 0x08)
+$(entry site6 "$LSM" 1 $N 0x08)
+$(entry site7 "$SYSCALL" 1 $N 0)
+$(entry site8 $N 0 $N 0x14)
+$END"
+mkelf good "$all"
 "$KS" good.elf -o good.sites 2>good.err
-check "a good site table passes" grep -q 'mode sites, 1 sites' good.err
+check "a table with every kind of site passes" grep -q 'mode sites, 9 sites' good.err
 check "the site line carries stage, edge, flags, the NOP and where it is" \
-	grep -qx 'site 0x[0-9a-f]* 0 begin - 0x1 6690[0-9a-f]* site1+0x0' good.sites
+	grep -qx "site 0x[0-9a-f]* $ARCH_ENTER begin - 0x4 6690[0-9a-f]* site2+0x0" good.sites
+check "the syscall begin: a site of no stage, '-'" \
+	grep -qx 'site 0x[0-9a-f]* - begin - 0x1 6690[0-9a-f]* site1+0x0' good.sites
+check "the tail begin: no stage, TAIL|SHARED" \
+	grep -qx 'site 0x[0-9a-f]* - begin - 0x14 6690[0-9a-f]* site8+0x0' good.sites
+check "a switch names its second stage" \
+	grep -qx "site 0x[0-9a-f]* $ARCH_ENTER switch $CT_USER_EXIT 0x4 6690[0-9a-f]* site3+0x0" good.sites
 check "the build id comes from .note.gnu.build-id" \
 	grep -qx "build_id $(readelf -n good.elf | sed -n 's/.*Build ID: //p')" good.sites
 check "the stage names are stages.def's, $nstages of them" grep -qx "stages $nstages" good.sites
@@ -74,6 +117,36 @@ check "markers: entry, vector, sysret and iret, switch, handler" sh -c \
 "$SAN/fakeqemu" "$SAN/entrytrace-mix.so" sites=good.sites out=good.mix >fq.out 2>&1
 check "the plugin reads it" grep -qx 'install: 0' fq.out
 
+# one kind of site at a time, beside the smallest table
+ok_site() {
+	local desc=$1
+	shift
+	mkelf k "$BEGIN
+$END
+$(entry site5 "$@")"
+	if "$KS" k.elf -o k.sites 2>k.err && grep -q 'mode sites, 3 sites' k.err &&
+		"$SAN/fakeqemu" "$SAN/entrytrace-mix.so" sites=k.sites out=k.mix 2>&1 | grep -qx 'install: 0'; then
+		_pass "$desc: kernel-sites and the plugin take it"
+	else
+		_fail "$desc: $(cat k.err)"
+	fi
+}
+mkelf min "$BEGIN
+$END"
+check "the smallest table: a syscall begin and a syscall end" "$KS" min.elf -o min.sites
+ok_site "a stage's begin" "$EXIT_PREPARE" 0 $N 0
+ok_site "a stage's end" "$EXIT_PREPARE" 1 $N 0
+ok_site "a switch" "$EXIT_PREPARE" 2 "$SYSCALL" 0
+ok_site "a SHARED begin (entry_stage_shared_begin)" "$ARCH_ENTER" 0 $N 0x04
+ok_site "a SHARED switch" "$ARCH_ENTER" 2 "$CT_USER_EXIT" 0x04
+ok_site "an AGG stage's begin (entry_stage_agg_begin, _rep_begin)" "$LSM" 0 $N 0x08
+ok_site "an AGG stage's end" "$LSM" 1 $N 0x08
+ok_site "the tail begin (entry_stage_tail_begin): no stage, TAIL|SHARED" $N 0 $N 0x14
+ok_site "the tail end (entry_stage_tail_end): arch_exit_tail's end, SYSCALL_END" "$TAIL" 1 $N 0x02
+ok_site "a syscall end (entry_stage_syscall_end): SYSCALL_END|SHARED" "$TAIL" 1 $N 0x06
+ok_site "the restart begin (powerpc): a DEFERRED stage's begin, SYSCALL_BEGIN" "$RESTART" 0 $N 0x01
+ok_site "the restart end: its end, SYSCALL_END" "$RESTART" 1 $N 0x02
+
 bad() {
 	local desc=$1 want=$2
 	shift 2
@@ -82,28 +155,58 @@ bad() {
 	check "$desc: says '$want'" sh -c "'$KS' b.elf -o b.sites 2>&1 | grep -q -- '$want'"
 	check "$desc: writes no site file" test ! -e b.sites
 }
+# bad_site DESC WANT STAGE EDGE STAGE2 FLAGS [PAD]: one bad entry beside the smallest table
+bad_site() {
+	local desc=$1 want=$2
+	shift 2
+	bad "$desc" "$want" "$BEGIN
+$END
+$(entry site5 "$@")"
+}
 bad "a site that is no static branch" "not a static-branch site in __jump_table" \
-	"$(entry site1 0 0 0xff 1)"$'\n'"$(entry 'site1 + 1' 0 1 0xff 2)"
-bad "a site in data" "not a code address" "$(entry entry_stage_key 0 0 0xff 1)"
-bad "a site whose static key is another" "key is not entry_stage_key" \
-	"$(entry site1 0 0 0xff 1)" other_key
-bad "a stage stages.def does not have" "stage 200, stages.def has $nstages" "$(entry site1 200 0 0xff 1)"
-bad "an unknown edge" "edge 3" "$(entry site1 0 3 0xff 1)"
-bad "a switch to an unknown stage" "switch to stage 99" "$(entry site1 0 2 99 0)"
-bad "stage2 on a begin edge" "stage2 1 on a non-switch edge" "$(entry site1 0 0 1 0)"
-bad "unknown flags" "unknown flags 0x20" "$(entry site1 0 0 0xff 0x20)"
-bad "a pad byte set" "pad bytes not zero" "$(entry site1 0 0 0xff 1 7)"
-bad "one address, two different entries" "a second, different entry" \
-	"$(entry site1 0 0 0xff 1)"$'\n'"$(entry site1 1 0 0xff 1)"
-bad "an allocated section" "SHF_ALLOC set" "$(entry site1 0 0 0xff 1)" entry_stage_key a
-bad "a table of 15-byte entries" "not a multiple of 16" "$(printf '\t.quad site1\n\t.byte 0,0,0xff,1,0,0,0\n')"
+	"$BEGIN
+$END
+$(entry 'site5 + 1' "$EXIT_PREPARE" 1 $N 0)"
+bad "a site in data" "not a code address" "$BEGIN
+$END
+$(entry entry_stage_key "$EXIT_PREPARE" 0 $N 0)"
+bad "a site whose static key is another" "key is not entry_stage_key" "$BEGIN
+$END" other_key
+bad_site "a stage stages.def does not have" "stage 200, stages.def has $nstages" 200 0 $N 0
+bad_site "an unknown edge" "edge 3" "$EXIT_PREPARE" 3 $N 0
+bad_site "a switch to an unknown stage" "switch to stage 99" "$EXIT_PREPARE" 2 99 0
+bad_site "a switch to no stage" "a switch to no stage" "$EXIT_PREPARE" 2 $N 0
+bad_site "stage2 on a begin edge" "stage2 1 on a non-switch edge" "$EXIT_PREPARE" 0 1 0
+bad_site "unknown flags" "unknown flags 0x20" "$EXIT_PREPARE" 0 $N 0x20
+bad_site "a pad byte set" "pad bytes not zero" "$EXIT_PREPARE" 0 $N 0 7
+bad_site "no stage on an end" "a site of no stage (edge end" $N 1 $N 0x01
+bad_site "no stage, no marker flag" "neither the syscall begin" $N 0 $N 0
+bad_site "no stage, SYSCALL_BEGIN|SHARED" "flags 0x5" $N 0 $N 0x05
+bad_site "TAIL on a stage" "TAIL on a site of stage exit_prepare" "$EXIT_PREPARE" 0 $N 0x14
+bad_site "SYSCALL_BEGIN on a TIMED stage" "SYSCALL_BEGIN on begin of TIMED stage exit_prepare" \
+	"$EXIT_PREPARE" 0 $N 0x01
+bad_site "SYSCALL_BEGIN on an end" "SYSCALL_BEGIN on end of DEFERRED stage exit_restart" \
+	"$RESTART" 1 $N 0x01
+bad_site "SYSCALL_END on a begin" "SYSCALL_END on begin of stage" "$TAIL" 0 $N 0x02
+bad_site "SYSCALL_END with AGG" "SYSCALL_END on end of stage lsm_task_kill (flags 0xa)" "$LSM" 1 $N 0x0a
+bad_site "AGG on a TIMED stage" "AGG marks exactly the sites of AGG stages" "$EXIT_PREPARE" 0 $N 0x08
+bad_site "an AGG stage's site without AGG" "flags 0x0 on a site of AGG stage" "$LSM" 0 $N 0
+bad_site "AGG with SHARED" "begin or end, AGG alone" "$LSM" 0 $N 0x0c
+bad_site "an AGG switch" "AGG stage lsm_task_kill: switch" "$LSM" 2 "$SYSCALL" 0x08
+bad "one address, two different entries" "a second, different entry" "$BEGIN
+$END
+$(entry site9 "$TAIL" 1 $N 0x02)"
+bad "no syscall begin" "no syscall begin site" "$END"
+bad "no syscall end" "no syscall end site" "$BEGIN"
+bad "an allocated section" "SHF_ALLOC set" "$BEGIN
+$END" entry_stage_key a
+bad "a table of 15-byte entries" "not a multiple of 16" "$(printf '\t.quad site1\n\t.byte 0xff,0,0xff,1,0,0,0\n')"
 
 mkelf none ""
 "$KS" none.elf -o none.sites 2>none.err
 check "no site table: a fallback file" grep -qx 'mode fallback' none.sites
 expect_exit "--require-sites fails without a table" 1 "$KS" --require-sites none.elf -o x.sites
-mkelf good2 "$(entry site1 0 0 0xff 1)"
-"$KS" --fallback good2.elf -o fb.sites 2>/dev/null
+"$KS" --fallback good.elf -o fb.sites 2>/dev/null
 check "--fallback ignores a table" grep -qx 'mode fallback' fb.sites
 expect_exit "not an ELF file" 1 "$KS" good.S
 expect_exit "no such file" 1 "$KS" nonexistent.elf
