@@ -29,6 +29,10 @@ struct tracecmd_input;
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* 32-bit powerpc syscall names by number (syscalls-ppc32.c, generated). */
+extern const char *const et_ppc32_syscalls[];
+extern const int et_ppc32_nr_syscalls;
+
 /* ------------------------------------------------------------------ */
 /* decode.c: the field table                                           */
 

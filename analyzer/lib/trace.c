@@ -509,8 +509,20 @@ fail:
 /* ------------------------------------------------------------------ */
 /* Names                                                               */
 
+/*
+ * 32-bit powerpc (uname machine "ppc"): the kernel's own 32-bit table.
+ * libaudit's MACH_PPC is the 64-bit table (it names 64-bit-only calls)
+ * and ends at 450.
+ */
+static bool is_ppc32(const struct et_trace *t)
+{
+	return t->info.machine && !strcmp(t->info.machine, "ppc");
+}
+
 const char *et_syscall_name(const struct et_trace *t, long nr)
 {
+	if (t && is_ppc32(t))
+		return nr >= 0 && nr < et_ppc32_nr_syscalls ? et_ppc32_syscalls[nr] : NULL;
 	if (!t || t->machine < 0 || nr < 0 || nr > 100000)
 		return NULL;
 	return audit_syscall_to_name((int)nr, t->machine);
@@ -523,6 +535,12 @@ long et_syscall_number(const struct et_trace *t, const char *name)
 
 	if (*name && !*end)
 		return nr;
+	if (t && is_ppc32(t)) {
+		for (int i = 0; i < et_ppc32_nr_syscalls; i++)
+			if (et_ppc32_syscalls[i] && !strcmp(et_ppc32_syscalls[i], name))
+				return i;
+		return -1;
+	}
 	if (!t || t->machine < 0)
 		return -1;
 	return audit_name_to_syscall(name, t->machine);

@@ -3,7 +3,8 @@
 # recordings (QEMU -icount, one CPU: instruction time, deterministic):
 # sysloop's getppid and kill(self, 0) loops with SELinux off, initialised
 # without a policy, and enforcing the minimal policy; powerpc's legacy
-# entry (6.12) against its generic-entry port (7.3).
+# entry (6.12) against its generic-entry port (7.2, the reporter's pair, and
+# 7.3).
 . "$(dirname "$0")/lib.sh"
 
 plain="[g for g in d['groups'] if g['syscall'] == '%s' and g['work'] == '-'][0]"
@@ -12,7 +13,7 @@ g() { printf "$plain" "$1"; }
 c() { printf "$cell" "$1" "$2"; }
 
 kernels=0
-for k in ppc64le-6.12 ppc64le-7.3 x86_64-6.12 x86_64-7.3; do
+for k in ppc64le-6.12 ppc64le-7.2 ppc64le-7.3 x86_64-6.12 x86_64-7.2 x86_64-7.3; do
 	on=$DATA/$k-selinux.dat off=$DATA/$k-noselinux.dat enf=$DATA/$k-enforcing.dat
 	[ -f "$on" ] && [ -f "$off" ] || continue
 	kernels=$((kernels + 1))
@@ -41,21 +42,23 @@ check "seed pairs found for at least the two powerpc kernels ($kernels)" test "$
 
 # Legacy -> generic on powerpc: every stage of kill() on both sides but the
 # ones the vocabulary says one path lacks; the entry/exit changes are named.
-a=$DATA/ppc64le-6.12-selinux.dat b=$DATA/ppc64le-7.3-selinux.dat
+for gen in 7.2 7.3; do
+a=$DATA/ppc64le-6.12-selinux.dat b=$DATA/ppc64le-$gen-selinux.dat
 if [ -f "$a" ] && [ -f "$b" ]; then
 	"$ET" diff --json "$a" "$b" > lg.json
-	expect_eq "ppc64le 6.12 -> 7.3: the sides are legacy and generic entry" \
+	expect_eq "ppc64le 6.12 -> $gen: the sides are legacy and generic entry" \
 		"$(jget lg.json "d['base']['path'] + ' -> ' + d['test']['path']")" "legacy entry -> generic entry"
-	check "ppc64le 6.12 -> 7.3: kill()'s stages are all on both sides" jget lg.json \
+	check "ppc64le 6.12 -> $gen: kill()'s stages are all on both sides" jget lg.json \
 		"not [x['stage'] for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == '-' and x['status'] != 'both'] or sys.exit(1)"
-	check "ppc64le 6.12 -> 7.3: stage changes add up to the total's (residual < 1 ns)" jget lg.json \
+	check "ppc64le 6.12 -> $gen: stage changes add up to the total's (residual < 1 ns)" jget lg.json \
 		"abs($(g kill)['residual']) < 1 or sys.exit(1)"
 	for st in arch_enter arch_exit_tail lsm_task_kill; do
-		check "ppc64le 6.12 -> 7.3: kill() $st changed significantly" jget lg.json \
+		check "ppc64le 6.12 -> $gen: kill() $st changed significantly" jget lg.json \
 			"$(c kill "$st")['significant'] or sys.exit(1)"
 	done
-	check "text and plot: diff --plot writes an SVG" sh -c \
+	check "ppc64le 6.12 -> $gen: text and plot: diff --plot writes an SVG" sh -c \
 		"'$ET' diff -s kill --plot seed.svg '$a' '$b' >/dev/null && grep -q '<svg' seed.svg"
 else
-	_fail "ppc64le-6.12/7.3 seed recordings missing (scripts/kernel/ppc-fixtures 6.12 7.3)"
+	_fail "ppc64le-6.12/$gen seed recordings missing (scripts/kernel/ppc-fixtures 6.12 $gen)"
 fi
+done

@@ -27,6 +27,9 @@ kernel_arch() {
 	case "$1" in
 	x86_64) karch=x86_64 cross="" target=bzImage image=arch/x86/boot/bzImage ;;
 	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- target=vmlinux image=vmlinux ;;
+	# 32-bit powerpc guests: ppc750 (Book3S-32, 750 core: QEMU g3beige) and
+	# ppce500 (e500v2: QEMU mpc8544ds); both boot the ELF vmlinux
+	ppc750|ppce500) karch=powerpc cross=powerpc-linux-gnu- target=vmlinux image=vmlinux ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
@@ -42,8 +45,10 @@ kernel_make() {
 
 # kernel_lock_name TOP ARCH BASE: the name build-kernel locks and keeps its
 # patched tree under: ARCH-BASE when arch/KARCH/BASE has a series of its
-# own, BASE otherwise (after kernel_arch)
+# own, BASE otherwise (after kernel_arch); the 32-bit powerpc guests share
+# one tree, ppc32-BASE (same series, same sources)
 kernel_lock_name() {
+	case "$2" in ppc750|ppce500) echo "ppc32-$3"; return ;; esac
 	if [ -d "$1/arch/$karch/$3" ]; then echo "$2-$3"; else echo "$3"; fi
 }
 

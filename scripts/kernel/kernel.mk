@@ -5,7 +5,9 @@
 # Nothing here is part of 'make check'; 'make check-kernel' runs it all.
 #
 #   make check-vocabulary   the series' copies of tracepoints/ are current
-#   make kernel-fetch       extract linux-source-{6.12,7.3} into the cache
+#   make kernel-fetch       extract linux-source-{6.12,7.2,7.3} into the cache
+#   make kernel-apply       scripts/kernel/apply-series on Debian's trees: the bases,
+#                           other point releases, a git tree, an older tree
 #   make kernel-images      build base + entrytrace kernels (cached)
 #   make kernel-checkpatch  checkpatch.pl --strict on each series
 #   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
@@ -26,7 +28,7 @@
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
-KERNEL_BASES     ?= 6.12 7.3
+KERNEL_BASES     ?= 6.12 7.2 7.3
 KARCH            ?= x86_64
 ENTRYTRACE_CACHE ?= /var/cache/entrytrace
 export ENTRYTRACE_CACHE
@@ -37,6 +39,9 @@ check-vocabulary:
 
 kernel-fetch:
 	@for b in $(KERNEL_BASES); do scripts/kernel/fetch-kernel $$b || exit 1; done
+
+kernel-apply:
+	KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/kernel-apply-check
 
 kernel-images:
 	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
@@ -82,7 +87,7 @@ kernel-fixtures:
 check-kernel:
 	$(KERNEL_ENV) KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check-kernel
 
-# powerpc: the legacy entry (6.12) and the generic-entry port (7.3)
+# powerpc: the legacy entry (6.12) and the generic-entry port (7.2, 7.3)
 check-kernel-ppc:
 	$(MAKE) check-kernel KARCH=ppc64le
 
@@ -97,6 +102,6 @@ kernel-mix: qemu-plugin
 	@for b in $(KERNEL_BASES); do \
 		$(KERNEL_ENV) scripts/kernel/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
 
-.PHONY: check-vocabulary kernel-fetch kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0
+# 32-bit big-endian powerpc recordings read on this (x86_64) host: the
+# fixtures of scripts/kernel/ppc32-fixtures (QEMU g3beige with a 750 core, ppc750;
+# mpc8544ds with an e500v2, ppce500; 6.12 legacy and 7.3 generic entry),
+# recorded without trace-cmd in the guest (raw ring-buffer pages made into a
+# trace.dat by scripts/host/trace-dat-build).  The trace's layout (big-endian,
+# 4-byte long), its syscall names from the 32-bit powerpc table (getppid 64,
+# kill 37, sigreturn 119, getpgid 132, clone 120, execve 11, wait4 114),
+# exact counts against what the workload said it did, and the same files
+# read by trace-cmd itself.
+. "$(dirname "$0")/lib.sh"
+
+mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
+
+found=0
+for a in ppc750 ppce500; do
+	for b in 6.12 7.3; do
+		for kind in stage compact bench; do
+			f=$DATA/$a-$b-$kind
+			[ -f "$f.dat" ] || continue
+			found=$((found + 1))
+			n=$a-$b-$kind
+			"$ET" report --json "$f.dat" > "$n.json"
+			expect_eq "$n: uname machine" "$(jget "$n.json" "d['files'][0]['machine']")" ppc
+			expect_eq "$n: nothing lost" "$(jget "$n.json" "d['files'][0]['lost_events']")" 0
+			check "$n: trace-cmd report reads it" \
+				sh -c "trace-cmd report -i '$f.dat' 2>/dev/null | grep -q entry_stage_"
+			x=$f.expect
+			case "$kind" in
+			stage|compact)
+				main=$(mode_pid getppid "$x")
+				"$ET" report --json -p "$main" "$f.dat" > main.json
+				mine() { awk -v s="$1" -v p="pid=$main" '$3 == s && $5 == p { n += $4 } END { print n + 0 }' "$x"; }
+				for sc in getppid kill; do
+					expect_eq "$n: $sc count of the main task (32-bit name)" \
+						"$(cell main.json $sc syscall count)" "$(mine $sc)"
+				done
+				# a handler installed without SA_SIGINFO returns through
+				# the 32-bit ABI's own sigreturn (119), not rt_sigreturn
+				expect_eq "$n: sigreturn count (sysloop says rt_sigreturn)" \
+					"$(cell main.json sigreturn syscall count)" "$(mine rt_sigreturn)"
+				# by number too: the 32-bit numbers, not the 64-bit ones
+				"$ET" report --json -p "$main" -s 64,37,119 "$f.dat" > nr.json
+				expect_eq "$n: syscalls 64,37,119 are getppid, kill, sigreturn" \
+					"$(jget nr.json "sorted({c['syscall'] for c in d['cells']})")" \
+					"['getppid', 'kill', 'sigreturn']"
+				expect_eq "$n: one signal stage per kill(SIGUSR1)" \
+					"$(cell main.json kill signal count)" \
+					"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$x")"
+				;;
+			bench*)
+				"$ET" report --json -c sysbench "$f.dat" > b.json
+				for sc in getppid getpgid clone wait4; do
+					expect_eq "$n: $sc count" "$(cell b.json $sc syscall count)" \
+						"$(expected $sc "$x")"
+				done
+				# and the execve that made the task sysbench
+				expect_eq "$n: execve count (the loop's and sysbench's own)" \
+					"$(cell b.json execve syscall count)" "$(( $(expected execve "$x") + 1 ))"
+				;;
+			esac
+			# the stages every syscall passes, on the legacy and the
+			# generic path alike (powerpc's own exit head among them):
+			# one event of each per getppid, none lost to a missing
+			# stamp.  Per-stage events only: a compact event's 0 is "did
+			# not run", and most of these stages take 0 ticks of ppc750's
+			# 16.6 MHz timebase.
+			if [ "$kind" = stage ]; then
+				all=$(cell "$n.json" getppid syscall count)
+				check "$n: getppid calls staged ($all)" test "$all" -ge 100
+				for st in arch_enter ct_user_exit arch_syscall_exit exit_prepare; do
+					expect_eq "$n: getppid: one $st per call" \
+						"$(cell "$n.json" getppid $st count)" "$all"
+				done
+				# the deferred ones come with the next syscall's burst:
+				# one per complete call (the total's count)
+				done_=$(cell "$n.json" getppid total count)
+				check "$n: getppid: at most 3 calls without their deferred stages" \
+					test "$done_" -ge $((all - 3))
+				for st in ct_user_enter arch_exit_tail; do
+					expect_eq "$n: getppid: one $st per complete call" \
+						"$(cell "$n.json" getppid $st count)" "$done_"
+				done
+			fi
+		done
+		# legacy vs generic on one guest: the diff pairs every stage of
+		# getpgid (all of them are on both paths in stages.def)
+		l=$DATA/$a-6.12-bench.dat g=$DATA/$a-7.3-bench.dat
+		if [ -f "$l" ] && [ -f "$g" ]; then
+			"$ET" diff --json -c sysbench -s getpgid "$l" "$g" > d.json
+			expect_eq "$a: 6.12 -> 7.3 getpgid: no stage without a counterpart" \
+				"$(jget d.json "sorted({c['stage'] + ':' + c['status'] for c in d['cells'] if c['status'] != 'both'})")" "[]"
+			check "$a: 6.12 -> 7.3 getpgid: the diff has its cells" \
+				test "$(jget d.json "len(d['cells'])")" -gt 5
+		fi
+	done
+done
+check "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures 6.12 7.3)" test "$found" -gt 0
