@@ -63,7 +63,8 @@ kernel_lock_name() {
 #
 # and the cells most tables have:
 #   series_hash BASE [ARCH]   sha256 (16 hex) of kernel/BASE's patches, and
-#                             of arch/powerpc/BASE's for ppc64le
+#                             of arch/powerpc/BASE's for the powerpc ARCHes
+#                             (ppc64le, ppc750, ppce500)
 #   config_hash IMAGE_DIR     sha256 (16 hex) of a built image's .config
 #   tracecmd_version RUN_DIR  trace-cmd's version as the guest printed it
 prov_begin() {
@@ -94,7 +95,8 @@ series_hash() {
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 
 	{ cat "$top/kernel/$1"/[0-9][0-9][0-9][0-9]-*.patch
-	  [ "${2:-}" = ppc64le ] && cat "$top/arch/powerpc/$1"/[0-9][0-9][0-9][0-9]-*.patch
+	  case "${2:-}" in ppc64le|ppc750|ppce500)
+		cat "$top/arch/powerpc/$1"/[0-9][0-9][0-9][0-9]-*.patch ;; esac
 	  true; } | sha256sum | cut -c1-16
 }
 
