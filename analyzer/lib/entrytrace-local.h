@@ -5,7 +5,8 @@
  * only the ones below it:
  *
  *   trace.c     a trace: the file opened with libtracecmd, its facts, its
- *               mode, syscall names, task names         (struct et_trace)
+ *               mode, syscall names (syscalls-ppc32.c: the 32-bit
+ *               powerpc table), task names               (struct et_trace)
  *   pages.c     one CPU's records, read from the file's pages or
  *               decompressed zstd chunks with kbuffer, or through
  *               libtracecmd                              (struct et_rec)
