@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers sourced by the kernel-side scripts (scripts/kernel-*, build-kernel, ...).
+# Helpers sourced by the kernel-side scripts (scripts/kernel/*).
 
 ET_CACHE=${ENTRYTRACE_CACHE:-/var/cache/entrytrace}
 
