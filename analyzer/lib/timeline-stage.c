@@ -174,11 +174,25 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 	t->last_seq = sc->seq;
 }
 
-
 static int32_t seq_cmp(uint32_t a, uint32_t b)
 {
 	return (int32_t)(a - b);
 }
+
+/*
+ * The task's next syscall is d sequence numbers after the current one: with
+ * 1-in-N sampling the kernel skips N - 1 in between, anything beyond is
+ * lost.  The current syscall waits for its deferred stages.
+ */
+static void tl_seq_advance(struct et_timeline *tl, struct et_task *t, int32_t d)
+{
+	if (d > (int32_t)tl->sample) {
+		tl->counts.seq_lost += (uint32_t)d - tl->sample;
+		t->seq_gap = true;
+	}
+	tl_cur_to_pend(tl, t);
+}
+
 
 /* Make cur the syscall seq; false if the event belongs to no timeline. */
 static bool stage_open(struct et_timeline *tl, struct et_task *t,
@@ -195,11 +209,7 @@ static bool stage_open(struct et_timeline *tl, struct et_task *t,
 			/* The sequence went back: a new task has the pid. */
 			tl_task_reset(tl, t);
 		} else {
-			if (d > (int32_t)tl->sample) {
-				tl->counts.seq_lost += (uint32_t)d - tl->sample;
-				t->seq_gap = true;
-			}
-			tl_cur_to_pend(tl, t);
+			tl_seq_advance(tl, t, d);
 		}
 	}
 	tl_sc_begin(tl, t, ev);
@@ -331,11 +341,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 		if (d <= 0) {
 			tl_task_reset(tl, t);
 		} else {
-			if (d > (int32_t)tl->sample) {
-				tl->counts.seq_lost += (uint32_t)d - tl->sample;
-				t->seq_gap = true;
-			}
-			tl_cur_to_pend(tl, t);
+			tl_seq_advance(tl, t, d);
 			tl_flush_pend(tl, t);
 		}
 	}
