@@ -500,6 +500,11 @@ for f in "${v2[@]}"; do
 	check "$b: every row has a verdict" awk 'NR > 5 && NF && !/judged/ && $NF != "MET" && $NF != "MISSED" && !/not judged|only in the/ { exit 1 }' "truth-$b.out"
 	m=$(grep -c ' MISSED$' "truth-$b.out")
 	expect_eq "$b: exit 4 exactly when a stage MISSED ($m)" "$rc" "$([ "$m" -gt 0 ] && echo 4 || echo 0)"
+	# v1's legacy arch_enter held one stamp more than the generic one: the
+	# truth is what says a stage brackets what it claims to
+	expect_eq "$b: arch_enter MET for getppid and kill" \
+		"$(awk '$2 == "arch_enter" { print $1, $NF }' "truth-$b.out" | sort -u | tr '\n' ' ')" \
+		"getppid MET kill MET "
 	expect_eq "$b: the tracer's stage emit shown, not judged" \
 		"$(awk '$2 == "emit" { print $1, $NF }' "truth-$b.out" | sort -u | tr '\n' ' ')" \
 		"getppid run kill run "
