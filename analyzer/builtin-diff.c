@@ -432,6 +432,13 @@ int cmd_diff(int argc, char **argv)
 		ret = et_exit_for(e);
 		goto out;
 	}
+	if (!base.files[0].mix != !test.files[0].mix) {
+		fprintf(stderr, "entrytrace diff: the %s is QEMU plugin output (instructions) and "
+			"the %s a trace (ns): give two of one kind\n",
+			base.files[0].mix ? "base" : "test", base.files[0].mix ? "test" : "base");
+		ret = ET_EXIT_USAGE;
+		goto out;
+	}
 	if (!et_same_machine(&base.files[0].info, &test.files[0].info)) {
 		fprintf(stderr, "entrytrace diff: the base is %s and the test %s: syscall "
 			"numbers differ between architectures; compare kernels of one "

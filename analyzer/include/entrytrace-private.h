@@ -134,6 +134,7 @@ struct et_trace_info {
 	unsigned int present;	/* ET_HAVE_* */
 	int stage_events;	/* how many entry_stage:<stage> formats exist */
 	uint64_t stage_formats;	/* bit per stage id with a format in the file */
+	bool mix;		/* QEMU plugin output: stage values are instructions */
 };
 
 const struct et_trace_info *et_trace_info(const struct et_trace *trace);
@@ -346,6 +347,74 @@ bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
 		     uint64_t first_ts);
 
 /* ------------------------------------------------------------------ */
+/* Mix: the QEMU plugin's instruction counts (lib/mix.c)               */
+
+struct et_mix;
+
+/* An aggregated line of the file: stat (per syscall and account). */
+struct et_mix_stat {
+	int name, account;	/* et_mix_name() ids */
+	uint64_t n, runs, sum, min, p50, max;
+	double mean;
+};
+
+/* kinds/class (what: a kind or class name) and func (what: a function) lines */
+struct et_mix_sum {
+	int name, account, what;
+	int rank;		/* func lines */
+	bool is_class;
+	uint64_t sum;
+};
+
+struct et_mix_count {
+	int name;
+	int reason;		/* setapart lines; -1 for count lines */
+	uint64_t n;
+};
+
+/* A regular file whose first line is the plugin's ("entrytrace-mix 1"), plain or gzip'd. */
+bool et_mix_probe(const char *path);
+struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, size_t errlen);
+void et_mix_free(struct et_mix *m);
+/*
+ * Hand each sample to fn as an et_syscall whose stage values (ns[]) are
+ * instructions; names: a trace of the file's architecture (et_trace_new_mix).
+ * Samples the plugin flagged switched/desync/unfinished/anomaly are set apart
+ * and counted (et_mix_set_apart), as are names that are no syscall.
+ */
+int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn, void *data);
+/* A names-only trace for an architecture: syscall names, no events. */
+struct et_trace *et_trace_new_mix(const char *path, const char *arch, const char *release,
+				  enum et_err *err, char *errbuf, size_t errlen);
+
+const char *et_mix_name(const struct et_mix *m, int id);
+const char *et_mix_path(const struct et_mix *m);
+const char *et_mix_arch(const struct et_mix *m);
+const char *et_mix_build_id(const struct et_mix *m);
+const char *et_mix_table_hash(const struct et_mix *m);
+const char *et_mix_mode(const struct et_mix *m);	/* "sites" or "fallback" */
+const char *et_mix_release(const struct et_mix *m);	/* the kernel line, or NULL */
+const char *et_mix_calls(const struct et_mix *m);	/* "f:g" counted calls, or "none" */
+const char *et_mix_tables(const struct et_mix *m);	/* "getppid:kill": syscalls with classes */
+bool et_mix_complete(const struct et_mix *m);		/* the "end" line was read */
+size_t et_mix_nr_samples(const struct et_mix *m);
+uint64_t et_mix_kept(const struct et_mix *m);
+uint64_t et_mix_unnamed(const struct et_mix *m);
+uint64_t et_mix_set_apart(const struct et_mix *m);
+const char *et_mix_set_apart_str(const struct et_mix *m, char *buf, size_t size);
+uint64_t et_mix_count(const struct et_mix *m, const char *name);
+size_t et_mix_stats(const struct et_mix *m, const struct et_mix_stat **st);
+size_t et_mix_sums(const struct et_mix *m, const struct et_mix_sum **s);
+size_t et_mix_funcs(const struct et_mix *m, const struct et_mix_sum **s);
+const char *et_mix_kind_class(const struct et_mix *m, const char *kind);
+uint64_t et_mix_sum(const struct et_mix *m, const char *name, const char *account,
+		    const char *what, bool is_class);
+const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
+				      const char *account);
+/* The stage an account is (total: ET_STAGE_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
+int et_mix_account_stage(const char *account);
+
+/* ------------------------------------------------------------------ */
 /* Load: files -> timelines -> filtered stats, what every command needs */
 
 struct et_load_opts {
@@ -369,6 +438,7 @@ struct et_load {
 	struct et_report_file *files;
 	int nr_files;
 	struct et_trace **traces;	/* open until et_load_free */
+	struct et_mix **mixes;		/* per file: plugin output, else NULL */
 	struct et_stats *stats;
 	uint64_t filtered_out;
 	uint64_t seen;			/* syscalls of all files */
@@ -491,6 +561,7 @@ struct et_report_file {
 	struct et_trace_info info;
 	struct et_trace_counts counts;
 	struct et_timeline_counts tl;
+	const struct et_mix *mix;	/* plugin output, else NULL */
 };
 
 struct et_report {

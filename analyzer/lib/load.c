@@ -84,6 +84,62 @@ static const char *machine_of(const struct et_trace_info *in)
 	return in->machine ? in->machine : "of unknown architecture";
 }
 
+/*
+ * Plugin output: its samples go through the same filter and stats as a
+ * trace's syscalls; the file itself stays open for the mix tables.
+ */
+static enum et_err load_mix(struct load_ctx *c, int i, const char *path,
+			    char *errbuf, size_t errlen)
+{
+	struct et_load *ld = c->ld;
+	struct et_report_file *f = &ld->files[i];
+	struct et_mix *m;
+	struct et_trace *t;
+	enum et_err e;
+
+	m = ld->mixes[i] = et_mix_open(path, &e, errbuf, errlen);
+	if (!m)
+		return e;
+	t = ld->traces[i] = et_trace_new_mix(path, et_mix_arch(m), et_mix_release(m), &e,
+					     errbuf, errlen);
+	if (!t)
+		return e;
+	if (c->o->mode >= 0 && c->o->mode != ET_MODE_STAGES) {
+		snprintf(errbuf, errlen, "%s: QEMU plugin output has per-stage counts only "
+			 "(mode stages), not mode %s", path, et_mode_name(c->o->mode));
+		return ET_ERR_USAGE;
+	}
+	if (i > 0 && !et_same_machine(et_trace_info(ld->traces[0]), et_trace_info(t))) {
+		snprintf(errbuf, errlen, "%s is %s but %s is %s: syscall numbers differ "
+			 "between architectures; give files of one architecture", path,
+			 machine_of(et_trace_info(t)), c->first_path,
+			 machine_of(et_trace_info(ld->traces[0])));
+		return ET_ERR_USAGE;
+	}
+	if (i > 0 && !ld->mixes[0]) {
+		snprintf(errbuf, errlen, "%s is QEMU plugin output but %s is a trace: "
+			 "instructions and nanoseconds do not add up; give files of one kind",
+			 path, c->first_path);
+		return ET_ERR_USAGE;
+	}
+	e = resolve_syscalls(c, t, errbuf, errlen);
+	if (e)
+		return e;
+	c->first_ts = 0;
+	if (et_mix_feed(m, t, on_syscall, c) < 0 || c->failed) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
+	f->info = *et_trace_info(t);
+	f->mix = m;
+	f->tl.syscalls = et_mix_nr_samples(m);
+	f->tl.complete = et_mix_kept(m);
+	ld->seen += f->tl.syscalls;
+	/* a file QEMU did not finish writing is data lost */
+	ld->damaged += !et_mix_complete(m);
+	return ET_OK;
+}
+
 static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 			    char *errbuf, size_t errlen)
 {
@@ -94,6 +150,14 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 	struct et_trace *t;
 	enum et_err e;
 
+	if (et_mix_probe(path))
+		return load_mix(c, i, path, errbuf, errlen);
+	if (i > 0 && ld->mixes[0]) {
+		snprintf(errbuf, errlen, "%s is a trace but %s is QEMU plugin output: "
+			 "nanoseconds and instructions do not add up; give files of one kind",
+			 path, c->first_path);
+		return ET_ERR_USAGE;
+	}
 	t = ld->traces[i] = et_trace_open(path, &e, errbuf, errlen);
 	if (!t)
 		return e;
@@ -156,8 +220,9 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 		      o->nr_syscall_names;
 	ld->files = calloc(n, sizeof(*ld->files));
 	ld->traces = calloc(n, sizeof(*ld->traces));
+	ld->mixes = calloc(n, sizeof(*ld->mixes));
 	ld->stats = et_stats_new(o->stats_flags);
-	if (!ld->files || !ld->traces || !ld->stats) {
+	if (!ld->files || !ld->traces || !ld->mixes || !ld->stats) {
 		snprintf(errbuf, errlen, "out of memory");
 		e = ET_ERR_NOMEM;
 		goto out;
@@ -174,7 +239,10 @@ void et_load_free(struct et_load *ld)
 {
 	for (int i = 0; ld->traces && i < ld->nr_files; i++)
 		et_trace_close(ld->traces[i]);
+	for (int i = 0; ld->mixes && i < ld->nr_files; i++)
+		et_mix_free(ld->mixes[i]);
 	free(ld->traces);
+	free(ld->mixes);
 	free(ld->files);
 	free(ld->excluded);
 	et_stats_free(ld->stats);
@@ -188,6 +256,11 @@ const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
 		const struct et_trace_counts *c = &ld->files[i].counts;
 		size_t len = 0;
 
+		if (ld->files[i].mix && !et_mix_complete(ld->files[i].mix)) {
+			snprintf(buf, size, "%s: no \"end\" line: QEMU did not finish the file "
+				 "(killed before its exit?); its tables are missing", ld->files[i].info.path);
+			return buf;
+		}
 		if (!et_counts_damaged(c))
 			continue;
 		len += snprintf(buf, size, "%s: the data has holes:", ld->files[i].info.path);

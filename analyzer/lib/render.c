@@ -152,6 +152,10 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	size_t nr_inv;
 	char buf[1024];
 
+	if (f->mix) {
+		et_text_mix_file(f, out);
+		return;
+	}
 	fprintf(out, "file:        %s\n", in->path);
 	fprintf(out, "kernel:      %s\n", in->uname ? in->uname : "(no uname in file)");
 	if (!in->file_version)	/* live: the kernel's own buffers */
@@ -231,10 +235,12 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	uint32_t last_work = ~0u;
 	char nb[32], wb[160];
 	bool by_work = et_stats_by_work(rep->stats);
+	bool mix = rep->nr_files && rep->files[0].mix;
 
 	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %9s %10s %11s %14s %15s %15s\n",
 		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9",
-		"max", "stddev", "total", "min_at(s)", "max_at(s)");
+		"max", "stddev", "total", mix ? "min_at(#)" : "min_at(s)",
+		mix ? "max_at(#)" : "max_at(s)");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
 		const struct et_hist *h = &c->hist;
@@ -252,14 +258,17 @@ static void text_cells(const struct et_report *rep, FILE *out)
 			if (by_work)
 				name = "";
 		}
-		fprintf(out, "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
+		fprintf(out, mix ? "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
+			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
+			" %15.0f %15.0f" : "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
 			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
 			" %15.6f %15.6f",
 			name, et_stages[c->stage].name, h->count, h->min,
 			et_hist_mean(h), et_hist_quantile(h, 0.5),
 			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99),
 			et_hist_quantile(h, 0.999), h->max,
-			et_hist_stddev(h), h->total, h->min_ts / 1e9, h->max_ts / 1e9);
+			et_hist_stddev(h), h->total, mix ? (double)h->min_ts : h->min_ts / 1e9,
+			mix ? (double)h->max_ts : h->max_ts / 1e9);
 		if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
 			fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
 		fprintf(out, "\n");
@@ -361,6 +370,8 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 
 static int render_text(const struct et_report *rep, FILE *out)
 {
+	bool mix = rep->nr_files && rep->files[0].mix;
+
 	for (int i = 0; i < rep->nr_files; i++) {
 		if (i)
 			fprintf(out, "\n");
@@ -371,19 +382,26 @@ static int render_text(const struct et_report *rep, FILE *out)
 			rep->filtered_out);
 	if (!et_stats_syscalls(rep->stats)) {
 		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
+		if (mix)
+			et_text_mix(rep, out);
 		return 0;
 	}
-	fprintf(out, "\n%" PRIu64 " syscalls in the table; times in ns; percentiles within 0.4%%%s%s\n",
+	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within 0.4%%%s%s\n",
 		et_stats_syscalls(rep->stats),
+		mix ? "counts in instructions, min_at/max_at: the plugin's sample numbers" :
+		"times in ns",
 		rep->exclusive ? "; exclusive of interrupts and preemption" : "",
 		rep->no_overhead ? "; tracer overhead taken off" : "");
 	if (rep->exclusive || rep->no_overhead)
 		text_subtracted(rep, out);
 	text_cells(rep, out);
-	if (rep->breakdown)
+	/* plugin samples have no task, CPU or result */
+	if (rep->breakdown && !mix)
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 			text_groups(rep, by, out);
 	text_excluded(rep, out);
+	if (mix)
+		et_text_mix(rep, out);
 	return 0;
 }
 
@@ -391,10 +409,11 @@ static int render_text(const struct et_report *rep, FILE *out)
 /* JSON                                                                */
 
 
-static void json_hist(FILE *out, const struct et_hist *h)
+/* div: exemplar timestamps to seconds (1e9), or 1 for plugin sample numbers */
+static void json_hist(FILE *out, const struct et_hist *h, double div)
 {
 	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
-		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / 1e9, et_hist_mean(h));
+		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / div, et_hist_mean(h));
 	if (et_hist_has_quantiles(h))
 		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
 			", \"p999\": %" PRIu64, et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
@@ -402,7 +421,7 @@ static void json_hist(FILE *out, const struct et_hist *h)
 	else
 		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null, \"p999\": null");
 	fprintf(out, ", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
-		h->max, h->max_ts / 1e9, et_hist_stddev(h), h->total);
+		h->max, h->max_ts / div, et_hist_stddev(h), h->total);
 }
 
 static void json_file(const struct et_report_file *f, FILE *out)
@@ -414,6 +433,12 @@ static void json_file(const struct et_report_file *f, FILE *out)
 
 	fprintf(out, "    {\"path\": ");
 	et_json_str(out, in->path);
+	fprintf(out, ", \"kind\": \"%s\"", f->mix ? "mix" : "trace");
+	if (f->mix)
+		fprintf(out, ", \"mix_complete\": %s, \"mix_samples\": %zu, \"mix_kept\": %" PRIu64
+			", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64,
+			et_mix_complete(f->mix) ? "true" : "false", et_mix_nr_samples(f->mix),
+			et_mix_kept(f->mix), et_mix_set_apart(f->mix), et_mix_unnamed(f->mix));
 	fprintf(out, ", \"uname\": ");
 	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
@@ -490,8 +515,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160], eb[16];
 	bool first = true;
+	bool mix = rep->nr_files && rep->files[0].mix;
 
-	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"files\": [\n", ENTRY_STAGE_ABI);
+	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"unit\": \"%s\",\n  \"files\": [\n",
+		ENTRY_STAGE_ABI, mix ? "instructions" : "ns");
 	for (int i = 0; i < rep->nr_files; i++) {
 		json_file(&rep->files[i], out);
 		fprintf(out, "%s\n", i + 1 < rep->nr_files ? "," : "");
@@ -514,7 +541,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
-		json_hist(out, &c->hist);
+		json_hist(out, &c->hist, mix ? 1 : 1e9);
 		fprintf(out, ", \"occurrences\": %" PRIu64 ", \"subtracted_exclusive\": %" PRIu64
 			", \"subtracted_overhead\": %" PRIu64 "}", c->agg_count, c->sub_total,
 			c->ovh_total);
@@ -540,7 +567,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
 			}
 			fprintf(out, ", ");
-			json_hist(out, &g[i]->hist);
+			json_hist(out, &g[i]->hist, mix ? 1 : 1e9);
 			fprintf(out, "}");
 		}
 		fprintf(out, "%s]", ng ? "\n    " : "");
@@ -565,6 +592,8 @@ static int render_json(const struct et_report *rep, FILE *out)
 		}
 		fprintf(out, "%s]", rep->nr_excluded ? "\n  " : "");
 	}
+	if (mix)
+		et_json_mix(rep->files, rep->nr_files, out);
 	fprintf(out, "\n}\n");
 	return 0;
 }

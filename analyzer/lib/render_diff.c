@@ -147,7 +147,11 @@ static void text(const struct et_diff_report *r, FILE *out)
 	fprintf(out, "method: bootstrap 95%% CIs (%d replicates, seed %" PRIu64
 		"), Mann-Whitney U with Holm's correction over %zu tests, alpha %.3g\n",
 		r->opts.bootstrap, r->opts.seed, df->tests, df->alpha);
-	fprintf(out, "times in ns; contribution = change of a stage's mean time per syscall\n");
+	if (r->base_files[0].mix)
+		fprintf(out, "counts in guest instructions (QEMU plugin, events off); contribution = "
+			"change of a stage's mean count per syscall\n");
+	else
+		fprintf(out, "times in ns; contribution = change of a stage's mean time per syscall\n");
 	for (int side = 0; side < 2; side++) {
 		const struct et_report_file *f = side ? r->test_files : r->base_files;
 
@@ -261,6 +265,9 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
+	if (r->base_files[0].mix && r->test_files[0].mix)
+		et_text_mix_diff(r->base_files[0].mix, r->test_files[0].mix, r->filter, r->names,
+				 r->all, out);
 }
 
 
@@ -298,7 +305,12 @@ static void json(const struct et_diff_report *r, FILE *out)
 		r->nr_test, et_path_name(r->test_path),
 		et_mode_name(r->test_files[0].info.mode));
 	et_json_str(out, r->test_files[0].info.uname);
-	fprintf(out, "},\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
+	fprintf(out, "},\n  \"unit\": \"%s\"", r->base_files[0].mix ? "instructions" : "ns");
+	if (r->base_files[0].mix) {
+		et_json_mix_key(r->base_files, r->nr_base, "mix_base", out);
+		et_json_mix_key(r->test_files, r->nr_test, "mix_test", out);
+	}
+	fprintf(out, ",\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
 	fprintf(out, "  \"exclusive\": %s, \"no_overhead\": %s, \"event_cost_base\": %" PRIu64
 		", \"event_cost_test\": %" PRIu64 ",\n", r->exclusive ? "true" : "false",

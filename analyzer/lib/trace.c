@@ -507,6 +507,50 @@ fail:
 }
 
 /* ------------------------------------------------------------------ */
+/* Mix: plugin output has an architecture and, if recorded, a release   */
+
+struct et_trace *et_trace_new_mix(const char *path, const char *arch, const char *release,
+				  enum et_err *err, char *errbuf, size_t errlen)
+{
+	struct et_trace *t = calloc(1, sizeof(*t));
+	char uname[256];
+
+	*err = ET_ERR_NOMEM;
+	snprintf(errbuf, errlen, "out of memory");
+	if (!t)
+		return NULL;
+	t->spool_fd = -1;
+	t->fd = -1;
+	t->path = strdup(path);
+	/* a uname of the kernel's shape, so that the entry path follows from it */
+	if (release) {
+		snprintf(uname, sizeof(uname), "Linux qemu-plugin %s #mix %s", release, arch);
+		t->uname_str = strdup(uname);
+	}
+	t->machine_str = strdup(arch);
+	if (!t->path || !t->machine_str || (release && !t->uname_str)) {
+		et_trace_close(t);
+		return NULL;
+	}
+	t->info.path = t->path;
+	t->info.uname = t->uname_str;
+	t->info.machine = t->machine_str;
+	t->info.mode = ET_MODE_STAGES;
+	t->info.mix = true;
+	t->info.long_size = 8;
+	t->machine = audit_name_to_machine(arch);
+	if (t->machine < 0 && strcmp(arch, "ppc")) {
+		snprintf(errbuf, errlen, "%s: architecture '%s' has no syscall table here", path,
+			 arch);
+		*err = ET_ERR_FORMAT;
+		et_trace_close(t);
+		return NULL;
+	}
+	*err = ET_OK;
+	return t;
+}
+
+/* ------------------------------------------------------------------ */
 /* Names                                                               */
 
 /*

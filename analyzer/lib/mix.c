@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Mix: the QEMU plugin's output (Documentation/qemu-plugin.md, "The
+ * output"), the third kind of input beside trace.dat files and live
+ * buffers.  A .mix file (or .mix.gz) holds, per syscall handler and
+ * account (stage, whole, total, gap, outside), instruction counts and
+ * instruction classes, and one sample line per syscall it sampled.  The
+ * samples become et_syscall records whose stage values are instructions,
+ * so the report and diff tables, their statistics and their exit codes
+ * work on them unchanged; the aggregated tables (every syscall, not only
+ * the sampled ones) are kept for the instruction mix section.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <zlib.h>
+
+#include "entrytrace-local.h"
+
+#define MIX_MAGIC "entrytrace-mix 1"
+
+struct mix_sample {
+	uint32_t seq;
+	int name;		/* index into names */
+	uint32_t flags;		/* MIX_F_* */
+	int nr_vals;
+	struct { int stage; uint64_t value; uint32_t runs; } *vals;
+	uint64_t total;
+	bool has_total;
+};
+
+enum {
+	MIX_F_IRQ = 1, MIX_F_SWITCHED = 2, MIX_F_DESYNC = 4, MIX_F_UNFINISHED = 8,
+	MIX_F_ANOMALY = 16, MIX_F_GAPIRQ = 32,
+};
+
+static const char *const mix_flag_names[] = {
+	"irq", "switched", "desync", "unfinished", "anomaly", "gapirq",
+};
+
+struct et_mix {
+	char *path;
+	char *arch, *build_id, *sites_sha256, *table_hash, *mode, *release;
+	char *samples_arg, *tables_arg, *calls_arg;
+	bool complete;		/* the "end" line was there */
+	char **names;		/* interned syscall and account names */
+	int nr_names;
+	size_t cap_names;
+	struct et_mix_count *counts;
+	size_t nr_counts, cap_counts;
+	struct et_mix_stat *stats;
+	size_t nr_stats, cap_stats;
+	struct et_mix_sum *sums;	/* kinds and class lines */
+	size_t nr_sums, cap_sums;
+	struct et_mix_sum *funcs;
+	size_t nr_funcs, cap_funcs;
+	struct et_mix_count *setapart;
+	size_t nr_setapart, cap_setapart;
+	char **kind_class;	/* by kind name: its classes ("barrier", "-") */
+	char **kind_names;
+	size_t nr_kinds, cap_kinds, cap_kclass;
+	struct mix_sample *samples;
+	size_t nr_samples, cap_samples;
+	uint64_t set_apart[ET_ARRAY_SIZE(mix_flag_names)];
+	uint64_t kept, unnamed, not_syscall;
+};
+
+static int intern(struct et_mix *m, const char *s)
+{
+	for (int i = m->nr_names - 1; i >= 0; i--)
+		if (!strcmp(m->names[i], s))
+			return i;
+	if (et_grow((void **)&m->names, &m->cap_names, m->nr_names + 1, sizeof(char *)))
+		return -1;
+	m->names[m->nr_names] = strdup(s);
+	if (!m->names[m->nr_names])
+		return -1;
+	return m->nr_names++;
+}
+
+const char *et_mix_name(const struct et_mix *m, int id)
+{
+	return id >= 0 && id < m->nr_names ? m->names[id] : "?";
+}
+
+/* Is this file plugin output?  Plain or gzip'd; pipes are not probed. */
+bool et_mix_probe(const char *path)
+{
+	char line[sizeof(MIX_MAGIC) + 1];
+	struct stat st;
+	gzFile f;
+	bool yes;
+
+	if (!strcmp(path, "-") || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	f = gzopen(path, "rb");
+	if (!f)
+		return false;
+	yes = gzgets(f, line, sizeof(line)) && !strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
+	      (line[strlen(MIX_MAGIC)] == '\n' || line[strlen(MIX_MAGIC)] == '\0');
+	gzclose(f);
+	return yes;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return (!*s || *end || errno || *s == '-') ? -1 : 0;
+}
+
+static char *xstrdup(char **dst, const char *s)
+{
+	free(*dst);
+	*dst = strdup(s);
+	return *dst;
+}
+
+static uint32_t sample_flags(const char *s, bool *bad)
+{
+	uint32_t f = 0;
+	char buf[256], *save = NULL;
+
+	if (!strcmp(s, "ok"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		size_t i;
+
+		for (i = 0; i < ET_ARRAY_SIZE(mix_flag_names); i++)
+			if (!strcmp(t, mix_flag_names[i]))
+				break;
+		if (i == ET_ARRAY_SIZE(mix_flag_names))
+			*bad = true;
+		else
+			f |= 1u << i;
+	}
+	return f;
+}
+
+/* account names that are stages; whole/total/gap/outside are the plugin's */
+static int account_stage(const char *name)
+{
+	if (!strcmp(name, "total"))
+		return ET_STAGE_TOTAL;
+	return et_stage_by_name(name);
+}
+
+static int parse_sample(struct et_mix *m, char **tok, int n)
+{
+	struct mix_sample s = { 0 };
+	uint64_t v;
+	bool bad = false;
+
+	if (n < 4 || parse_u64(tok[1], &v))
+		return -1;
+	s.seq = (uint32_t)v;
+	s.name = intern(m, tok[2]);
+	s.flags = sample_flags(tok[3], &bad);
+	if (bad || s.name < 0)
+		return -1;
+	s.vals = calloc(n, sizeof(*s.vals));
+	if (!s.vals)
+		return -1;
+	for (int i = 4; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+		const char *key = tok[i];
+		int stage;
+
+		if (!eq)
+			goto bad;
+		*eq = '\0';
+		if (!strcmp(eq + 1, "-"))
+			continue;
+		if (parse_u64(eq + 1, &v))
+			goto bad;
+		if (!strncmp(key, "s.", 2)) {
+			stage = et_stage_by_name(key + 2);
+			if (stage < 0)
+				goto bad;
+			s.vals[s.nr_vals].stage = stage;
+			s.vals[s.nr_vals].value = v;
+			s.vals[s.nr_vals].runs = 1;
+			s.nr_vals++;
+		} else if (!strncmp(key, "r.", 2)) {
+			stage = et_stage_by_name(key + 2);
+			if (stage < 0)
+				goto bad;
+			for (int j = 0; j < s.nr_vals; j++)
+				if (s.vals[j].stage == stage)
+					s.vals[j].runs = (uint32_t)v;
+		} else if (!strcmp(key, "total")) {
+			s.total = v;
+			s.has_total = true;
+		}
+		/* user, whole, irq, nirq, gap, outside: in the account tables */
+	}
+	if (et_grow((void **)&m->samples, &m->cap_samples, m->nr_samples + 1, sizeof(s)))
+		goto bad;
+	m->samples[m->nr_samples++] = s;
+	return 0;
+bad:
+	free(s.vals);
+	return -1;
+}
+
+static int add_sum(struct et_mix_sum **arr, size_t *nr, size_t *cap, struct et_mix_sum v)
+{
+	if (et_grow((void **)arr, cap, *nr + 1, sizeof(v)))
+		return -1;
+	(*arr)[(*nr)++] = v;
+	return 0;
+}
+
+static int add_count(struct et_mix_count **arr, size_t *nr, size_t *cap,
+		     struct et_mix_count v)
+{
+	if (et_grow((void **)arr, cap, *nr + 1, sizeof(v)))
+		return -1;
+	(*arr)[(*nr)++] = v;
+	return 0;
+}
+
+static int parse_line(struct et_mix *m, char *line)
+{
+	char *tok[4096], *save = NULL;
+	int n = 0;
+	uint64_t v[7];
+
+	for (char *t = strtok_r(line, " \t", &save); t && n < (int)ET_ARRAY_SIZE(tok);
+	     t = strtok_r(NULL, " \t", &save))
+		tok[n++] = t;
+	if (!n)
+		return -1;
+#define IS(k) (!strcmp(tok[0], k))
+	if (IS("sample"))
+		return parse_sample(m, tok, n);
+	if (IS("stat")) {
+		struct et_mix_stat st = { 0 };
+		char *end;
+
+		if (n != 10)
+			return -1;
+		for (int i = 0; i < 5; i++)
+			if (parse_u64(tok[3 + i], &v[i]))
+				return -1;
+		if (parse_u64(tok[9], &v[5]))
+			return -1;
+		st.name = intern(m, tok[1]);
+		st.account = intern(m, tok[2]);
+		st.n = v[0], st.runs = v[1], st.sum = v[2], st.min = v[3], st.p50 = v[4];
+		st.max = v[5];
+		st.mean = strtod(tok[8], &end);
+		if (*end || st.name < 0 || st.account < 0)
+			return -1;
+		if (et_grow((void **)&m->stats, &m->cap_stats, m->nr_stats + 1, sizeof(st)))
+			return -1;
+		m->stats[m->nr_stats++] = st;
+		return 0;
+	}
+	if (IS("kinds") || IS("class")) {
+		struct et_mix_sum s = { .is_class = IS("class") };
+
+		if (n != 5 || parse_u64(tok[4], &v[0]))
+			return -1;
+		s.name = intern(m, tok[1]);
+		s.account = intern(m, tok[2]);
+		s.what = intern(m, tok[3]);
+		s.sum = v[0];
+		if (s.name < 0 || s.account < 0 || s.what < 0)
+			return -1;
+		return add_sum(&m->sums, &m->nr_sums, &m->cap_sums, s);
+	}
+	if (IS("func")) {
+		struct et_mix_sum s = { 0 };
+
+		if (n != 6 || parse_u64(tok[3], &v[0]) || parse_u64(tok[5], &v[1]))
+			return -1;
+		s.name = intern(m, tok[1]);
+		s.account = intern(m, tok[2]);
+		s.rank = (int)v[0];
+		s.what = intern(m, tok[4]);
+		s.sum = v[1];
+		if (s.name < 0 || s.account < 0 || s.what < 0)
+			return -1;
+		return add_sum(&m->funcs, &m->nr_funcs, &m->cap_funcs, s);
+	}
+	if (IS("count")) {
+		struct et_mix_count c;
+
+		if (n != 3 || parse_u64(tok[2], &v[0]))
+			return -1;
+		c.name = intern(m, tok[1]);
+		c.reason = -1;
+		c.n = v[0];
+		return c.name < 0 ? -1 : add_count(&m->counts, &m->nr_counts, &m->cap_counts, c);
+	}
+	if (IS("setapart")) {
+		struct et_mix_count c;
+
+		if (n != 4 || parse_u64(tok[3], &v[0]))
+			return -1;
+		c.name = intern(m, tok[1]);
+		c.reason = intern(m, tok[2]);
+		c.n = v[0];
+		return c.name < 0 ? -1 :
+		       add_count(&m->setapart, &m->nr_setapart, &m->cap_setapart, c);
+	}
+	if (IS("kind")) {
+		if (n != 4)
+			return -1;
+		if (et_grow((void **)&m->kind_names, &m->cap_kinds, m->nr_kinds + 1, sizeof(char *)) ||
+		    et_grow((void **)&m->kind_class, &m->cap_kclass, m->nr_kinds + 1, sizeof(char *)))
+			return -1;
+		m->kind_names[m->nr_kinds] = strdup(tok[2]);
+		m->kind_class[m->nr_kinds] = strdup(tok[3]);
+		m->nr_kinds++;
+		return m->kind_names[m->nr_kinds - 1] && m->kind_class[m->nr_kinds - 1] ? 0 : -1;
+	}
+	/* lines the analyzer has no use for, but knows */
+	if (IS("account") || IS("markers") || IS("unarmed") || IS("detail") ||
+	    IS("disas_diff") || IS("qemu_api"))
+		return 0;
+	if (n == 2) {
+		char **dst = IS("arch") ? &m->arch : IS("build_id") ? &m->build_id :
+			     IS("sites_sha256") ? &m->sites_sha256 :
+			     IS("table_hash") ? &m->table_hash : IS("mode") ? &m->mode :
+			     IS("kernel") ? &m->release : IS("samples") ? &m->samples_arg :
+			     IS("tables") ? &m->tables_arg : IS("calls") ? &m->calls_arg : NULL;
+
+		if (dst)
+			return xstrdup(dst, tok[1]) ? 0 : -1;
+		/* naming, vcpus, armed: header facts the tables do not need */
+		return 0;
+	}
+#undef IS
+	return -1;
+}
+
+void et_mix_free(struct et_mix *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nr_names; i++)
+		free(m->names[i]);
+	for (size_t i = 0; i < m->nr_kinds; i++) {
+		free(m->kind_names[i]);
+		free(m->kind_class[i]);
+	}
+	for (size_t i = 0; i < m->nr_samples; i++)
+		free(m->samples[i].vals);
+	free(m->names);
+	free(m->kind_names);
+	free(m->kind_class);
+	free(m->samples);
+	free(m->counts);
+	free(m->stats);
+	free(m->sums);
+	free(m->funcs);
+	free(m->setapart);
+	free(m->path);
+	free(m->arch);
+	free(m->build_id);
+	free(m->sites_sha256);
+	free(m->table_hash);
+	free(m->mode);
+	free(m->release);
+	free(m->samples_arg);
+	free(m->tables_arg);
+	free(m->calls_arg);
+	free(m);
+}
+
+struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, size_t errlen)
+{
+	struct et_mix *m = calloc(1, sizeof(*m));
+	size_t cap = 1 << 16;
+	char *line = malloc(cap);
+	unsigned long lineno = 0;
+	gzFile f = NULL;
+	int gzerr;
+
+	*err = ET_ERR_NOMEM;
+	snprintf(errbuf, errlen, "out of memory");
+	if (!m || !line || !(m->path = strdup(path)))
+		goto fail;
+	f = gzopen(path, "rb");
+	if (!f) {
+		*err = ET_ERR_IO;
+		snprintf(errbuf, errlen, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	gzbuffer(f, 1 << 17);
+	while (gzgets(f, line, (int)cap)) {
+		size_t len = strlen(line);
+
+		/* a line longer than the buffer: grow and read the rest */
+		while (len == cap - 1 && line[len - 1] != '\n') {
+			char *l = realloc(line, cap * 2);
+
+			if (!l)
+				goto fail;
+			line = l;
+			cap *= 2;
+			if (!gzgets(f, line + len, (int)(cap - len)))
+				break;
+			len += strlen(line + len);
+		}
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (lineno == 1) {
+			if (strcmp(line, MIX_MAGIC)) {
+				*err = ET_ERR_FORMAT;
+				snprintf(errbuf, errlen, "%s: not an entrytrace-mix version 1 file",
+					 path);
+				goto fail;
+			}
+			continue;
+		}
+		if (m->complete) {
+			*err = ET_ERR_FORMAT;
+			snprintf(errbuf, errlen, "%s line %lu: data after the \"end\" line", path,
+				 lineno);
+			goto fail;
+		}
+		if (!strcmp(line, "end")) {
+			m->complete = true;
+			continue;
+		}
+		if (parse_line(m, line)) {
+			*err = ET_ERR_FORMAT;
+			snprintf(errbuf, errlen, "%s line %lu: malformed or unknown line", path,
+				 lineno);
+			goto fail;
+		}
+	}
+	if (!gzeof(f)) {
+		const char *why = gzerror(f, &gzerr);
+
+		*err = ET_ERR_FORMAT;
+		snprintf(errbuf, errlen, "%s: reading after line %lu: %s", path, lineno,
+			 gzerr == Z_ERRNO ? strerror(errno) : why);
+		goto fail;
+	}
+	if (!lineno) {
+		*err = ET_ERR_FORMAT;
+		snprintf(errbuf, errlen, "%s: empty file", path);
+		goto fail;
+	}
+	if (!m->arch) {
+		*err = ET_ERR_FORMAT;
+		snprintf(errbuf, errlen, "%s: no arch line", path);
+		goto fail;
+	}
+	gzclose(f);
+	free(line);
+	*err = ET_OK;
+	return m;
+fail:
+	if (f)
+		gzclose(f);
+	free(line);
+	et_mix_free(m);
+	return NULL;
+}
+
+/* The sampled syscalls as et_syscall records, stage values in instructions. */
+int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn, void *data)
+{
+	struct et_syscall *sc = calloc(1, sizeof(*sc));
+	uint32_t drop = MIX_F_SWITCHED | MIX_F_DESYNC | MIX_F_UNFINISHED | MIX_F_ANOMALY;
+
+	if (!sc)
+		return -1;
+	for (size_t i = 0; i < m->nr_samples; i++) {
+		const struct mix_sample *s = &m->samples[i];
+		const char *name = m->names[s->name];
+		long nr;
+
+		if (s->flags & drop) {
+			for (size_t b = 0; b < ET_ARRAY_SIZE(mix_flag_names); b++)
+				if (s->flags & drop & (1u << b)) {
+					m->set_apart[b]++;
+					break;
+				}
+			continue;
+		}
+		if (name[0] == '[' || !strncmp(name, "irq:", 4)) {
+			m->not_syscall++;
+			continue;
+		}
+		nr = et_syscall_number(names, name);
+		if (nr < 0) {
+			m->unnamed++;
+			continue;
+		}
+		memset(sc, 0, sizeof(*sc));
+		sc->nr = (int)nr;
+		sc->seq = s->seq;
+		sc->ts_enter = sc->ts_exit = s->seq;	/* exemplars name the sample */
+		sc->tgid = -1;
+		sc->cpu_enter = sc->cpu_exit = 0;
+		for (int j = 0; j < s->nr_vals; j++) {
+			int st = s->vals[j].stage;
+
+			sc->stage_mask |= 1ull << st;
+			sc->ns[st] = s->vals[j].value;
+			sc->count[st] = s->vals[j].runs;
+		}
+		if (s->has_total) {
+			sc->stage_mask |= 1ull << ET_STAGE_TOTAL;
+			sc->ns[ET_STAGE_TOTAL] = s->total;
+			sc->count[ET_STAGE_TOTAL] = 1;
+		}
+		m->kept++;
+		fn(sc, data);
+	}
+	free(sc);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Getters                                                             */
+
+const char *et_mix_path(const struct et_mix *m) { return m->path; }
+const char *et_mix_arch(const struct et_mix *m) { return m->arch; }
+const char *et_mix_build_id(const struct et_mix *m) { return m->build_id; }
+const char *et_mix_table_hash(const struct et_mix *m) { return m->table_hash; }
+const char *et_mix_mode(const struct et_mix *m) { return m->mode; }
+const char *et_mix_release(const struct et_mix *m) { return m->release; }
+const char *et_mix_calls(const struct et_mix *m) { return m->calls_arg; }
+const char *et_mix_tables(const struct et_mix *m) { return m->tables_arg; }
+bool et_mix_complete(const struct et_mix *m) { return m->complete; }
+size_t et_mix_nr_samples(const struct et_mix *m) { return m->nr_samples; }
+uint64_t et_mix_kept(const struct et_mix *m) { return m->kept; }
+uint64_t et_mix_unnamed(const struct et_mix *m) { return m->unnamed + m->not_syscall; }
+
+/* "switched 3, desync 1" for the samples set apart, or "" */
+const char *et_mix_set_apart_str(const struct et_mix *m, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t b = 0; b < ET_ARRAY_SIZE(mix_flag_names) && len < size; b++)
+		if (m->set_apart[b])
+			len += snprintf(buf + len, size - len, "%s%s %" PRIu64, len ? ", " : "",
+					mix_flag_names[b], m->set_apart[b]);
+	return buf;
+}
+
+uint64_t et_mix_set_apart(const struct et_mix *m)
+{
+	uint64_t n = 0;
+
+	for (size_t b = 0; b < ET_ARRAY_SIZE(mix_flag_names); b++)
+		n += m->set_apart[b];
+	return n;
+}
+
+uint64_t et_mix_count(const struct et_mix *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_counts; i++)
+		if (!strcmp(m->names[m->counts[i].name], name))
+			return m->counts[i].n;
+	return 0;
+}
+
+size_t et_mix_stats(const struct et_mix *m, const struct et_mix_stat **st)
+{
+	*st = m->stats;
+	return m->nr_stats;
+}
+
+size_t et_mix_sums(const struct et_mix *m, const struct et_mix_sum **s)
+{
+	*s = m->sums;
+	return m->nr_sums;
+}
+
+size_t et_mix_funcs(const struct et_mix *m, const struct et_mix_sum **s)
+{
+	*s = m->funcs;
+	return m->nr_funcs;
+}
+
+/* The class a kind of instruction belongs to ("barrier"), NULL if none. */
+const char *et_mix_kind_class(const struct et_mix *m, const char *kind)
+{
+	for (size_t i = 0; i < m->nr_kinds; i++)
+		if (!strcmp(m->kind_names[i], kind))
+			return strcmp(m->kind_class[i], "-") ? m->kind_class[i] : NULL;
+	return NULL;
+}
+
+/* One account's sum of a kind or class for one syscall; 0 if absent. */
+uint64_t et_mix_sum(const struct et_mix *m, const char *name, const char *account,
+		    const char *what, bool is_class)
+{
+	for (size_t i = 0; i < m->nr_sums; i++) {
+		const struct et_mix_sum *s = &m->sums[i];
+
+		if (s->is_class == is_class && !strcmp(m->names[s->name], name) &&
+		    !strcmp(m->names[s->account], account) && !strcmp(m->names[s->what], what))
+			return s->sum;
+	}
+	return 0;
+}
+
+const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
+				      const char *account)
+{
+	for (size_t i = 0; i < m->nr_stats; i++)
+		if (!strcmp(m->names[m->stats[i].name], name) &&
+		    !strcmp(m->names[m->stats[i].account], account))
+			return &m->stats[i];
+	return NULL;
+}
+
+int et_mix_account_stage(const char *account)
+{
+	return account_stage(account);
+}

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Render, QEMU plugin output: the file's header and the instruction mix -
+ * per syscall and stage, instructions per call and instructions of each
+ * class per call (barrier, sprmsr, atomic, counter, iret, call), with the
+ * barrier kinds and counted calls named - and the mix of two files side by
+ * side.  These come from the plugin's aggregated tables, which cover every
+ * syscall of its tables= argument, not only the sampled ones.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "entrytrace-local.h"
+
+/* The classes in print order; any other class the file has follows. */
+static const char *const class_order[] = {
+	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
+};
+#define NR_CLASSES ET_ARRAY_SIZE(class_order)
+
+struct mix_row {
+	const char *name, *account;
+	double calls, insns;		/* calls: the stat line's N */
+	double cls[NR_CLASSES];		/* per call */
+};
+
+static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct mix_row *r)
+{
+	r->name = et_mix_name(m, st->name);
+	r->account = et_mix_name(m, st->account);
+	r->calls = (double)st->n;
+	r->insns = st->n ? (double)st->sum / st->n : 0;
+	for (size_t c = 0; c < NR_CLASSES; c++)
+		r->cls[c] = st->n ? (double)et_mix_sum(m, r->name, r->account, class_order[c], true) /
+				    st->n : 0;
+}
+
+/* "hwsync 2 lwsync 1 __rcu_read_lock 7": barrier kinds and calls, per call */
+static void kinds_str(const struct et_mix *m, const struct et_mix_stat *st, char *buf,
+		      size_t size)
+{
+	const struct et_mix_sum *s;
+	size_t n = et_mix_sums(m, &s), len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n && len < size; i++) {
+		const char *what = et_mix_name(m, s[i].what);
+		const char *cls;
+
+		if (s[i].is_class || s[i].name != st->name || s[i].account != st->account)
+			continue;
+		cls = et_mix_kind_class(m, what);
+		if (!cls || (strncmp(cls, "barrier", 7) && strcmp(cls, "call")))
+			continue;
+		if (!strncmp(what, "call:", 5))
+			what += 5;
+		len += snprintf(buf + len, size - len, "%s%s %g", len ? " " : "", what,
+				st->n ? (double)s[i].sum / st->n : 0);
+	}
+}
+
+void et_text_mix_file(const struct et_report_file *f, FILE *out)
+{
+	const struct et_mix *m = f->mix;
+	char buf[256];
+
+	fprintf(out, "file:        %s\n", f->info.path);
+	fprintf(out, "format:      entrytrace-mix 1 (QEMU TCG plugin output), %s, site table %s "
+		"(%s mode)\n", et_mix_arch(m), et_mix_table_hash(m) ? et_mix_table_hash(m) : "?",
+		et_mix_mode(m) ? et_mix_mode(m) : "?");
+	fprintf(out, "kernel:      %s, build id %s\n",
+		et_mix_release(m) ? et_mix_release(m) :
+		"release not in the file (no 'kernel' line): entry path taken as generic",
+		et_mix_build_id(m) ? et_mix_build_id(m) : "?");
+	fprintf(out, "unit:        guest instructions, counted by the plugin with every "
+		"entry_stage event off (no stamp cost in them)\n");
+	if (!et_mix_complete(m))
+		fprintf(out, "DAMAGED:     no \"end\" line: QEMU did not finish the file; "
+			"its tables are missing\n");
+	fprintf(out, "syscalls:    %" PRIu64 " counted by the plugin, %" PRIu64 " set apart by it; "
+		"%zu sampled, %" PRIu64 " in the table", et_mix_count(m, "syscalls"),
+		et_mix_count(m, "setapart"), et_mix_nr_samples(m), et_mix_kept(m));
+	et_mix_set_apart_str(m, buf, sizeof(buf));
+	if (buf[0])
+		fprintf(out, ", samples set apart: %s", buf);
+	if (et_mix_unnamed(m))
+		fprintf(out, ", %" PRIu64 " samples not of a syscall of %s", et_mix_unnamed(m),
+			et_mix_arch(m));
+	fprintf(out, "\n");
+}
+
+/* Has the plugin a class table for this syscall (its tables= argument)? */
+static bool has_tables(const struct et_mix *m, int name)
+{
+	const struct et_mix_sum *s;
+	size_t n = et_mix_sums(m, &s);
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].name == name)
+			return true;
+	return false;
+}
+
+/*
+ * The text shows the syscalls the plugin has instruction classes for, as
+ * filtered by --syscall and --stage; JSON has every row.
+ */
+static bool row_wanted(const struct et_filter *f, const struct et_trace *names,
+		       const struct et_mix *m, const struct et_mix_stat *st)
+{
+	int stage = et_mix_account_stage(et_mix_name(m, st->account));
+
+	if (!has_tables(m, st->name))
+		return false;
+	if (f && f->stages && (stage < 0 || !(f->stages & (1ull << stage))))
+		return false;
+	if (f && f->nr_syscalls && names) {
+		long nr = et_syscall_number(names, et_mix_name(m, st->name));
+		int i;
+
+		for (i = 0; i < f->nr_syscalls; i++)
+			if (f->syscalls[i] == nr)
+				break;
+		if (i == f->nr_syscalls)
+			return false;
+	}
+	return true;
+}
+
+static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FILE *out)
+{
+	const struct et_mix_stat *st;
+	size_t n = et_mix_stats(m, &st);
+	int last = -1;
+	char kb[512];
+
+	fprintf(out, "\ninstruction mix: %s (per call, from the plugin's tables of %s; "
+		"JSON has every syscall)\n", et_mix_path(m), et_mix_tables(m) ? et_mix_tables(m) : "?");
+	fprintf(out, "%-16s %-18s %8s %10s", "syscall", "stage", "calls", "insns");
+	for (size_t c = 0; c < NR_CLASSES; c++)
+		fprintf(out, " %8s", class_order[c]);
+	fprintf(out, "  %s\n", "barriers and calls by kind");
+	for (size_t i = 0; i < n; i++) {
+		struct mix_row r;
+
+		if (!row_wanted(rep->filter, rep->names, m, &st[i]))
+			continue;
+		row_of(m, &st[i], &r);
+		kinds_str(m, &st[i], kb, sizeof(kb));
+		fprintf(out, "%-16s %-18s %8.0f %10.1f", st[i].name != last ? r.name : "",
+			r.account, r.calls, r.insns);
+		for (size_t c = 0; c < NR_CLASSES; c++)
+			fprintf(out, " %8.2f", r.cls[c]);
+		fprintf(out, "  %s\n", kb);
+		last = st[i].name;
+	}
+}
+
+void et_text_mix(const struct et_report *rep, FILE *out)
+{
+	for (int i = 0; i < rep->nr_files; i++)
+		if (rep->files[i].mix)
+			text_mix_one(rep, rep->files[i].mix, out);
+}
+
+static void json_row(FILE *out, const struct et_mix *m, const struct et_mix_stat *st)
+{
+	const struct et_mix_sum *s;
+	size_t n = et_mix_sums(m, &s);
+	struct mix_row r;
+	bool first = true;
+
+	row_of(m, st, &r);
+	fprintf(out, "{\"syscall\": ");
+	et_json_str(out, r.name);
+	fprintf(out, ", \"account\": ");
+	et_json_str(out, r.account);
+	fprintf(out, ", \"calls\": %" PRIu64 ", \"runs\": %" PRIu64 ", \"sum\": %" PRIu64
+		", \"min\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"mean\": %.3f, \"max\": %" PRIu64
+		", \"classes\": {", st->n, st->runs, st->sum, st->min, st->p50, st->mean, st->max);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].is_class && s[i].name == st->name && s[i].account == st->account) {
+			fprintf(out, "%s", first ? "" : ", ");
+			et_json_str(out, et_mix_name(m, s[i].what));
+			fprintf(out, ": %" PRIu64, s[i].sum);
+			first = false;
+		}
+	fprintf(out, "}, \"kinds\": {");
+	first = true;
+	for (size_t i = 0; i < n; i++)
+		if (!s[i].is_class && s[i].name == st->name && s[i].account == st->account) {
+			fprintf(out, "%s", first ? "" : ", ");
+			et_json_str(out, et_mix_name(m, s[i].what));
+			fprintf(out, ": %" PRIu64, s[i].sum);
+			first = false;
+		}
+	fprintf(out, "}, \"functions\": [");
+	first = true;
+	n = et_mix_funcs(m, &s);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].name == st->name && s[i].account == st->account) {
+			fprintf(out, "%s[", first ? "" : ", ");
+			et_json_str(out, et_mix_name(m, s[i].what));
+			fprintf(out, ", %" PRIu64 "]", s[i].sum);
+			first = false;
+		}
+	fprintf(out, "]}");
+}
+
+/* "mix": per file, every aggregated row with its class, kind and function sums */
+void et_json_mix_key(const struct et_report_file *files, int nr_files, const char *key,
+		     FILE *out)
+{
+	fprintf(out, ",\n  \"%s\": [", key);
+	for (int i = 0, nf = 0; i < nr_files; i++) {
+		const struct et_mix *m = files[i].mix;
+		const struct et_mix_stat *st;
+		size_t n;
+
+		if (!m)
+			continue;
+		n = et_mix_stats(m, &st);
+		fprintf(out, "%s\n    {\"path\": ", nf++ ? "," : "");
+		et_json_str(out, et_mix_path(m));
+		fprintf(out, ", \"arch\": ");
+		et_json_str(out, et_mix_arch(m));
+		fprintf(out, ", \"kernel\": ");
+		et_json_str(out, et_mix_release(m));
+		fprintf(out, ", \"build_id\": ");
+		et_json_str(out, et_mix_build_id(m));
+		fprintf(out, ", \"complete\": %s, \"rows\": [", et_mix_complete(m) ? "true" : "false");
+		for (size_t j = 0; j < n; j++) {
+			fprintf(out, "%s\n      ", j ? "," : "");
+			json_row(out, m, &st[j]);
+		}
+		fprintf(out, "\n    ]}");
+	}
+	fprintf(out, "\n  ]");
+}
+
+void et_json_mix(const struct et_report_file *files, int nr_files, FILE *out)
+{
+	et_json_mix_key(files, nr_files, "mix", out);
+}
+
+/* ------------------------------------------------------------------ */
+/* Two files                                                           */
+
+static bool row_changed(const struct mix_row *a, const struct mix_row *b)
+{
+	if (fabs(a->insns - b->insns) >= 0.05)
+		return true;
+	for (size_t c = 0; c < NR_CLASSES; c++)
+		if (fabs(a->cls[c] - b->cls[c]) >= 0.005)
+			return true;
+	return false;
+}
+
+/* the kinds whose count per call moved, "lwsync +2 __rcu_read_lock +1" */
+static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
+			const struct et_mix *mb, const struct et_mix_stat *b, char *buf,
+			size_t size)
+{
+	const struct et_mix *side[2] = { ma, mb };
+	const struct et_mix_stat *sst[2] = { a, b };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < 2; k++) {
+		const struct et_mix *m = side[k];
+		const struct et_mix_sum *s;
+		size_t n = et_mix_sums(m, &s);
+
+		for (size_t i = 0; i < n && len < size; i++) {
+			const char *what = et_mix_name(m, s[i].what);
+			const char *cls = et_mix_kind_class(m, what);
+			const char *name = et_mix_name(m, sst[k]->name);
+			const char *acc = et_mix_name(m, sst[k]->account);
+			double va, vb;
+
+			if (s[i].is_class || s[i].name != sst[k]->name ||
+			    s[i].account != sst[k]->account)
+				continue;
+			if (!cls || (strncmp(cls, "barrier", 7) && strcmp(cls, "call")))
+				continue;
+			/* each kind once: from the base, or from the test if the base lacks it */
+			if (k == 1 && et_mix_sum(ma, name, acc, what, false))
+				continue;
+			va = a->n ? (double)et_mix_sum(ma, name, acc, what, false) / a->n : 0;
+			vb = b->n ? (double)et_mix_sum(mb, name, acc, what, false) / b->n : 0;
+			if (fabs(vb - va) < 0.005)
+				continue;
+			len += snprintf(buf + len, size - len, "%s%s %+g", len ? " " : "",
+					strncmp(what, "call:", 5) ? what : what + 5, vb - va);
+		}
+	}
+}
+
+/*
+ * Rows in the base's order, then the test's rows the base lacks; a row
+ * whose count moved nowhere is left out unless all.
+ */
+void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
+		      const struct et_filter *filter, const struct et_trace *names, bool all,
+		      FILE *out)
+{
+	const struct et_mix_stat *sa, *sb;
+	size_t na = et_mix_stats(ma, &sa), nb = et_mix_stats(mb, &sb), shown = 0, same = 0;
+	const char *last = "";
+	char kb[512];
+
+	fprintf(out, "\ninstruction mix, base -> test (per call; classes: test minus base; "
+		"the syscalls of the plugin's tables)\n");
+	fprintf(out, "%-16s %-18s %10s %10s %9s", "syscall", "stage", "base", "test", "delta");
+	for (size_t c = 0; c < NR_CLASSES; c++)
+		fprintf(out, " %8s", class_order[c]);
+	fprintf(out, "  %s\n", "barriers and calls by kind");
+	for (int side = 0; side < 2; side++) {
+		const struct et_mix *m = side ? mb : ma, *o = side ? ma : mb;
+		const struct et_mix_stat *s = side ? sb : sa;
+		size_t n = side ? nb : na;
+
+		for (size_t i = 0; i < n; i++) {
+			const char *name = et_mix_name(m, s[i].name);
+			const char *acc = et_mix_name(m, s[i].account);
+			const struct et_mix_stat *other = et_mix_stat(o, name, acc);
+			struct et_mix_stat none = { .name = s[i].name, .account = s[i].account };
+			const struct et_mix_stat *a, *b;
+			struct mix_row ra, rb;
+			int stage = et_mix_account_stage(acc);
+
+			if (side && other)
+				continue;	/* printed with the base */
+			(void)stage;
+			if (!row_wanted(filter, names, m, &s[i]))
+				continue;
+			a = side ? NULL : &s[i];
+			b = side ? &s[i] : other;
+			memset(&ra, 0, sizeof(ra));
+			memset(&rb, 0, sizeof(rb));
+			if (a)
+				row_of(ma, a, &ra);
+			if (b)
+				row_of(mb, b, &rb);
+			if (a && b && !all && !row_changed(&ra, &rb)) {
+				same++;
+				continue;
+			}
+			kinds_delta(ma, a ? a : &none, mb, b ? b : &none, kb, sizeof(kb));
+			if (!a || !b)
+				snprintf(kb, sizeof(kb), "ran on the %s only", a ? "base" : "test");
+			fprintf(out, "%-16s %-18s", strcmp(name, last) ? name : "", acc);
+			last = name;
+			if (a)
+				fprintf(out, " %10.1f", ra.insns);
+			else
+				fprintf(out, " %10s", "-");
+			if (b)
+				fprintf(out, " %10.1f", rb.insns);
+			else
+				fprintf(out, " %10s", "-");
+			fprintf(out, " %+9.1f", rb.insns - ra.insns);
+			for (size_t c = 0; c < NR_CLASSES; c++)
+				fprintf(out, " %+8.2f", rb.cls[c] - ra.cls[c]);
+			fprintf(out, "  %s\n", kb);
+			shown++;
+		}
+	}
+	if (same)
+		fprintf(out, "(%zu rows with the same counts on both sides not shown; --all shows them)\n",
+			same);
+	if (!shown && !same)
+		fprintf(out, "(no rows: the files have no aggregated tables)\n");
+}

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# The QEMU plugin's output as the third kind of input: entrytrace report and
+# diff read .mix files recorded from our kernels (scripts/kernel/kernel-mix,
+# PROVENANCE-mix.md), with the same tables, statistics and exit codes as
+# trace.dat files, plus the instruction mix.
+. "$(dirname "$0")/lib.sh"
+
+m() { echo "$DATA/mix-$1.mix.gz"; }
+L=$(m ppc64le-6.12-entrytrace-selinux) G=$(m ppc64le-7.3-entrytrace-selinux)
+X=$(m x86_64-7.3-entrytrace-selinux)
+
+"$ET" report --json "$G" > g.json 2> g.err
+expect_eq "report: a .mix reads with exit 0" "$?" 0
+expect_eq "report: the unit is instructions" "$(jget g.json "d['unit']")" instructions
+expect_eq "report: kill's syscall stage, per sample, as the file's own stat line says" \
+	"$(cell g.json kill syscall mean)" \
+	"$(zcat "$G" | awk '$1 == "stat" && $2 == "kill" && $3 == "syscall" { printf "%.1f", $8 }')"
+expect_eq "report: every sampled kill and getppid is in the table" \
+	"$(cell g.json kill total count) $(cell g.json getppid total count)" \
+	"$(zcat "$G" | awk '$1 == "sample" && $3 == "kill"' | wc -l) $(zcat "$G" | awk '$1 == "sample" && $3 == "getppid"' | wc -l)"
+expect_eq "report: the kernel named in the file gives the entry path (7.3: generic)" \
+	"$(jget g.json "d['files'][0]['kind'] + ' ' + d['files'][0]['uname'].split()[2]")" "mix 7.3.4+"
+expect_eq "report: kill's rcu_read_lock calls in lsm_task_kill, per call (JSON mix rows)" \
+	"$(jget g.json "[r['kinds']['call:__rcu_read_lock'] / r['calls'] for r in d['mix'][0]['rows'] if r['syscall'] == 'kill' and r['account'] == 'lsm_task_kill'][0]")" 2.0
+"$ET" report "$G" > g.txt 2>&1
+check "report text: the instruction mix names the barrier kinds of ct_user_exit" \
+	grep -Eq '^ +ct_user_exit +402 +280.0 +4.00 .*hwsync 2 lwsync 2$' g.txt
+check "report text: no task/cpu/result tables (the plugin's samples have none)" \
+	bash -c "! grep -q '(total per syscall, by task)' g.txt"
+"$ET" report --csv "$X" > x.csv
+expect_eq "report --csv: x86_64 getppid total, one row" \
+	"$(awk -F, '$1 == "getppid" && $4 == "total" { print $6 }' x.csv)" \
+	"$(zcat "$X" | awk '$1 == "sample" && $3 == "getppid"' | wc -l)"
+
+# The seed pair: legacy 6.12 against generic 7.3 on ppc64le, SELinux on.
+"$ET" diff --json "$L" "$G" > d.json 2> d.err
+expect_eq "diff: two .mix files compare with exit 0" "$?" 0
+expect_eq "diff: the base is legacy, the test generic (from the kernel lines)" \
+	"$(jget d.json "d['base']['path'] + ' / ' + d['test']['path']")" "legacy entry / generic entry"
+expect_eq "diff: kill's syscall body runs 186 fewer instructions on 7.3" \
+	"$(jget d.json "[c['d_mean'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'syscall'][0]")" -186.0
+expect_eq "diff: and its lsm_task_kill 40 more, significant" \
+	"$(jget d.json "[(c['d_mean'], c['significant']) for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'lsm_task_kill'][0]")" "(40.0, True)"
+"$ET" diff "$L" "$G" > d.txt 2>&1
+check "diff text: the mix table says which stage calls rcu_read_lock less" \
+	grep -Eq '^ +syscall +1187.0 +1001.0 +-186.0 .*__rcu_read_lock -1 __rcu_read_unlock -1' d.txt
+expect_exit "diff --fail-on: lsm_task_kill +11.8% trips a 5% rule" 6 \
+	"$ET" diff --fail-on 'kill:lsm_task_kill>5%' "$L" "$G"
+expect_exit "diff --fail-on: a rule on a stage neither side ran checked nothing" 7 \
+	"$ET" diff --fail-on 'kill:seccomp>5%' "$L" "$G"
+"$ET" diff --fail-on 'kill:lsm_task_kill>20%' "$L" "$G" > /dev/null 2>&1
+expect_eq "diff --fail-on: a 20% rule holds" "$?" 0
+
+# Kinds do not mix; damage is said and changes the exit code.
+expect_exit "diff: a trace against a .mix is refused" 2 \
+	"$ET" diff "$DATA/x86_64-7.3-compact.dat" "$X"
+expect_exit "diff: a .mix of another architecture is refused" 2 "$ET" diff "$X" "$G"
+zcat "$G" | grep -v '^end$' > cut.mix
+expect_exit "report: a file QEMU did not finish (no end line) is damaged" 8 "$ET" report cut.mix
+zcat "$G" | sed '5s/.*/stat kill syscall many/' > bad.mix
+expect_exit "report: a malformed line is named by number" 3 "$ET" report bad.mix
+check "report: ... line 5" grep -q 'bad.mix line 5: malformed' <("$ET" report bad.mix 2>&1)
+zcat "$G" | awk '{ print } NR == 1 { print "unknown_record 1 2" }' > unk.mix
+expect_exit "report: an unknown record is refused, not skipped" 3 "$ET" report unk.mix
