@@ -313,7 +313,7 @@ void et_json_mix(const struct et_report_file *files, int nr_files, FILE *out);
 void et_json_mix_key(const struct et_report_file *files, int nr_files, const char *key,
 		     FILE *out);
 void et_text_mix_diff(const struct et_mix *base, const struct et_mix *test,
-		      const struct et_filter *filter, const struct et_trace *names, bool all,
-		      FILE *out);
+		      const struct et_filter *filter, const struct et_trace *names,
+		      const struct et_diff *df, bool all, FILE *out);
 
 #endif /* _ET_LOCAL_H */

@@ -267,7 +267,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 			"every cell).\n");
 	if (r->base_files[0].mix && r->test_files[0].mix)
 		et_text_mix_diff(r->base_files[0].mix, r->test_files[0].mix, r->filter, r->names,
-				 r->all, out);
+				 r->diff, r->all, out);
 }
 
 

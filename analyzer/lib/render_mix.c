@@ -106,26 +106,36 @@ static bool has_tables(const struct et_mix *m, int name)
  * The text shows the syscalls the plugin has instruction classes for, as
  * filtered by --syscall and --stage; JSON has every row.
  */
+/*
+ * --syscall: the loader resolved the names per file and filtered the
+ * samples; a syscall is shown when samples of it are in the table (or,
+ * without a filter, when the plugin has tables for it).
+ */
 static bool row_wanted(const struct et_filter *f, const struct et_trace *names,
-		       const struct et_mix *m, const struct et_mix_stat *st)
+		       const struct et_mix *m, const struct et_mix_stat *st,
+		       const struct et_stats *stats, const struct et_diff *df)
 {
 	int stage = et_mix_account_stage(et_mix_name(m, st->account));
+	long nr;
+	bool seen = false;
 
 	if (!has_tables(m, st->name))
 		return false;
 	if (f && f->stages && (stage < 0 || !(f->stages & (1ull << stage))))
 		return false;
-	if (f && f->nr_syscalls && names) {
-		long nr = et_syscall_number(names, et_mix_name(m, st->name));
-		int i;
+	if (!names)
+		return true;
+	nr = et_syscall_number(names, et_mix_name(m, st->name));
+	if (stats) {
+		const struct et_cell **cells;
+		size_t n = et_stats_cells(stats, &cells);
 
-		for (i = 0; i < f->nr_syscalls; i++)
-			if (f->syscalls[i] == nr)
-				break;
-		if (i == f->nr_syscalls)
-			return false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = cells[i]->nr == nr;
 	}
-	return true;
+	for (size_t i = 0; df && i < df->nr_cells && !seen; i++)
+		seen = df->cells[i].nr == nr;
+	return seen;
 }
 
 static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FILE *out)
@@ -144,7 +154,7 @@ static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FI
 	for (size_t i = 0; i < n; i++) {
 		struct mix_row r;
 
-		if (!row_wanted(rep->filter, rep->names, m, &st[i]))
+		if (!row_wanted(rep->filter, rep->names, m, &st[i], rep->stats, NULL))
 			continue;
 		row_of(m, &st[i], &r);
 		kinds_str(m, &st[i], kb, sizeof(kb));
@@ -302,8 +312,8 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
  * whose count moved nowhere is left out unless all.
  */
 void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
-		      const struct et_filter *filter, const struct et_trace *names, bool all,
-		      FILE *out)
+		      const struct et_filter *filter, const struct et_trace *names,
+		      const struct et_diff *df, bool all, FILE *out)
 {
 	const struct et_mix_stat *sa, *sb;
 	size_t na = et_mix_stats(ma, &sa), nb = et_mix_stats(mb, &sb), shown = 0, same = 0;
@@ -333,7 +343,7 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			if (side && other)
 				continue;	/* printed with the base */
 			(void)stage;
-			if (!row_wanted(filter, names, m, &s[i]))
+			if (!row_wanted(filter, names, m, &s[i], NULL, df))
 				continue;
 			a = side ? NULL : &s[i];
 			b = side ? &s[i] : other;

@@ -62,3 +62,6 @@ expect_exit "report: a malformed line is named by number" 3 "$ET" report bad.mix
 check "report: ... line 5" grep -q 'bad.mix line 5: malformed' <("$ET" report bad.mix 2>&1)
 zcat "$G" | awk '{ print } NR == 1 { print "unknown_record 1 2" }' > unk.mix
 expect_exit "report: an unknown record is refused, not skipped" 3 "$ET" report unk.mix
+"$ET" diff -s kill "$L" "$G" > k.txt 2>&1
+check "diff -s kill: the mix table keeps to kill" \
+	bash -c "sed -n '/^instruction mix/,\$p' k.txt | grep -q '^kill ' && ! sed -n '/^instruction mix/,\$p' k.txt | grep -q '^getppid '"
