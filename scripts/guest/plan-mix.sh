@@ -5,6 +5,8 @@
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
 # first, as plan-seed.sh does).  The kernel's build-id note goes back to the
 # host, which checks it against the vmlinux the site file came from.
+# EVENTS=compact|stages enables those entry_stage events first (nobody
+# reads them: the plugin counts what tracing costs the kernel).
 # LOOPTIME=1 (no plugin needed) instead times the getppid loop four ways:
 # N=2000 and N=20000, alone and with its output piped to sed, as
 # plan-overhead.sh runs it.
@@ -40,5 +42,16 @@ fi
 	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
 } >$out/selinux.txt
 cat /sys/kernel/notes >$out/notes
+# EVENTS (kernel-mix --events): entry_stage events on, nobody reading them
+if [ -n "${EVENTS:-}" ] && [ "$EVENTS" != off ]; then
+	T=/sys/kernel/tracing
+	mount -t tracefs nodev $T 2>/dev/null || true
+	case "$EVENTS" in
+	compact) evs="entry_stage_summary entry_stage_calib" ;;
+	stages) evs="entry_stage_time entry_stage_calib" ;;
+	esac
+	for e in $evs; do echo 1 >$T/events/entry_stage/$e/enable; done
+	echo "events: $(cat $T/set_event | tr '\n' ' ')" >$out/events.txt
+fi
 /work/sysloop -t -n $N $MODES >$out/mix.expect
 cat $out/mix.expect
