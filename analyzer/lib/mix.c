@@ -29,8 +29,8 @@ struct mix_sample {
 	uint32_t flags;		/* MIX_F_* */
 	int nr_vals;
 	struct { int stage; uint64_t value; uint32_t runs; } *vals;
-	uint64_t total;
-	bool has_total;
+	uint64_t total, whole;
+	bool has_total, has_whole;
 };
 
 enum {
@@ -198,6 +198,9 @@ static int parse_sample(struct et_mix *m, char **tok, int n)
 		} else if (!strcmp(key, "total")) {
 			s.total = v;
 			s.has_total = true;
+		} else if (!strcmp(key, "whole")) {
+			s.whole = v;
+			s.has_whole = true;
 		}
 		/* user, whole, irq, nirq, gap, outside: in the account tables */
 	}
@@ -476,6 +479,7 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 {
 	struct et_syscall *sc = calloc(1, sizeof(*sc));
 	uint32_t drop = MIX_F_SWITCHED | MIX_F_DESYNC | MIX_F_UNFINISHED | MIX_F_ANOMALY;
+	bool fallback = m->mode && !strcmp(m->mode, "fallback");
 
 	if (!sc)
 		return -1;
@@ -514,9 +518,10 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 			sc->ns[st] = s->vals[j].value;
 			sc->count[st] = s->vals[j].runs;
 		}
-		if (s->has_total) {
+		/* fallback mode (no site table): the whole syscall is its total */
+		if (s->has_total || (s->has_whole && fallback)) {
 			sc->stage_mask |= 1ull << ET_STAGE_TOTAL;
-			sc->ns[ET_STAGE_TOTAL] = s->total;
+			sc->ns[ET_STAGE_TOTAL] = s->has_total ? s->total : s->whole;
 			sc->count[ET_STAGE_TOTAL] = 1;
 		}
 		m->kept++;

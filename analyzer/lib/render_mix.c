@@ -9,6 +9,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "entrytrace-local.h"
@@ -73,8 +74,13 @@ void et_text_mix_file(const struct et_report_file *f, FILE *out)
 		et_mix_release(m) ? et_mix_release(m) :
 		"release not in the file (no 'kernel' line): entry path taken as generic",
 		et_mix_build_id(m) ? et_mix_build_id(m) : "?");
-	fprintf(out, "unit:        guest instructions, counted by the plugin with every "
-		"entry_stage event off (no stamp cost in them)\n");
+	if (et_mix_mode(m) && !strcmp(et_mix_mode(m), "fallback"))
+		fprintf(out, "unit:        guest instructions, counted by the plugin without a site "
+			"table (fallback mode): total is the whole syscall, entry vector to return, "
+			"and there are no stages\n");
+	else
+		fprintf(out, "unit:        guest instructions, counted by the plugin with every "
+			"entry_stage event off (no stamp cost in them)\n");
 	if (!et_mix_complete(m))
 		fprintf(out, "DAMAGED:     no \"end\" line: QEMU did not finish the file; "
 			"its tables are missing\n");
@@ -307,6 +313,103 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 	}
 }
 
+/* A function's instructions per call in one syscall's account, 0 if not in its top list. */
+static double func_per_call(const struct et_mix *m, const struct et_mix_stat *st, const char *fn)
+{
+	const struct et_mix_sum *s;
+	size_t n = et_mix_funcs(m, &s);
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i].name == st->name && s[i].account == st->account &&
+		    !strcmp(et_mix_name(m, s[i].what), fn))
+			return st->n ? (double)s[i].sum / st->n : 0;
+	return 0;
+}
+
+struct func_delta {
+	const char *fn;
+	double base, test;
+	bool in_base, in_test;
+};
+
+static int cmp_delta(const void *a, const void *b)
+{
+	const struct func_delta *x = a, *y = b;
+	double dx = fabs(x->test - x->base), dy = fabs(y->test - y->base);
+
+	return dx < dy ? 1 : dx > dy ? -1 : strcmp(x->fn, y->fn);
+}
+
+/*
+ * Where the change went, by function: the plugin's top functions (topk=)
+ * of the whole syscall on each side, per call, the largest changes first.
+ * A function in one side's top list only reads "-" on the other: it ran
+ * less than that side's last listed function there, not necessarily 0.
+ */
+static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
+			   const struct et_filter *filter, const struct et_trace *names,
+			   const struct et_diff *df, FILE *out)
+{
+	const struct et_mix_stat *sa;
+	size_t na = et_mix_stats(ma, &sa);
+	bool header = false;
+
+	for (size_t i = 0; i < na; i++) {
+		const char *name = et_mix_name(ma, sa[i].name);
+		const struct et_mix_stat *b = et_mix_stat(mb, name, "whole");
+		const struct et_mix_sum *s;
+		struct func_delta d[128];
+		size_t nd = 0, n;
+
+		if (strcmp(et_mix_name(ma, sa[i].account), "whole") || !b ||
+		    !row_wanted(filter, names, ma, &sa[i], NULL, df))
+			continue;
+		for (int side = 0; side < 2; side++) {
+			const struct et_mix *m = side ? mb : ma;
+			const struct et_mix_stat *st = side ? b : &sa[i];
+
+			n = et_mix_funcs(m, &s);
+			for (size_t k = 0; k < n && nd < ET_ARRAY_SIZE(d); k++) {
+				const char *fn = et_mix_name(m, s[k].what);
+				size_t j;
+
+				if (s[k].name != st->name || s[k].account != st->account)
+					continue;
+				for (j = 0; j < nd && strcmp(d[j].fn, fn); j++)
+					;
+				if (j == nd) {
+					d[nd] = (struct func_delta){ .fn = fn };
+					d[nd].base = func_per_call(ma, &sa[i], fn);
+					d[nd].test = func_per_call(mb, b, fn);
+					nd++;
+				}
+				if (side)
+					d[j].in_test = true;
+				else
+					d[j].in_base = true;
+			}
+		}
+		if (!nd)
+			continue;
+		qsort(d, nd, sizeof(*d), cmp_delta);
+		if (!header) {
+			fprintf(out, "\nfunctions, base -> test (whole syscall, instructions per call, "
+				"from each side's top functions; -: not in that side's list, counted as 0)\n");
+			fprintf(out, "%-16s %-44s %10s %10s %9s\n", "syscall", "function", "base",
+				"test", "delta");
+			header = true;
+		}
+		for (size_t j = 0; j < nd && j < 12; j++) {
+			char bb[16], tb[16];
+
+			snprintf(bb, sizeof(bb), d[j].in_base ? "%.1f" : "-", d[j].base);
+			snprintf(tb, sizeof(tb), d[j].in_test ? "%.1f" : "-", d[j].test);
+			fprintf(out, "%-16s %-44s %10s %10s %+9.1f\n", j ? "" : name, d[j].fn, bb, tb,
+				d[j].test - d[j].base);
+		}
+	}
+}
+
 /*
  * Rows in the base's order, then the test's rows the base lacks; a row
  * whose count moved nowhere is left out unless all.
@@ -382,4 +485,5 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			same);
 	if (!shown && !same)
 		fprintf(out, "(no rows: the files have no aggregated tables)\n");
+	text_func_diff(ma, mb, filter, names, df, out);
 }
