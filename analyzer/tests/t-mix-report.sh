@@ -65,3 +65,35 @@ expect_exit "report: an unknown record is refused, not skipped" 3 "$ET" report u
 "$ET" diff -s kill "$L" "$G" > k.txt 2>&1
 check "diff -s kill: the mix table keeps to kill" \
 	bash -c "sed -n '/^instruction mix/,\$p' k.txt | grep -q '^kill ' && ! sed -n '/^instruction mix/,\$p' k.txt | grep -q '^getppid '"
+
+# Where tracing spends its instructions (kernel-mix --events): the same
+# x86_64 7.3 kernel with its events off and with compact or per-stage events
+# on, unread; the plugin in fallback mode, so total is the whole syscall.
+E=$(m x86_64-7.3-entrytrace-off-selinux) C=$(m x86_64-7.3-entrytrace-compact-selinux)
+S=$(m x86_64-7.3-entrytrace-stages-selinux)
+"$ET" report --json "$E" > e.json 2>/dev/null
+expect_eq "events off, fallback mode: getppid's total is its whole syscall" \
+	"$(cell e.json getppid total mean)" \
+	"$(zcat "$E" | awk '$1 == "stat" && $2 == "getppid" && $3 == "whole" { printf "%.1f", $8 }')"
+"$ET" diff --json "$E" "$C" > c.json 2>/dev/null
+dc=$(jget c.json "[c['d_mean'] for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'total'][0]")
+check "compact events cost getppid more than a thousand instructions ($dc)" \
+	python3 -c "import sys; sys.exit(not float('$dc') > 1000)"
+"$ET" diff "$E" "$C" > c.txt 2>&1
+check "diff names the tracing's functions: entry_stage_fill in compact mode" \
+	grep -Eq '^getppid +entry_stage_fill +- +[0-9.]+ +\+[0-9.]+$' c.txt
+"$ET" diff "$E" "$S" > s.txt 2>&1
+check "per-stage events: the ring buffer's reserve leads getppid's functions" \
+	awk '/^functions, base -> test/ { on = 1; next } on && $1 == "getppid" { exit !($2 ~ /rb_reserve_next|ring_buffer_lock_reserve/) }' s.txt
+# The distribution-like kernel (-O2, context tracking not forced): its
+# handlers are named (x64_sys_call jumps to an aliased __x64_sys_getppid)
+D=$(m x86_64-7.3-entrytrace-distro-selinux) T=$(m x86_64-7.3-entrytrace-selinux)
+expect_eq "distro: every getppid sample is named" \
+	"$(zcat "$D" | awk '$1 == "sample" && $3 == "?"' | wc -l)" 0
+"$ET" diff --json "$T" "$D" > t.json 2>/dev/null
+expect_eq "distro: no rcu_eqs stages without forced context tracking" \
+	"$(jget t.json "sorted(set(c['status'] for c in d['cells'] if c['stage'].startswith('rcu_eqs')))")" "['base_only']"
+ctd=$(jget t.json "[c['mean_test'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'ct_user_exit'][0]")
+ctt=$(jget t.json "[c['mean_base'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'ct_user_exit'][0]")
+check "distro: ct_user_exit runs $ctd instructions against $ctt with context tracking forced" \
+	python3 -c "import sys; sys.exit(not float('$ctd') * 10 < float('$ctt'))"

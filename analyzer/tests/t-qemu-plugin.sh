@@ -362,7 +362,8 @@ for s in smp:
         cur = [s] if s[1] == 'getppid' else []
     if len(cur) > len(best):
         best = list(cur)
-ok = [int(s[3]['whole']) + int(s[3]['user']) for s in best[1:] if s[2] == 'ok']
+ok = [int(s[3]['whole']) + int(s[3]['user']) for s in best[1:]
+      if s[2] == 'ok' and s[3]['user'] != '-']
 if len(best) < n - 1 or not ok:
     # a syscall of the loop switched out (set apart, a '?' or getppid
     # sample flagged switched) splits it: the clock then holds another
@@ -383,7 +384,8 @@ per = sum(ok) / len(ok)
 # an interrupt in the loop is in the clock, not in the samples: beyond the
 # slack, the clock may exceed the samples by at most the loop's flagged
 # samples times the largest interrupt the file recorded
-flagged = sum(1 for s in best[1:] if s[2] != 'ok')
+# a user gap the plugin could not count ('-': out of step after it) may hold one too
+flagged = sum(1 for s in best[1:] if s[2] != 'ok' or s[3]['user'] == '-')
 big = max([int(l.split()[9]) for l in gzip.open(f, 'rt')
            if l.startswith('stat irq:') and l.split()[2] == 'whole'] or [0])
 excess = t - per * n
@@ -449,6 +451,8 @@ if [ ! -f "${v2[0]}" ]; then
 fi
 for f in "${v2[@]}"; do
 	b=$(basename "$f" .mix.gz)
+	# kernel-mix --events: events on, the plugin in fallback mode (t-mix-report)
+	case "$b" in *-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*) continue ;; esac
 	check "$b: sites mode; every clean sample's whole = total + outside, total = gap + its top-level stages, and it has the syscall's body" \
 		python3 - "$f" <<'PY'
 import gzip, sys
@@ -487,27 +491,33 @@ MT=$TOP/scripts/host/mix-truth
 pairs=0
 for f in "${v2[@]}"; do
 	b=$(basename "$f" .mix.gz)
-	case "$b" in *-run[0-9]*) continue ;; esac
+	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*) continue ;; esac
 	k=${b#mix-} var=${k##*-}
 	k=${k%-entrytrace-*}
-	dat=$DATA/$k-$var.dat
+	dat=$DATA/$k-$var.dat sys="" min=20 want="getppid MET kill MET "
+	case "$b" in
+	*-entrytrace-distro-*)
+		# the distribution-like kernel's recording: kill only, SELinux initialised
+		[ "$var" = selinux ] || continue
+		dat=$DATA/$k-distro-compact.dat sys="--syscalls kill" min=10 want="kill MET " ;;
+	esac
 	[ -f "$dat" ] || continue
-	"$MT" "$f" "$dat" >"truth-$b.out" 2>&1
+	"$MT" $sys "$f" "$dat" >"truth-$b.out" 2>&1
 	rc=$?
 	check "$b against $(basename "$dat"): the comparison ran (exit 0 or 4, not $rc)" test $rc = 0 -o $rc = 4
-	check "$b: getppid and kill, at least 20 stages judged" \
-		awk '/stages judged/ { exit !($1 >= 20) }' "truth-$b.out"
+	check "$b: ${sys:-getppid and kill}, at least $min stages judged" \
+		awk -v min=$min '/stages judged/ { exit !($1 >= min) }' "truth-$b.out"
 	check "$b: every row has a verdict" awk 'NR > 5 && NF && !/judged/ && $NF != "MET" && $NF != "MISSED" && !/not judged|only in the/ { exit 1 }' "truth-$b.out"
 	m=$(grep -c ' MISSED$' "truth-$b.out")
 	expect_eq "$b: exit 4 exactly when a stage MISSED ($m)" "$rc" "$([ "$m" -gt 0 ] && echo 4 || echo 0)"
 	# v1's legacy arch_enter held one stamp more than the generic one: the
 	# truth is what says a stage brackets what it claims to
-	expect_eq "$b: arch_enter MET for getppid and kill" \
+	expect_eq "$b: arch_enter MET for ${sys:-getppid and kill}" \
 		"$(awk '$2 == "arch_enter" { print $1, $NF }' "truth-$b.out" | sort -u | tr '\n' ' ')" \
-		"getppid MET kill MET "
+		"$want"
 	expect_eq "$b: the tracer's stage emit shown, not judged" \
 		"$(awk '$2 == "emit" { print $1, $NF }' "truth-$b.out" | sort -u | tr '\n' ' ')" \
-		"getppid run kill run "
+		"$(echo "$want" | sed 's/MET/run/g')"
 	pairs=$((pairs + 1))
 done
 check "the truth was compared on at least two kernels and SELinux variants" test "$pairs" -ge 2
