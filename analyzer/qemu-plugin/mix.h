@@ -14,6 +14,7 @@
 #define MIX_MAX_KINDS	256
 #define MIX_MAX_BYTES	16
 
+/* ARCH_PPC64: powerpc, 64-bit or (sitefile.ppc32) 32-bit */
 enum arch { ARCH_X86_64, ARCH_PPC64 };
 
 /* marker roles (one address may have several) */
@@ -76,7 +77,9 @@ struct sitefile {
 	bool big_endian;
 	bool sites_mode;
 	char build_id[80], sites_sha[80], table_hash[24], arch_name[16];
-	uint64_t realmode_end;	/* ppc64: real addresses below this are the kernel's */
+	uint64_t realmode_end;	/* powerpc: real addresses below this are the kernel's */
+	uint64_t page_offset;	/* powerpc: the kernel's virtual base (64-bit or 32-bit) */
+	bool ppc32;		/* arch ppc: 32-bit powerpc, qemu-system-ppc */
 	int nstages;
 	struct stage stages[MIX_MAX_STAGES];
 	struct func *funcs;

@@ -248,7 +248,7 @@ static bool is_kernel(uint64_t a)
 {
 	if (sf.arch == ARCH_X86_64)
 		return a >= 0xffff800000000000ULL;
-	return a >= 0xc000000000000000ULL || a < sf.realmode_end;
+	return a >= sf.page_offset || a < sf.realmode_end;
 }
 
 static int func_at(uint64_t a)
@@ -256,7 +256,7 @@ static int func_at(uint64_t a)
 	size_t lo = 0, hi = sf.nfuncs;
 
 	if (sf.arch == ARCH_PPC64 && a < sf.realmode_end)
-		a += 0xc000000000000000ULL;	/* real mode: the same code */
+		a += sf.page_offset;	/* real mode: the same code */
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -1387,7 +1387,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		return refuse("out=FILE missing (where the counts go)");
 	if (sitefile_read(sites_path, &sf, err, sizeof(err)))
 		return refuse("%s", err);
-	if (strcmp(info->target_name, sf.arch == ARCH_X86_64 ? "x86_64" : "ppc64"))
+	if (strcmp(info->target_name, sf.arch == ARCH_X86_64 ? "x86_64" : sf.ppc32 ? "ppc" : "ppc64"))
 		return refuse("%s is a site file for %s, this QEMU emulates %s", sites_path,
 			      sf.arch_name, info->target_name);
 	if (info->system.smp_vcpus != 1)

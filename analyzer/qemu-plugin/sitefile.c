@@ -202,6 +202,10 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				sf->arch = ARCH_X86_64;
 			else if (!strcmp(tok[1], "ppc64le") || !strcmp(tok[1], "ppc64"))
 				sf->arch = ARCH_PPC64;
+			else if (!strcmp(tok[1], "ppc")) {
+				sf->arch = ARCH_PPC64;
+				sf->ppc32 = true;
+			}
 			else
 				FAIL( "unknown arch '%s'", tok[1]);
 			snprintf(sf->arch_name, sizeof(sf->arch_name), "%s", tok[1]);
@@ -223,6 +227,9 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			have_mode = true;
 		} else if (!strcmp(tok[0], "sites_sha256") && nt == 2) {
 			snprintf(sf->sites_sha, sizeof(sf->sites_sha), "%s", tok[1]);
+		} else if (!strcmp(tok[0], "page_offset") && nt == 2) {
+			if (parse_u64(tok[1], &sf->page_offset))
+				FAIL( "bad page_offset '%s'", tok[1]);
 		} else if (!strcmp(tok[0], "realmode_end") && nt == 2) {
 			if (parse_u64(tok[1], &sf->realmode_end))
 				FAIL( "bad realmode_end '%s'", tok[1]);
@@ -364,6 +371,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 		return fail(err, errlen, path, ln, "no table_hash line (truncated?)");
 	if (!have_arch || !have_endian || !have_bid || !have_mode)
 		return fail(err, errlen, path, ln, "arch, endian, build_id or mode missing");
+	if (sf->arch == ARCH_PPC64 && !sf->page_offset)
+		sf->page_offset = sf->ppc32 ? 0xc0000000ULL : 0xc000000000000000ULL;
 	if (declared_stages != sf->nstages)
 		return fail(err, errlen, path, ln, "stages %d declared, %d stage lines",
 			    declared_stages, sf->nstages);
