@@ -97,3 +97,25 @@ ctd=$(jget t.json "[c['mean_test'] for c in d['cells'] if c['syscall'] == 'kill'
 ctt=$(jget t.json "[c['mean_base'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'ct_user_exit'][0]")
 check "distro: ct_user_exit runs $ctd instructions against $ctt with context tracking forced" \
 	python3 -c "import sys; sys.exit(not float('$ctd') * 10 < float('$ctt'))"
+
+# 32-bit powerpc (scripts/kernel/ppc32-mix, PROVENANCE-mix32.md): big-endian
+# 32-bit guests, the ppc32 syscall table, whole syscalls (fallback mode)
+for a in ppc750 ppce500; do
+	for b in 6.12 7.3; do
+		f=$DATA/mix32-$a-$b-bench.mix.gz
+		"$ET" report --json -s getpgid "$f" > p.json 2>/dev/null
+		expect_eq "$a $b: getpgid by its ppc32 name (nr 132), every sample" \
+			"$(jget p.json "[(c['nr'], c['count']) for c in d['cells'] if c['syscall'] == 'getpgid' and c['stage'] == 'total'][0]")" "(132, 400)"
+		# the plugin against the guest's own -icount clock: sysbench's ns per
+		# getpgid is the whole syscall plus the loop's user instructions
+		w=$(jget p.json "[c['mean'] for c in d['cells'] if c['syscall'] == 'getpgid'][0]")
+		ns=$(awk '$1 == "sysbench:" && $2 == "getpgid" { print $(NF - 1) }' "$DATA/mix32-$a-$b-bench.out")
+		check "$a $b: getpgid whole $w instructions, sysbench $ns ns/op: the loop adds under 40" \
+			python3 -c "import sys; sys.exit(not 0 < $ns - $w < 40)"
+	done
+	check "$a: the file names its kernel (legacy 6.12, generic 7.3)" \
+		bash -c "\"$ET\" diff \"$DATA/mix32-$a-6.12-bench.mix.gz\" \"$DATA/mix32-$a-7.3-bench.mix.gz\" 2>&1 | grep -q '^base: 1 file, legacy entry'"
+done
+"$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.3-bench.mix.gz" > p.txt 2>&1
+check "ppc750: generic getpgid runs one more lwarx/stwcx. pair" \
+	grep -Eq '^getpgid +whole +822.0 +888.0 +\+66.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
