@@ -506,6 +506,13 @@ int cmd_export(int argc, char **argv)
 		goto bad;
 	}
 
+	if (et_mix_probe(argv[optind])) {
+		fprintf(stderr, "entrytrace export: %s is QEMU plugin output: instruction counts "
+			"per syscall, no timeline to export (entrytrace report reads it)\n",
+			argv[optind]);
+		ret = ET_EXIT_USAGE;
+		goto out;
+	}
 	t = et_trace_open(argv[optind], &e, err, sizeof(err));
 	if (!t) {
 		fprintf(stderr, "entrytrace export: %s\n", err);

@@ -119,3 +119,4 @@ done
 "$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.3-bench.mix.gz" > p.txt 2>&1
 check "ppc750: generic getpgid runs one more lwarx/stwcx. pair" \
 	grep -Eq '^getpgid +whole +822.0 +888.0 +\+66.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
+expect_exit "export: a .mix has no timeline, and says so" 2 "$ET" export -o x.json "$G"
