@@ -84,6 +84,20 @@ static const char *machine_of(const struct et_trace_info *in)
 	return in->machine ? in->machine : "of unknown architecture";
 }
 
+/* Files after the first must be of its architecture; errbuf says why not. */
+static bool other_machine(const struct load_ctx *c, int i, const struct et_trace *t,
+			  const char *path, char *errbuf, size_t errlen)
+{
+	const struct et_trace *first = c->ld->traces[0];
+
+	if (i == 0 || et_same_machine(et_trace_info(first), et_trace_info(t)))
+		return false;
+	snprintf(errbuf, errlen, "%s is %s but %s is %s: syscall numbers differ "
+		 "between architectures; give files of one architecture", path,
+		 machine_of(et_trace_info(t)), c->first_path, machine_of(et_trace_info(first)));
+	return true;
+}
+
 /*
  * Plugin output: its samples go through the same filter and stats as a
  * trace's syscalls; the file itself stays open for the mix tables.
@@ -109,13 +123,8 @@ static enum et_err load_mix(struct load_ctx *c, int i, const char *path,
 			 "(mode stages), not mode %s", path, et_mode_name(c->o->mode));
 		return ET_ERR_USAGE;
 	}
-	if (i > 0 && !et_same_machine(et_trace_info(ld->traces[0]), et_trace_info(t))) {
-		snprintf(errbuf, errlen, "%s is %s but %s is %s: syscall numbers differ "
-			 "between architectures; give files of one architecture", path,
-			 machine_of(et_trace_info(t)), c->first_path,
-			 machine_of(et_trace_info(ld->traces[0])));
+	if (other_machine(c, i, t, path, errbuf, errlen))
 		return ET_ERR_USAGE;
-	}
 	if (i > 0 && !ld->mixes[0]) {
 		snprintf(errbuf, errlen, "%s is QEMU plugin output but %s is a trace: "
 			 "instructions and nanoseconds do not add up; give files of one kind",
@@ -166,13 +175,8 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 			 et_mode_name(o->mode));
 		return ET_ERR_NO_EVENTS;
 	}
-	if (i > 0 && !et_same_machine(et_trace_info(ld->traces[0]), et_trace_info(t))) {
-		snprintf(errbuf, errlen, "%s is %s but %s is %s: syscall numbers differ "
-			 "between architectures; give files of one architecture", path,
-			 machine_of(et_trace_info(t)), c->first_path,
-			 machine_of(et_trace_info(ld->traces[0])));
+	if (other_machine(c, i, t, path, errbuf, errlen))
 		return ET_ERR_USAGE;
-	}
 	et_trace_set_jobs(t, o->jobs);
 	if (o->progress)
 		et_trace_set_progress(t, o->progress, o->progress_data);

@@ -180,6 +180,23 @@ void et_text_mix(const struct et_report *rep, FILE *out)
 			text_mix_one(rep, rep->files[i].mix, out);
 }
 
+/* "name": sum, ... of one row's class (or kind) lines */
+static void json_sums(FILE *out, const struct et_mix *m, const struct et_mix_stat *st,
+		      const struct et_mix_sum *s, size_t n, bool classes)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i].is_class != classes || s[i].name != st->name ||
+		    s[i].account != st->account)
+			continue;
+		fprintf(out, "%s", first ? "" : ", ");
+		et_json_str(out, et_mix_name(m, s[i].what));
+		fprintf(out, ": %" PRIu64, s[i].sum);
+		first = false;
+	}
+}
+
 static void json_row(FILE *out, const struct et_mix *m, const struct et_mix_stat *st)
 {
 	const struct et_mix_sum *s;
@@ -195,22 +212,9 @@ static void json_row(FILE *out, const struct et_mix *m, const struct et_mix_stat
 	fprintf(out, ", \"calls\": %" PRIu64 ", \"runs\": %" PRIu64 ", \"sum\": %" PRIu64
 		", \"min\": %" PRIu64 ", \"p50\": %" PRIu64 ", \"mean\": %.3f, \"max\": %" PRIu64
 		", \"classes\": {", st->n, st->runs, st->sum, st->min, st->p50, st->mean, st->max);
-	for (size_t i = 0; i < n; i++)
-		if (s[i].is_class && s[i].name == st->name && s[i].account == st->account) {
-			fprintf(out, "%s", first ? "" : ", ");
-			et_json_str(out, et_mix_name(m, s[i].what));
-			fprintf(out, ": %" PRIu64, s[i].sum);
-			first = false;
-		}
+	json_sums(out, m, st, s, n, true);
 	fprintf(out, "}, \"kinds\": {");
-	first = true;
-	for (size_t i = 0; i < n; i++)
-		if (!s[i].is_class && s[i].name == st->name && s[i].account == st->account) {
-			fprintf(out, "%s", first ? "" : ", ");
-			et_json_str(out, et_mix_name(m, s[i].what));
-			fprintf(out, ": %" PRIu64, s[i].sum);
-			first = false;
-		}
+	json_sums(out, m, st, s, n, false);
 	fprintf(out, "}, \"functions\": [");
 	first = true;
 	n = et_mix_funcs(m, &s);
