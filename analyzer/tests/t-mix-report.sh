@@ -101,7 +101,7 @@ check "distro: ct_user_exit runs $ctd instructions against $ctt with context tra
 # 32-bit powerpc (scripts/kernel/ppc32-mix, PROVENANCE-mix32.md): big-endian
 # 32-bit guests, the ppc32 syscall table, whole syscalls (fallback mode)
 for a in ppc750 ppce500; do
-	for b in 6.12 7.3; do
+	for b in 6.12 7.2 7.3; do
 		f=$DATA/mix32-$a-$b-bench.mix.gz
 		"$ET" report --json -s getpgid "$f" > p.json 2>/dev/null
 		expect_eq "$a $b: getpgid by its ppc32 name (nr 132), every sample" \
@@ -113,10 +113,24 @@ for a in ppc750 ppce500; do
 		check "$a $b: getpgid whole $w instructions, sysbench $ns ns/op: the loop adds under 40" \
 			python3 -c "import sys; sys.exit(not 0 < $ns - $w < 40)"
 	done
-	check "$a: the file names its kernel (legacy 6.12, generic 7.3)" \
-		bash -c "\"$ET\" diff \"$DATA/mix32-$a-6.12-bench.mix.gz\" \"$DATA/mix32-$a-7.3-bench.mix.gz\" 2>&1 | grep -q '^base: 1 file, legacy entry'"
+	for g in 7.2 7.3; do
+		"$ET" diff "$DATA/mix32-$a-6.12-bench.mix.gz" "$DATA/mix32-$a-$g-bench.mix.gz" > k.txt 2>&1
+		check "$a: the files name their kernels (legacy 6.12, generic $g)" \
+			sh -c "grep -q '^base: 1 file, legacy entry' k.txt && grep -q '^test: 1 file, generic entry, .* $g\\.[0-9]' k.txt"
+	done
 done
 "$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.3-bench.mix.gz" > p.txt 2>&1
 check "ppc750: generic getpgid runs one more lwarx/stwcx. pair" \
 	grep -Eq '^getpgid +whole +822.0 +888.0 +\+66.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
+# 7.2, the kernel of the conversion: getpgid runs +70 on ppc750 (the same
+# lwarx/stwcx. pair), and rcu_preempt_need_deferred_qs is in neither 7.2
+# nor 6.12: it came with 7.3, on generic entry both sides
+"$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.2-bench.mix.gz" > p.txt 2>&1
+check "ppc750: 6.12 -> 7.2 getpgid runs +70, one more lwarx/stwcx. pair" \
+	grep -Eq '^getpgid +whole +822.0 +892.0 +\+70.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
+for a in ppc750 ppce500; do
+	"$ET" diff -s getpgid "$DATA/mix32-$a-7.2-bench.mix.gz" "$DATA/mix32-$a-7.3-bench.mix.gz" > p.txt 2>&1
+	check "$a: 7.2 -> 7.3 getpgid: rcu_preempt_need_deferred_qs new in 7.3 (+27)" \
+		grep -Eq '^(getpgid)? +rcu_preempt_need_deferred_qs +- +27.0 +\+27.0$' p.txt
+done
 expect_exit "export: a .mix has no timeline, and says so" 2 "$ET" export -o x.json "$G"

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # 32-bit big-endian powerpc recordings read on this (x86_64) host: the
 # fixtures of scripts/kernel/ppc32-fixtures (QEMU g3beige with a 750 core, ppc750;
-# mpc8544ds with an e500v2, ppce500; 6.12 legacy and 7.3 generic entry),
+# mpc8544ds with an e500v2, ppce500; 6.12 legacy, 7.2 and 7.3 generic entry),
 # recorded without trace-cmd in the guest (raw ring-buffer pages made into a
 # trace.dat by scripts/host/trace-dat-build).  The trace's layout (big-endian,
 # 4-byte long), its syscall names from the 32-bit powerpc table (getppid 64,
@@ -14,7 +14,7 @@ mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2
 
 found=0
 for a in ppc750 ppce500; do
-	for b in 6.12 7.3; do
+	for b in 6.12 7.2 7.3; do
 		for kind in stage compact bench; do
 			f=$DATA/$a-$b-$kind
 			[ -f "$f.dat" ] || continue
@@ -22,6 +22,8 @@ for a in ppc750 ppce500; do
 			n=$a-$b-$kind
 			"$ET" report --json "$f.dat" > "$n.json"
 			expect_eq "$n: uname machine" "$(jget "$n.json" "d['files'][0]['machine']")" ppc
+			expect_eq "$n: recorded on a $b kernel" \
+				"$(jget "$n.json" "'.'.join(d['files'][0]['uname'].split()[2].split('.')[:2])")" "$b"
 			expect_eq "$n: nothing lost" "$(jget "$n.json" "d['files'][0]['lost_events']")" 0
 			check "$n: trace-cmd report reads it" \
 				sh -c "trace-cmd report -i '$f.dat' 2>/dev/null | grep -q entry_stage_"
@@ -83,16 +85,18 @@ for a in ppc750 ppce500; do
 				done
 			fi
 		done
-		# legacy vs generic on one guest: the diff pairs every stage of
-		# getpgid (all of them are on both paths in stages.def)
-		l=$DATA/$a-6.12-bench.dat g=$DATA/$a-7.3-bench.dat
-		if [ -f "$l" ] && [ -f "$g" ]; then
-			"$ET" diff --json -c sysbench -s getpgid "$l" "$g" > d.json
-			expect_eq "$a: 6.12 -> 7.3 getpgid: no stage without a counterpart" \
-				"$(jget d.json "sorted({c['stage'] + ':' + c['status'] for c in d['cells'] if c['status'] != 'both'})")" "[]"
-			check "$a: 6.12 -> 7.3 getpgid: the diff has its cells" \
-				test "$(jget d.json "len(d['cells'])")" -gt 5
-		fi
+	done
+	# legacy vs generic on one guest: the diff pairs every stage of
+	# getpgid (all of them are on both paths in stages.def)
+	for g in 7.2 7.3; do
+		l=$DATA/$a-6.12-bench.dat t=$DATA/$a-$g-bench.dat
+		[ -f "$l" ] && [ -f "$t" ] || continue
+		"$ET" diff --json -c sysbench -s getpgid "$l" "$t" > d.json
+		expect_eq "$a: 6.12 -> $g getpgid: no stage without a counterpart" \
+			"$(jget d.json "sorted({c['stage'] + ':' + c['status'] for c in d['cells'] if c['status'] != 'both'})")" "[]"
+		check "$a: 6.12 -> $g getpgid: the diff has its cells" \
+			test "$(jget d.json "len(d['cells'])")" -gt 5
 	done
 done
-check "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures 6.12 7.3)" test "$found" -gt 0
+# every guest, base and kind: a fixture that went missing is a failure
+expect_eq "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures 6.12 7.2 7.3)" "$found" 18
