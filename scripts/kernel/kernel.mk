@@ -25,6 +25,9 @@
 #   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
 #   make kernel-mix         the QEMU mix plugin on the base kernels, checked
 #                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
+#   make kernel-bisect-demo scripts/kernel/bisect-stage names a planted commit on
+#                           a 7.2 branch (BISECT_ARCH=ppc64le, the default,
+#                           writes Documentation/bisect-stage.md)
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -102,6 +105,12 @@ kernel-mix: qemu-plugin
 	@for b in $(KERNEL_BASES); do \
 		$(KERNEL_ENV) scripts/kernel/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
 
-.PHONY: check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+# scripts/kernel/bisect-stage on eight commits on Debian's 7.2, one of them
+# planted (an rcu_read_lock/unlock pair in selinux_task_kill)
+BISECT_ARCH ?= ppc64le
+kernel-bisect-demo:
+	scripts/kernel/bisect-demo --arch $(BISECT_ARCH)
+
+.PHONY: kernel-bisect-demo check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
