@@ -25,6 +25,9 @@
 #   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
 #   make kernel-mix         the QEMU mix plugin on the base kernels, checked
 #                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
+#   make kernel-ppc32       the 32-bit powerpc guests (ppc750, ppce500) on
+#                           PPC32_BASES: objdump identity, one boot each of
+#                           base, off and entrytrace
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -102,6 +105,11 @@ kernel-mix: qemu-plugin
 	@for b in $(KERNEL_BASES); do \
 		$(KERNEL_ENV) scripts/kernel/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
 
-.PHONY: check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+# the 32-bit powerpc guests: tinyconfig only; arch/powerpc/7.2 has no 32-bit patches
+PPC32_BASES ?= 6.12 7.3
+kernel-ppc32:
+	scripts/kernel/ppc32-variants $(PPC32_BASES)
+
+.PHONY: kernel-ppc32 check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
