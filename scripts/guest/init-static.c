@@ -13,6 +13,13 @@
  *   write FILE TEXT...    write TEXT to FILE (a tracefs or sysfs knob)
  *   copy FILE NAME        copy FILE to OUT/NAME
  *   run NAME CMD ARG...   run CMD, its stdout appended to OUT/NAME
+ *   tests DIR TIMEOUT     run the selftests DIR/tests lists, from DIR, one a
+ *                         line: NAME [VAR=VALUE...] PROGRAM ARG...; stdout and
+ *                         stderr to OUT/selftest-NAME.log, which then ends in
+ *                         rc=STATUS (124 when killed after TIMEOUT seconds,
+ *                         128+N on signal N) and seconds=WALL, as
+ *                         scripts/guest/plan-selftests.sh writes them; a
+ *                         failing test does not stop the plan
  *   record NAME EVENTS CMD ARG...
  *                         trace CMD and its children with EVENTS (comma
  *                         separated SYSTEM:EVENT), as trace-cmd record -F -c
@@ -50,6 +57,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUT	"/tmp/out"
@@ -218,6 +226,139 @@ static int run_cmd(char **argv, const char *outfile, const char *pidfile)
 		return -1;
 	}
 	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One selftest: @argv is [VAR=VALUE...] PROGRAM ARG..., in its own group. */
+static int run_test(const char *name, char **argv, int timeout)
+{
+	char log[512], tail[64];
+	sigset_t chld, old;
+	double t0 = now_s();
+	int st = 0, rc, killed = 0;
+	long secs;
+	pid_t pid;
+
+	snprintf(log, sizeof(log), OUT "/selftest-%s.log", name);
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	pid = fork();
+	if (pid < 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		return -1;
+	}
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		setpgid(0, 0);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		for (; *argv && strchr(*argv, '=') && **argv != '/' && **argv != '.'; argv++)
+			putenv(*argv);
+		if (!*argv)
+			_exit(127);
+		execv(argv[0], argv);
+		fprintf(stderr, "init: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	for (;;) {
+		double left = timeout - (now_s() - t0);
+		struct timespec ts;
+		pid_t w = waitpid(pid, &st, WNOHANG);
+
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			sigprocmask(SIG_SETMASK, &old, NULL);
+			return -1;
+		}
+		if (left <= 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			killed = 1;
+			break;
+		}
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - (double)ts.tv_sec) * 1e9);
+		sigtimedwait(&chld, NULL, &ts);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	rc = killed ? 124 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	secs = (long)(now_s() - t0);
+	snprintf(tail, sizeof(tail), "rc=%d\nseconds=%ld\n", rc, secs);
+	{
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+		if (fd < 0 || write(fd, tail, strlen(tail)) != (ssize_t)strlen(tail)) {
+			logf_("init: %s: %s\n", log, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	logf_("# %s rc=%d seconds=%ld\n", name, rc, secs);
+	return 0;
+}
+
+/* tests DIR TIMEOUT: every line of DIR/tests, from DIR */
+static int do_tests(const char *dir, const char *timeout)
+{
+	char path[512], line[1024];
+	char *end;
+	long tmo = strtol(timeout, &end, 10);
+	int n = 0, rc = 0;
+	FILE *f;
+
+	if (*end || tmo <= 0) {
+		logf_("init: tests: bad timeout '%s'\n", timeout);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/tests", dir);
+	f = fopen(path, "r");
+	if (!f || chdir(dir)) {
+		logf_("init: tests: %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *argv[64];
+		int argc = 0;
+
+		line[strcspn(line, "\n")] = '\0';
+		for (char *w = strtok(line, " \t"); w && argc < 63; w = strtok(NULL, " \t"))
+			argv[argc++] = w;
+		argv[argc] = NULL;
+		if (argc < 2)
+			continue;
+		if (run_test(argv[0], argv + 1, (int)tmo)) {
+			rc = -1;
+			break;
+		}
+		n++;
+	}
+	fclose(f);
+	if (chdir("/"))
+		rc = -1;
+	if (!rc && !n) {
+		logf_("init: tests: %s lists no test\n", path);
+		rc = -1;
+	}
+	return rc;
 }
 
 /* every events/SYSTEM/EVENT/format (and the ftrace ones) under @dir/events */
@@ -397,6 +538,8 @@ static int run_plan(const char *path)
 
 			snprintf(out, sizeof(out), OUT "/%s", argv[1]);
 			rc = run_cmd(argv + 2, out, NULL);
+		} else if (!strcmp(argv[0], "tests") && argc == 3) {
+			rc = do_tests(argv[1], argv[2]) < 0;
 		} else if (!strcmp(argv[0], "record") && argc >= 4) {
 			rc = do_record(argv[1], argv[2], argv + 3);
 		} else {

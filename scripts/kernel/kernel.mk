@@ -28,6 +28,9 @@
 #   make kernel-bisect-demo scripts/kernel/bisect-stage names a planted commit on
 #                           a 7.2 branch (BISECT_ARCH=ppc64le, the default,
 #                           writes Documentation/bisect-stage.md)
+#   make kernel-ppc32       the 32-bit powerpc guests (ppc750, ppce500) on
+#                           PPC32_BASES: objdump identity, one boot each of
+#                           base, off and entrytrace
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -111,6 +114,11 @@ BISECT_ARCH ?= ppc64le
 kernel-bisect-demo:
 	scripts/kernel/bisect-demo --arch $(BISECT_ARCH)
 
-.PHONY: kernel-bisect-demo check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+# the 32-bit powerpc guests: tinyconfig only
+PPC32_BASES ?= 6.12 7.2 7.3
+kernel-ppc32:
+	scripts/kernel/ppc32-variants $(PPC32_BASES)
+
+.PHONY: kernel-bisect-demo kernel-ppc32 check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
