@@ -37,6 +37,20 @@ static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct 
 				    st->n : 0;
 }
 
+/* The kinds the mix names: barriers (x86 wrmsr/iret are barriers too) and counted calls. */
+static bool named_kind(const struct et_mix *m, const char *kind)
+{
+	const char *cls = et_mix_kind_class(m, kind);
+
+	return cls && (!strncmp(cls, "barrier", 7) || !strcmp(cls, "call"));
+}
+
+/* "call:__rcu_read_lock" prints as the function */
+static const char *kind_label(const char *kind)
+{
+	return strncmp(kind, "call:", 5) ? kind : kind + 5;
+}
+
 /* "hwsync 2 lwsync 1 __rcu_read_lock 7": barrier kinds and calls, per call */
 static void kinds_str(const struct et_mix *m, const struct et_mix_stat *st, char *buf,
 		      size_t size)
@@ -47,16 +61,11 @@ static void kinds_str(const struct et_mix *m, const struct et_mix_stat *st, char
 	buf[0] = '\0';
 	for (size_t i = 0; i < n && len < size; i++) {
 		const char *what = et_mix_name(m, s[i].what);
-		const char *cls;
 
-		if (s[i].is_class || s[i].name != st->name || s[i].account != st->account)
+		if (s[i].is_class || s[i].name != st->name || s[i].account != st->account ||
+		    !named_kind(m, what))
 			continue;
-		cls = et_mix_kind_class(m, what);
-		if (!cls || (strncmp(cls, "barrier", 7) && strcmp(cls, "call")))
-			continue;
-		if (!strncmp(what, "call:", 5))
-			what += 5;
-		len += snprintf(buf + len, size - len, "%s%s %g", len ? " " : "", what,
+		len += snprintf(buf + len, size - len, "%s%s %g", len ? " " : "", kind_label(what),
 				st->n ? (double)s[i].sum / st->n : 0);
 	}
 }
@@ -294,7 +303,6 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 
 		for (size_t i = 0; i < n && len < size; i++) {
 			const char *what = et_mix_name(m, s[i].what);
-			const char *cls = et_mix_kind_class(m, what);
 			const char *name = et_mix_name(m, sst[k]->name);
 			const char *acc = et_mix_name(m, sst[k]->account);
 			double va, vb;
@@ -302,7 +310,7 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 			if (s[i].is_class || s[i].name != sst[k]->name ||
 			    s[i].account != sst[k]->account)
 				continue;
-			if (!cls || (strncmp(cls, "barrier", 7) && strcmp(cls, "call")))
+			if (!named_kind(m, what))
 				continue;
 			/* each kind once: from the base, or from the test if the base lacks it */
 			if (k == 1 && et_mix_sum(ma, name, acc, what, false))
@@ -312,7 +320,7 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 			if (fabs(vb - va) < 0.005)
 				continue;
 			len += snprintf(buf + len, size - len, "%s%s %+g", len ? " " : "",
-					strncmp(what, "call:", 5) ? what : what + 5, vb - va);
+					kind_label(what), vb - va);
 		}
 	}
 }
@@ -445,11 +453,9 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			struct et_mix_stat none = { .name = s[i].name, .account = s[i].account };
 			const struct et_mix_stat *a, *b;
 			struct mix_row ra, rb;
-			int stage = et_mix_account_stage(acc);
 
 			if (side && other)
 				continue;	/* printed with the base */
-			(void)stage;
 			if (!row_wanted(filter, names, m, &s[i], NULL, df))
 				continue;
 			a = side ? NULL : &s[i];
