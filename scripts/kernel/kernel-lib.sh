@@ -107,3 +107,52 @@ config_hash() {
 tracecmd_version() {
 	grep -m1 -o "version [^ ]*" "$1/out/trace-cmd.version" 2>/dev/null || echo unknown
 }
+
+# derive_sources SUITE: a sources.list with this machine's Debian URIs for
+# SUITE: the URIs of the deb822 stanzas that carry a -security suite for a
+# -security SUITE, of those that carry a plain release suite otherwise.
+derive_sources() {
+	local suite=$1 want=plain f
+	case "$suite" in *-security) want=security ;; esac
+	shopt -s nullglob
+	for f in /etc/apt/sources.list.d/*.sources; do
+		awk -v RS= -v want="$want" '
+		{
+			uris = ""; sig = ""; types = ""; plain = 0; sec = 0
+			n = split($0, l, "\n")
+			for (i = 1; i <= n; i++) {
+				if (l[i] ~ /^URIs:/) { sub(/^URIs:[ \t]*/, "", l[i]); uris = l[i] }
+				else if (l[i] ~ /^Signed-By:/) { sub(/^Signed-By:[ \t]*/, "", l[i]); sig = l[i] }
+				else if (l[i] ~ /^Types:/) types = l[i]
+				else if (l[i] ~ /^Suites:/) {
+					m = split(l[i], s, /[ \t]+/)
+					for (j = 2; j <= m; j++) {
+						if (s[j] !~ /-/) plain = 1
+						if (s[j] ~ /-security$/) sec = 1
+					}
+				}
+			}
+			ok = (want == "plain") ? plain : sec
+			if (types ~ /(^|[ \t])deb([ \t]|$)/ && ok && uris != "")
+				print uris "|" sig
+		}' "$f"
+	done | sort -u | while IFS='|' read -r uris sigs; do
+		for u in $uris; do
+			if [ -n "$sigs" ]; then
+				echo "deb [signed-by=$sigs] $u $suite main"
+			else
+				echo "deb $u $suite main"
+			fi
+		done
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk -v suite="$suite" -v want="$want" '$1 == "deb" {
+			opt = ""; k = 2
+			if ($2 ~ /^\[/) { while ($k !~ /\]$/) { opt = opt $k " "; k++ } opt = opt $k " "; k++ }
+			s = $(k + 1)
+			if ((want == "plain" && s !~ /-/) || (want == "security" && s ~ /-security$/))
+				print "deb " opt $k " " suite " main"
+		}' "$f"
+	done
+}
