@@ -156,3 +156,54 @@ derive_sources() {
 		}' "$f"
 	done
 }
+
+# deb_fetch TOOL PKG DARCH DIR SUITE...: download PKG (for Debian architecture
+# DARCH, "" for this machine's) into DIR from the first SUITE that has it
+# ("system": this machine's apt sources as they are; any other suite through
+# a temporary apt configuration of derive_sources, under $ET_CACHE/dl, so
+# nothing under /etc/apt changes), and check its SHA256 against the Packages
+# index.  Sets deb_path, deb_version, deb_suite and deb_sha; dies with one
+# line naming the package when no suite has it or the download is wrong.
+deb_fetch() {
+	local tool=$1 pkg=$2 darch=$3 dir=$4 suite aptdir want q
+	shift 4
+	local -a aptopts
+	deb_path="" deb_version="" deb_suite="" deb_sha=""
+	q=$pkg
+	[ -n "$darch" ] && q=$pkg:$darch
+	for suite in "$@"; do
+		aptdir=$ET_CACHE/dl/apt-${darch:+$darch-}$suite
+		mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/sources.list.d"
+		aptopts=(-o "Dir::Cache=$aptdir/cache" -o "Dir::State::Lists=$aptdir/lists"
+			 -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root")
+		[ -n "$darch" ] && aptopts+=(-o "APT::Architecture=$darch" -o "APT::Architectures=$darch")
+		if [ "$suite" != system ]; then
+			derive_sources "$suite" >"$aptdir/sources.list"
+			[ -s "$aptdir/sources.list" ] ||
+				die "no Debian URIs for $suite found in /etc/apt/sources.list.d/*.sources"
+			aptopts+=(-o "Dir::Etc::sourcelist=$aptdir/sources.list"
+				  -o "Dir::Etc::sourceparts=$aptdir/sources.list.d")
+		fi
+		echo "$tool: looking for $q in $suite" >&2
+		apt-get "${aptopts[@]}" update -qq >&2 ||
+			die "apt-get update failed for $suite (temporary configuration in $aptdir)"
+		deb_version=$(apt-cache "${aptopts[@]}" policy "$q" 2>/dev/null | awk '/Candidate:/ {print $2}')
+		if [ -n "$deb_version" ] && [ "$deb_version" != "(none)" ]; then
+			deb_suite=$suite
+			break
+		fi
+	done
+	[ -n "$deb_suite" ] ||
+		die "$q is in none of: $* (Debian publishes no such package there)"
+	want=$(apt-cache "${aptopts[@]}" show "$q=$deb_version" | awk '/^SHA256:/ {print $2; exit}')
+	mkdir -p "$dir"
+	(cd "$dir" && apt-get "${aptopts[@]}" download "$q=$deb_version" >&2) ||
+		die "download of $q=$deb_version from $deb_suite failed (apt's message is above)"
+	deb_path=$(ls -1 "$dir/${pkg}_"*.deb 2>/dev/null |
+		grep -F "_$(echo "$deb_version" | sed 's/:/%3a/')_" | head -n1)
+	[ -f "$deb_path" ] || die "download of $q=$deb_version produced no .deb"
+	deb_sha=$(sha256sum "$deb_path" | cut -d' ' -f1)
+	[ "$deb_sha" = "$want" ] ||
+		die "sha256 mismatch for $deb_path: got $deb_sha, Packages index says $want"
+	echo "$tool: $(basename "$deb_path") ($deb_version) from $deb_suite, sha256 $deb_sha (matches the Packages index)" >&2
+}
