@@ -20,3 +20,24 @@ ct() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c[
 dc=$(ct d.json) tc=$(ct t.json)
 check "distro: ct_user_exit does almost nothing ($dc ns) next to the forced tiny kernel's ($tc ns)" \
 	python3 -c "import sys; sys.exit(not (float('$dc') * 10 < float('$tc')))"
+
+# The reporter's pair on ppc64le (legacy 6.12, generic 7.2) without forced
+# context tracking (build-kernel --config noforce): the same tiny kernels
+# but for context tracking, recorded by kernel-seed --config noforce.
+for b in 6.12 7.2; do
+	n=$DATA/ppc64le-$b-noforce-selinux f=$DATA/ppc64le-$b-selinux
+	"$ET" report --json "$n.dat" > n.json 2> n.err
+	"$ET" report --json "$f.dat" > f.json 2> f.err
+	expect_eq "ppc64le $b noforce: every kill(self, 0) sysloop made is in the table" \
+		"$(cell n.json kill total count)" "$(( $(expected kill "$n.expect") - 1 ))"
+	expect_eq "ppc64le $b noforce: no RCU EQS stage without forced context tracking" \
+		"$(jget n.json "sum(c['count'] for c in d['cells'] if c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter'))")" 0
+	for st in ct_user_exit ct_user_enter; do
+		stage() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == '$st'][0]"; }
+		nc=$(stage n.json) fc=$(stage f.json)
+		check "ppc64le $b noforce: $st is a tenth of the forced kernel's at most ($nc vs $fc)" \
+			python3 -c "import sys; sys.exit(not (float('$nc') * 10 <= float('$fc')))"
+	done
+	"$ET" report -s kill "$n.dat" > n.txt 2>&1
+	check "ppc64le $b noforce: the kernel is $b" grep -q "^kernel: *Linux (none) $b\." n.txt
+done
