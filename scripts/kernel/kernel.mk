@@ -23,6 +23,8 @@
 #   make check-kernel       all of the checks above (not overhead/fixtures)
 #   make check-kernel-ppc   the same for the ppc64le kernels (KARCH=ppc64le)
 #   make kernel-fixtures-ppc  ppc64le fixtures and seed pair -> analyzer/tests/data/
+#   make kernel-seed-noforce  the ppc64le seed pair (6.12, 7.2) on the kernels
+#                           without forced context tracking -> analyzer/tests/data/
 #   make kernel-mix         the QEMU mix plugin on the base kernels, checked
 #                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
 #   make kernel-bisect-demo scripts/kernel/bisect-stage names a planted commit on
@@ -100,6 +102,14 @@ check-kernel-ppc:
 kernel-fixtures-ppc:
 	scripts/kernel/ppc-fixtures $(KERNEL_BASES)
 
+# the reporter's pair without forced context tracking (build-kernel --config
+# noforce; Documentation/seed-report.md).  7.2 enforcing with -n 299: at 300
+# the guest's trace-cmd record reads none of the events, every run (-icount).
+kernel-seed-noforce:
+	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants "selinux noselinux" 6.12 7.2
+	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants enforcing 6.12
+	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants enforcing --n 299 7.2
+
 # the QEMU mix plugin (Documentation/qemu-plugin.md): every SELinux variant,
 # determinism, the user loop against objdump, the plugin's slowdown
 MIX_VARIANT ?= base
@@ -119,6 +129,6 @@ PPC32_BASES ?= 6.12 7.2 7.3
 kernel-ppc32:
 	scripts/kernel/ppc32-variants $(PPC32_BASES)
 
-.PHONY: kernel-bisect-demo kernel-ppc32 check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
