@@ -41,3 +41,22 @@ for b in 6.12 7.2; do
 	"$ET" report -s kill "$n.dat" > n.txt 2>&1
 	check "ppc64le $b noforce: the kernel is $b" grep -q "^kernel: *Linux (none) $b\." n.txt
 done
+
+# Is the tiny kernel without the force a fair stand-in for a distribution
+# kernel?  On x86_64 7.3 both exist: the defconfig-based distro build (-O2)
+# and the noforce tiny one (-Os), recorded the same way.
+n=$DATA/x86_64-7.3-noforce-compact
+"$ET" report --json "$n.dat" > n.json 2> n.err
+# (the forced kernel's plain kill(self, 0) loop: the seed recording)
+"$ET" report --json "$DATA/x86_64-7.3-selinux.dat" > t.json 2> t.err
+expect_eq "x86_64 7.3 noforce: every kill(self, 0) sysloop made is in the table but the last" \
+	"$(cell n.json kill total count)" "$(( $(expected kill "$n.expect") - 1 ))"
+med() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == '$2'][0]"; }
+for st in ct_user_exit ct_user_enter; do
+	a=$(med n.json $st) b=$(med d.json $st) f=$(med t.json $st)
+	check "x86_64 7.3 noforce: $st is the distro kernel's within 3 instructions ($a vs $b; forced $f)" \
+		python3 -c "import sys; sys.exit(not abs(float('$a') - float('$b')) <= 3)"
+done
+a=$(med n.json total) b=$(med d.json total) f=$(med t.json total)
+check "x86_64 7.3 noforce: kill()'s median total within 2% of the distro kernel's ($a vs $b; forced $f)" \
+	python3 -c "import sys; a, b = float('$a'), float('$b'); sys.exit(not abs(a - b) <= 0.02 * b)"
