@@ -4,6 +4,10 @@
 # guest kernel (context tracking forced) recorded the same way.
 . "$(dirname "$0")/lib.sh"
 
+# med FILE.json STAGE: kill()'s median of STAGE; eqs FILE.json: RCU EQS stages run
+med() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == '$2'][0]"; }
+eqs() { jget "$1" "sum(c['count'] for c in d['cells'] if c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter'))"; }
+
 d=$DATA/x86_64-7.3-distro-compact
 t=$DATA/x86_64-7.3-compact
 "$ET" report --json "$d.dat" > d.json 2> d.err
@@ -12,12 +16,10 @@ expect_eq "distro: every kill(self, 0) sysloop made is in the table but the last
 	"$(cell d.json kill total count)" "$(( $(expected kill "$d.expect") - 1 ))"
 expect_eq "distro: the kernel's stamp calibration was read" \
 	"$(jget d.json "d['files'][0]['syscalls']['stamp_ns'] > 0 and d['files'][0]['syscalls']['stamps_subtracted']")" True
-expect_eq "distro: no RCU EQS stage without forced context tracking" \
-	"$(jget d.json "sum(c['count'] for c in d['cells'] if c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter'))")" 0
+expect_eq "distro: no RCU EQS stage without forced context tracking" "$(eqs d.json)" 0
 expect_eq "tiny: RCU EQS stages on every kill (context tracking forced)" \
 	"$(jget t.json "min(c['count'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter') ) > 0")" True
-ct() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'ct_user_exit'][0]"; }
-dc=$(ct d.json) tc=$(ct t.json)
+dc=$(med d.json ct_user_exit) tc=$(med t.json ct_user_exit)
 check "distro: ct_user_exit does almost nothing ($dc ns) next to the forced tiny kernel's ($tc ns)" \
 	python3 -c "import sys; sys.exit(not (float('$dc') * 10 < float('$tc')))"
 
@@ -30,11 +32,9 @@ for b in 6.12 7.2; do
 	"$ET" report --json "$f.dat" > f.json 2> f.err
 	expect_eq "ppc64le $b noforce: every kill(self, 0) sysloop made is in the table" \
 		"$(cell n.json kill total count)" "$(( $(expected kill "$n.expect") - 1 ))"
-	expect_eq "ppc64le $b noforce: no RCU EQS stage without forced context tracking" \
-		"$(jget n.json "sum(c['count'] for c in d['cells'] if c['stage'] in ('rcu_eqs_exit', 'rcu_eqs_enter'))")" 0
+	expect_eq "ppc64le $b noforce: no RCU EQS stage without forced context tracking" "$(eqs n.json)" 0
 	for st in ct_user_exit ct_user_enter; do
-		stage() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == '$st'][0]"; }
-		nc=$(stage n.json) fc=$(stage f.json)
+		nc=$(med n.json $st) fc=$(med f.json $st)
 		check "ppc64le $b noforce: $st is a tenth of the forced kernel's at most ($nc vs $fc)" \
 			python3 -c "import sys; sys.exit(not (float('$nc') * 10 <= float('$fc')))"
 	done
@@ -51,7 +51,6 @@ n=$DATA/x86_64-7.3-noforce-compact
 "$ET" report --json "$DATA/x86_64-7.3-selinux.dat" > t.json 2> t.err
 expect_eq "x86_64 7.3 noforce: every kill(self, 0) sysloop made is in the table but the last" \
 	"$(cell n.json kill total count)" "$(( $(expected kill "$n.expect") - 1 ))"
-med() { jget "$1" "[c['p50'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == '$2'][0]"; }
 for st in ct_user_exit ct_user_enter; do
 	a=$(med n.json $st) b=$(med d.json $st) f=$(med t.json $st)
 	check "x86_64 7.3 noforce: $st is the distro kernel's within 3 instructions ($a vs $b; forced $f)" \
