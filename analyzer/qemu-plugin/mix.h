@@ -53,7 +53,6 @@ struct func {
 	uint64_t addr, size;
 	uint32_t lep;		/* ELFv2: the local entry point's offset, else 0 */
 	char *name;
-	int slot;		/* dense counter slot, -1 until translated */
 };
 
 struct marker {
@@ -68,7 +67,7 @@ struct marker {
 	/* at translation */
 	bool checked, mismatch;
 	uint8_t got[MIX_MAX_BYTES];
-	int slot, kind, callkind;
+	int slot;
 	uint64_t hits;
 };
 

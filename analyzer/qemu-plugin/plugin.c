@@ -6,10 +6,12 @@
  *
  *   qemu-system-... -plugin build/entrytrace-mix.so,sites=K.sites,out=RUN.mix
  *
- * Counting: every translated instruction gets an inline add to the counter
- * of its function (a dense slot per vmlinux function met, one for user
- * space, one for unknown kernel addresses) and, if it is of a kind
- * (classify.c), to the kind's counter.  Marker instructions (the site file:
+ * Counting: every translated kernel instruction gets an inline add to the
+ * counter of its address (a dense slot per kernel instruction met, one for
+ * all of user space); its function and its kind (classify.c, calls=) are
+ * properties of the slot, so the function, kind and class tables are sums
+ * over slots, and the per-address table (insn/at lines) says which
+ * instruction ran how often in each stage.  Marker instructions (the site file:
  * entry vectors, interrupt vectors, return instructions, the context switch,
  * syscall handler entries, entry_stage sites) get a callback instead, which
  * takes the counters' deltas since the previous marker ("harvest"), gives
@@ -33,11 +35,11 @@
 #include "qemu-api.h"
 
 #define PLUGIN_NAME "entrytrace-mix"
-#define OUTPUT_VERSION 1
+#define OUTPUT_VERSION 2
 
 ET_QEMU_EXPORT int qemu_plugin_version = ET_QEMU_PLUGIN_VERSION;
 
-enum { SLOT_USER, SLOT_UNKNOWN, SLOT_FIRST };
+enum { SLOT_USER, SLOT_FIRST };
 enum { BASE_USER, BASE_UNSYNCED };
 enum { FR_SYSCALL, FR_IRQ };
 enum {				/* sample flags */
@@ -58,7 +60,7 @@ static const char *const flag_names[NFLAGS] = {
 #define MAX_ACC (MIX_MAX_STAGES + 5)
 
 struct ent {			/* a per-syscall partial sum, merged when it ends */
-	uint8_t type;		/* 0 function slot, 1 kind */
+	uint8_t type;		/* 0: an instruction slot */
 	uint8_t acc;
 	uint32_t id;
 	uint64_t n;
@@ -154,7 +156,7 @@ static uint64_t *map_find(const struct map *m, uint64_t key)
 /* ---- state -------------------------------------------------------------- */
 static struct sitefile sf;
 static char *out_path, *sites_path;
-static int topk = 10;
+static int topk;			/* 0: every function */
 static bool disas_check;
 static bool armed_ok;		/* armed=ok: a site may be its jump (events on) */
 static uint64_t *detail_seqs;	/* detail=SEQ:SEQ: per-function counts of those syscalls */
@@ -170,10 +172,30 @@ static int ncall_names;
 static const char *calls_arg = "none";
 static struct map calls;	/* entry address -> kind + 1 */
 
-static uint64_t *cnt, *hint;	/* per slot, per block of 64 slots */
-static int *slot_func;
-static int nslots, capslots;
-static uint64_t kc[MIX_MAX_KINDS];
+/*
+ * Instruction slots.  The counters are what translated code adds to, so
+ * they never move: chunks of CHUNK slots, allocated as slots are handed
+ * out, with one hint word per block of 64 slots (set when any of them
+ * counted) so that a harvest reads only the blocks that ran.
+ */
+#define CHUNK_BITS 16
+#define CHUNK (1 << CHUNK_BITS)
+#define MAX_CHUNKS 2048
+struct islot {
+	uint64_t addr;		/* the kernel's virtual address; 0 for user space */
+	int func;		/* sf.funcs index, -1: in no function */
+	int kind, callkind;	/* classify(), calls=; -1: none */
+	int next;		/* another slot at the same address (other bytes), -1 */
+};
+static uint64_t *cnt_chunk[MAX_CHUNKS], *hint_chunk[MAX_CHUNKS];
+static struct islot *islots;
+static int nslots, capislots;
+static struct map slot_at;	/* address -> first slot + 1 */
+struct delta {
+	uint32_t id;
+	uint64_t n;
+};
+static struct delta *dslot;	/* a harvest's slots that counted */
 static struct map markers;	/* addr -> marker index + 1 */
 static struct vcpu *vcpus;
 static int nvcpus, qemu_api_min, qemu_api_cur;
@@ -251,12 +273,19 @@ static bool is_kernel(uint64_t a)
 	return a >= sf.page_offset || a < sf.realmode_end;
 }
 
+/* powerpc real mode runs the kernel's code at its physical address */
+static uint64_t virt(uint64_t a)
+{
+	if (sf.arch == ARCH_PPC64 && a < sf.realmode_end)
+		return a + sf.page_offset;
+	return a;
+}
+
 static int func_at(uint64_t a)
 {
 	size_t lo = 0, hi = sf.nfuncs;
 
-	if (sf.arch == ARCH_PPC64 && a < sf.realmode_end)
-		a += sf.page_offset;	/* real mode: the same code */
+	a = virt(a);
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -270,31 +299,81 @@ static int func_at(uint64_t a)
 	return lo - 1;
 }
 
-static int slot_of(uint64_t a)
+static uint64_t *slot_cnt(int s)
 {
-	int f;
+	return &cnt_chunk[s >> CHUNK_BITS][s & (CHUNK - 1)];
+}
+
+static uint64_t *slot_hint(int s)
+{
+	return &hint_chunk[s >> CHUNK_BITS][(s & (CHUNK - 1)) / 64];
+}
+
+static int new_slot(uint64_t addr, int func, int kind, int callkind)
+{
+	int c = nslots >> CHUNK_BITS;
+
+	if (c >= MAX_CHUNKS) {
+		fprintf(stderr, PLUGIN_NAME ": more than %d instruction addresses\n",
+			MAX_CHUNKS * CHUNK);
+		abort();
+	}
+	if (!cnt_chunk[c]) {
+		cnt_chunk[c] = calloc(CHUNK, sizeof(uint64_t));
+		hint_chunk[c] = calloc(CHUNK / 64, sizeof(uint64_t));
+		if (!cnt_chunk[c] || !hint_chunk[c])
+			die_oom();
+	}
+	if (nslots == capislots) {
+		capislots = capislots ? 2 * capislots : CHUNK;
+		islots = realloc(islots, capislots * sizeof(*islots));
+		dslot = realloc(dslot, capislots * sizeof(*dslot));
+		if (!islots || !dslot)
+			die_oom();
+	}
+	islots[nslots] = (struct islot){ .addr = addr, .func = func, .kind = kind,
+					 .callkind = callkind, .next = -1 };
+	return nslots++;
+}
+
+/*
+ * The slot of the instruction at a: one per kernel address and kind (the
+ * bytes at an address change: powerpc's boot code and firmware run at the
+ * vector addresses before the kernel's vectors are there), one for user space.
+ */
+static int slot_of(uint64_t a, int kind, int callkind)
+{
+	uint64_t *first;
+	int s, last = -1;
 
 	if (!is_kernel(a))
 		return SLOT_USER;
-	f = func_at(a);
-	if (f < 0)
-		return SLOT_UNKNOWN;
-	if (sf.funcs[f].slot < 0) {
-		if (nslots == capslots)
-			return SLOT_UNKNOWN;	/* cannot happen: one slot per function */
-		sf.funcs[f].slot = nslots;
-		slot_func[nslots++] = f;
+	a = virt(a);
+	first = map_slot(&slot_at, a);
+	for (s = *first ? (int)*first - 1 : -1; s >= 0; s = islots[s].next) {
+		if (islots[s].kind == kind && islots[s].callkind == callkind)
+			return s;
+		last = s;
 	}
-	return sf.funcs[f].slot;
+	s = new_slot(a, func_at(a), kind, callkind);
+	if (last >= 0)
+		islots[last].next = s;
+	else
+		*map_slot(&slot_at, a) = s + 1;	/* (new_slot may not move the map) */
+	return s;
 }
 
-static const char *slot_name(int s)
+/* a function index as a name: the function, [user] or [unknown] */
+static const char *func_name(int f)
 {
-	if (s == SLOT_USER)
+	if (f == -2)
 		return "[user]";
-	if (s == SLOT_UNKNOWN)
-		return "[unknown]";
-	return sf.funcs[slot_func[s]].name;
+	return f < 0 ? "[unknown]" : sf.funcs[f].name;
+}
+
+static int slot_func(int s)
+{
+	return s == SLOT_USER ? -2 : islots[s].func;
 }
 
 /* ---- aggregates ----------------------------------------------------------- */
@@ -335,12 +414,6 @@ static void stat_push(int name, int acc, uint64_t v, uint32_t runs)
 }
 
 /* ---- harvesting ----------------------------------------------------------- */
-struct delta {
-	uint32_t id;
-	uint64_t n;
-};
-static struct delta *dslot;
-static struct delta dkind[MIX_MAX_KINDS];
 
 static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n)
 {
@@ -353,9 +426,8 @@ static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t 
 	sc->ents[sc->nents++] = (struct ent){ .type = type, .acc = acc, .id = id, .n = n };
 }
 
-/* Give total instructions (their slots and kinds) to what is current on v. */
-static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, int nd,
-		      const struct delta *dk, int nk)
+/* Give total instructions (their slots) to what is current on v. */
+static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, int nd)
 {
 	if (!total)
 		return;
@@ -371,8 +443,6 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 		}
 		for (int i = 0; i < nd; i++)
 			*map_slot(&sums, sum_key(name, ACC_WHOLE, 0, ds[i].id)) += ds[i].n;
-		for (int i = 0; i < nk; i++)
-			*map_slot(&sums, sum_key(name, ACC_WHOLE, 1, dk[i].id)) += dk[i].n;
 		return;
 	}
 	struct frame *f = &v->st[v->depth - 1];
@@ -382,8 +452,6 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 		g.ins_irq += total;
 		for (int i = 0; i < nd; i++)
 			*map_slot(&sums, sum_key(f->vector, ACC_WHOLE, 0, ds[i].id)) += ds[i].n;
-		for (int i = 0; i < nk; i++)
-			*map_slot(&sums, sum_key(f->vector, ACC_WHOLE, 1, dk[i].id)) += dk[i].n;
 		return;
 	}
 	struct sysrec *sc = &v->sc;
@@ -407,35 +475,34 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 		sc->entered[accs[a]] = true;
 		for (int i = 0; i < nd; i++)
 			add_ent(sc, 0, accs[a], ds[i].id, ds[i].n);
-		for (int i = 0; i < nk; i++)
-			add_ent(sc, 1, accs[a], dk[i].id, dk[i].n);
 	}
 }
 
 static void harvest(struct vcpu *v)
 {
 	uint64_t total = 0;
-	int nd = 0, nk = 0, nblocks = (nslots + 63) / 64;
+	int nd = 0;
 
-	for (int b = 0; b < nblocks; b++) {
-		if (!hint[b])
-			continue;
-		hint[b] = 0;
-		for (int s = b * 64; s < b * 64 + 64 && s < nslots; s++) {
-			if (!cnt[s])
+	for (int c = 0; c <= (nslots - 1) >> CHUNK_BITS; c++) {
+		int first = c << CHUNK_BITS, end = nslots < first + CHUNK ? nslots : first + CHUNK;
+
+		for (int b = 0; first + 64 * b < end; b++) {
+			uint64_t *cn = cnt_chunk[c] + 64 * b;
+			int n = end - (first + 64 * b) < 64 ? end - (first + 64 * b) : 64;
+
+			if (!hint_chunk[c][b])
 				continue;
-			dslot[nd++] = (struct delta){ s, cnt[s] };
-			total += cnt[s];
-			cnt[s] = 0;
+			hint_chunk[c][b] = 0;
+			for (int i = 0; i < n; i++) {
+				if (!cn[i])
+					continue;
+				dslot[nd++] = (struct delta){ first + 64 * b + i, cn[i] };
+				total += cn[i];
+				cn[i] = 0;
+			}
 		}
 	}
-	for (int k = 0; k < nkinds; k++) {
-		if (!kc[k])
-			continue;
-		dkind[nk++] = (struct delta){ k, kc[k] };
-		kc[k] = 0;
-	}
-	attribute(v, total, dslot, nd, dkind, nk);
+	attribute(v, total, dslot, nd);
 }
 
 /* ---- frames --------------------------------------------------------------- */
@@ -499,13 +566,14 @@ static void write_detail(const struct sysrec *sc)
 {
 	struct map m = { 0 };
 
+	/* keys: function index + 2 (user -2, unknown -1) */
 	for (size_t i = 0; i < sc->nents; i++)
 		if (sc->ents[i].type == 0 && sc->ents[i].acc == ACC_WHOLE)
-			*map_slot(&m, sc->ents[i].id) += sc->ents[i].n;
+			*map_slot(&m, slot_func(sc->ents[i].id) + 2) += sc->ents[i].n;
 	for (size_t i = 0; i < m.cap; i++)
 		if (m.k[i])
 			sappend("detail %" PRIu64 " %s %s %" PRIu64 "\n", sc->seq, sf.names[sc->name],
-				slot_name(m.k[i] - 1), m.v[i]);
+				func_name((int)(m.k[i] - 1) - 2), m.v[i]);
 	free(m.k);
 	free(m.v);
 }
@@ -818,8 +886,7 @@ static void on_marker(unsigned int cpu, void *udata)
 {
 	struct marker *m = udata;
 	struct vcpu *v;
-	struct delta self = { m->slot, 1 }, selfk[2];
-	int nk = 0;
+	struct delta self = { m->slot, 1 };
 
 	if (cpu >= (unsigned)nvcpus)
 		return;
@@ -836,11 +903,7 @@ static void on_marker(unsigned int cpu, void *udata)
 		g.switches++;
 		abandon(v, F_SWITCHED);
 	}
-	if (m->kind >= 0)
-		selfk[nk++] = (struct delta){ m->kind, 1 };
-	if (m->callkind >= 0)
-		selfk[nk++] = (struct delta){ m->callkind, 1 };
-	attribute(v, 1, &self, 1, selfk, nk);
+	attribute(v, 1, &self, 1);
 	/* transitions after it */
 	if (m->roles & R_HANDLER)
 		handler_hit(v, m);
@@ -983,8 +1046,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		uint64_t a = qemu_plugin_insn_vaddr(insn);
 		const uint8_t *p = qemu_plugin_insn_data(insn);
 		size_t len = qemu_plugin_insn_size(insn);
-		int slot = slot_of(a), kind = classify(sf.arch, sf.big_endian, p, len);
+		int kind = classify(sf.arch, sf.big_endian, p, len);
 		uint64_t *mi = map_find(&markers, a), *ck = map_find(&calls, a);
+		int slot = slot_of(a, kind, ck ? (int)*ck - 1 : -1);
 
 		if (disas_check)
 			check_disas(insn, a, p, len, kind);
@@ -997,8 +1061,6 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					g.markers_seen++;
 				}
 				m->slot = slot;
-				m->kind = kind;
-				m->callkind = ck ? (int)*ck - 1 : -1;
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
 								       QEMU_PLUGIN_CB_NO_REGS, m);
 				last_block = -1;	/* it harvests: hint the next block again */
@@ -1023,16 +1085,10 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (slot / 64 != last_block) {
 			last_block = slot / 64;
 			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &hint[last_block], 1);
+								   slot_hint(slot), 1);
 		}
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-							   &cnt[slot], 1);
-		if (kind >= 0)
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &kc[kind], 1);
-		if (ck)
-			qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
-								   &kc[*ck - 1], 1);
+							   slot_cnt(slot), 1);
 	}
 }
 
@@ -1071,6 +1127,7 @@ struct row {
 	uint64_t n;
 };
 
+/* by name, account, type; then instruction slots by address, the rest by id */
 static int cmp_row(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -1082,27 +1139,112 @@ static int cmp_row(const void *a, const void *b)
 		return x->acc - y->acc;
 	if (x->type != y->type)
 		return x->type - y->type;
-	if (x->n != y->n)
-		return x->n > y->n ? -1 : 1;
-	if (x->type == 0)
-		return strcmp(slot_name(x->id), slot_name(y->id));
-	return (int)x->id - (int)y->id;
+	if (x->type == 0 && islots[x->id].addr != islots[y->id].addr)
+		return islots[x->id].addr < islots[y->id].addr ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-static void write_output(void)
+static int cmp_slot_addr(const void *a, const void *b)
 {
-	char tmp[4096];
-	FILE *f;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (islots[x].addr != islots[y].addr)
+		return islots[x].addr < islots[y].addr ? -1 : 1;
+	return x - y;
+}
+
+struct nrow {			/* a count of an id (kind, function + 2), sorted by count */
+	int id;
+	uint64_t n;
+	const char *name;
+};
+
+static int cmp_nrow(const void *a, const void *b)
+{
+	const struct nrow *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->name && y->name)
+		return strcmp(x->name, y->name);
+	return x->id - y->id;
+}
+
+/* CRC-32 (IEEE 802.3, zlib's crc32()) of the output, for its "end" line */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	static uint32_t table[256];
+	uint32_t c = 0xffffffff;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t r = i;
+
+			for (int k = 0; k < 8; k++)
+				r = r & 1 ? 0xedb88320 ^ (r >> 1) : r >> 1;
+			table[i] = r;
+		}
+	for (size_t i = 0; i < n; i++)
+		c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+	return c ^ 0xffffffff;
+}
+
+/*
+ * One name x account's instruction slots (rows[i..j), type 0): its kinds,
+ * classes and functions.  The insn/at lines come after every table.
+ */
+static void write_group(FILE *f, const struct row *r, size_t n, struct nrow *kn, struct nrow *fn,
+			struct map *fidx)
+{
+	const char *name = sf.names[r[0].name], *acc = acc_name(r[0].acc);
+	uint64_t cls[MIX_NCLASSES] = { 0 };
+	size_t nf = 0;
+	int rank = 0;
+
+	for (int k = 0; k < nkinds; k++)
+		kn[k] = (struct nrow){ .id = k };
+	for (size_t i = 0; i < n; i++) {
+		const struct islot *is = &islots[r[i].id];
+		uint64_t *fi = map_slot(fidx, slot_func(r[i].id) + 2);
+
+		if (r[i].id != SLOT_USER && is->kind >= 0)
+			kn[is->kind].n += r[i].n;
+		if (r[i].id != SLOT_USER && is->callkind >= 0)
+			kn[is->callkind].n += r[i].n;
+		if (!*fi) {
+			fn[nf] = (struct nrow){ .id = slot_func(r[i].id),
+						.name = func_name(slot_func(r[i].id)) };
+			*fi = ++nf;
+		}
+		fn[*fi - 1].n += r[i].n;
+	}
+	qsort(kn, nkinds, sizeof(*kn), cmp_nrow);
+	for (int k = 0; k < nkinds && kn[k].n; k++) {
+		fprintf(f, "kinds %s %s %s %" PRIu64 "\n", name, acc, kinds[kn[k].id].name, kn[k].n);
+		for (int c = 0; c < MIX_NCLASSES; c++)
+			if (kinds[kn[k].id].classes & (1u << c))
+				cls[c] += kn[k].n;
+	}
+	for (int c = 0; c < MIX_NCLASSES; c++)
+		if (cls[c])
+			fprintf(f, "class %s %s %s %" PRIu64 "\n", name, acc, class_names[c], cls[c]);
+	qsort(fn, nf, sizeof(*fn), cmp_nrow);
+	for (size_t i = 0; i < nf && (!topk || rank < topk); i++)
+		fprintf(f, "func %s %s %d %s %" PRIu64 "\n", name, acc, ++rank, fn[i].name, fn[i].n);
+	for (size_t i = 0; i < fidx->cap; i++)
+		fidx->k[i] = 0;
+	fidx->n = 0;
+}
+
+static int write_body(FILE *f)
+{
 	struct row *rows;
 	size_t nrows = 0;
 	uint64_t mism = 0;
+	struct nrow *kn, *fn;
+	struct map fidx = { 0 };
+	int *ids, nids = 0;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, PLUGIN_NAME ": %s: %s\n", tmp, strerror(errno));
-		return;
-	}
 	fprintf(f, "entrytrace-mix %d\n", OUTPUT_VERSION);
 	fprintf(f, "arch %s\n", sf.arch_name);
 	fprintf(f, "build_id %s\n", sf.build_id);
@@ -1116,6 +1258,10 @@ static void write_output(void)
 	fprintf(f, "tables %s\n", tables_arg);
 	fprintf(f, "calls %s\n", calls_arg);
 	fprintf(f, "armed %s\n", armed_ok ? "ok" : "no");
+	if (topk)
+		fprintf(f, "functions top %d\n", topk);
+	else
+		fprintf(f, "functions all\n");
 	for (int a = 0; a < nacc; a++)
 		if (sf.sites_mode || a == ACC_WHOLE)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
@@ -1200,7 +1346,10 @@ static void write_output(void)
 	}
 
 	rows = malloc((sums.n + 1) * sizeof(*rows));
-	if (!rows)
+	kn = malloc((nkinds + 1) * sizeof(*kn));
+	fn = malloc((sf.nfuncs + 2) * sizeof(*fn));
+	ids = malloc((nslots + 1) * sizeof(*ids));
+	if (!rows || !kn || !fn || !ids)
 		die_oom();
 	for (size_t i = 0; i < sums.cap; i++) {
 		uint64_t k;
@@ -1216,56 +1365,104 @@ static void write_output(void)
 	}
 	if (nrows)
 		qsort(rows, nrows, sizeof(*rows), cmp_row);
-	/* kinds, then classes, per name x account */
-	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].type == 1)
-			fprintf(f, "kinds %s %s %s %" PRIu64 "\n", sf.names[rows[i].name],
-				acc_name(rows[i].acc), kinds[rows[i].id].name, rows[i].n);
+	/* kinds, classes and functions, per name x account */
 	for (size_t i = 0; i < nrows;) {
 		size_t j = i;
-		uint64_t cls[MIX_NCLASSES] = { 0 };
-
-		while (j < nrows && rows[j].name == rows[i].name && rows[j].acc == rows[i].acc) {
-			if (rows[j].type == 1)
-				for (int c = 0; c < MIX_NCLASSES; c++)
-					if (kinds[rows[j].id].classes & (1u << c))
-						cls[c] += rows[j].n;
-			j++;
-		}
-		for (int c = 0; c < MIX_NCLASSES; c++)
-			if (cls[c])
-				fprintf(f, "class %s %s %s %" PRIu64 "\n", sf.names[rows[i].name],
-					acc_name(rows[i].acc), class_names[c], cls[c]);
-		i = j;
-	}
-	for (size_t i = 0; i < nrows;) {
-		size_t j = i;
-		int rank = 0;
 
 		while (j < nrows && rows[j].name == rows[i].name && rows[j].acc == rows[i].acc &&
-		       rows[j].type == rows[i].type) {
-			if (rows[j].type == 0 && rank < topk)
-				fprintf(f, "func %s %s %d %s %" PRIu64 "\n", sf.names[rows[j].name],
-					acc_name(rows[j].acc), ++rank, slot_name(rows[j].id), rows[j].n);
+		       rows[j].type == rows[i].type)
 			j++;
-		}
+		if (rows[i].type == 0)
+			write_group(f, rows + i, j - i, kn, fn, &fidx);
 		i = j;
 	}
 	for (size_t i = 0; i < nrows; i++)
 		if (rows[i].type == 2)
 			fprintf(f, "setapart %s %s %" PRIu64 "\n", sf.names[rows[i].name],
 				flag_names[rows[i].id], rows[i].n);
+	/*
+	 * The instructions the tables counted, by address (insn ID ADDR
+	 * FUNC+OFF KINDS), then how often each ran per name x account.
+	 */
+	for (int s = 0; s < nslots; s++)
+		ids[s] = -1;
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 0 && rows[i].id != SLOT_USER)
+			ids[rows[i].id] = 0;
+	{
+		int *order = malloc((nslots + 1) * sizeof(*order)), no = 0;
+
+		if (!order)
+			die_oom();
+		for (int s = 0; s < nslots; s++)
+			if (!ids[s])
+				order[no++] = s;
+		/* slots were handed out in translation order: sort by address */
+		qsort(order, no, sizeof(*order), cmp_slot_addr);
+		for (int o = 0; o < no; o++) {
+			const struct islot *is = &islots[order[o]];
+
+			ids[order[o]] = nids++;
+			fprintf(f, "insn %d %#" PRIx64 " ", ids[order[o]], is->addr);
+			if (is->func >= 0)
+				fprintf(f, "%s+%#" PRIx64, sf.funcs[is->func].name,
+					is->addr - sf.funcs[is->func].addr);
+			else
+				fprintf(f, "-");
+			fprintf(f, " %s%s%s\n", is->kind >= 0 ? kinds[is->kind].name : "-",
+				is->callkind >= 0 ? "," : "",
+				is->callkind >= 0 ? kinds[is->callkind].name : "");
+		}
+		free(order);
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 0 && rows[i].id != SLOT_USER)
+			fprintf(f, "at %s %s %d %" PRIu64 "\n", sf.names[rows[i].name],
+				acc_name(rows[i].acc), ids[rows[i].id], rows[i].n);
 	free(rows);
+	free(kn);
+	free(fn);
+	free(ids);
+	free(fidx.k);
+	free(fidx.v);
 	if (nsamp)
 		fwrite(samp, 1, nsamp, f);
-	fprintf(f, "end\n");
+	return (int)mism;
+}
+
+static void write_output(void)
+{
+	char tmp[4096], *buf = NULL;
+	size_t len = 0, lines = 0;
+	FILE *mem = open_memstream(&buf, &len), *f;
+	int mism;
+
+	if (!mem)
+		die_oom();
+	mism = write_body(mem);
+	if (fclose(mem))
+		die_oom();
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out_path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, PLUGIN_NAME ": %s: %s\n", tmp, strerror(errno));
+		free(buf);
+		return;
+	}
+	/* what comes before it: its lines and their CRC-32 */
+	fwrite(buf, 1, len, f);
+	fprintf(f, "end %zu %08" PRIx32 "\n", lines, crc32_of((unsigned char *)buf, len));
+	free(buf);
 	if (fclose(f) || rename(tmp, out_path)) {
 		fprintf(stderr, PLUGIN_NAME ": writing %s: %s\n", out_path, strerror(errno));
 		return;
 	}
 	fprintf(stderr, PLUGIN_NAME ": %" PRIu64 " syscalls (%" PRIu64 " set apart), %" PRIu64
-		" interrupts, %" PRIu64 " markers with other code at their address (%" PRIu64
-		" sites) -> %s\n", g.syscalls, g.setapart, g.irqs, mism, g.site_mismatches, out_path);
+		" interrupts, %d markers with other code at their address (%" PRIu64
+		" sites), %d instruction addresses -> %s\n", g.syscalls, g.setapart, g.irqs, mism,
+		g.site_mismatches, nslots - SLOT_FIRST, out_path);
 	if (!g.syscalls)
 		fprintf(stderr, PLUGIN_NAME ": no syscall matched: no marker of the site file ran "
 			"(wrong kernel, or no syscall made?)\n");
@@ -1335,12 +1532,14 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			}
 			if (!ntable_names)
 				return refuse("tables=%s: no syscall name", a + 7);
+		} else if (!strcmp(a, "topk=all")) {
+			topk = 0;
 		} else if (!strncmp(a, "topk=", 5)) {
 			char *end;
 			long v = strtol(a + 5, &end, 10);
 
 			if (*end || v < 1 || v > 1000)
-				return refuse("topk=%s: want a number from 1 to 1000", a + 5);
+				return refuse("topk=%s: want a number from 1 to 1000, or all", a + 5);
 			topk = v;
 		} else if (!strncmp(a, "detail=", 7)) {
 			char *d = strdup(a + 7), *save = NULL, *end;
@@ -1377,7 +1576,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			return refuse("disas=%s: the only value is check", a + 6);
 		} else {
 			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
-				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N] [detail=SEQ:SEQ...] "
+				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N|all] [detail=SEQ:SEQ...] "
 				      "[calls=FUNC:FUNC...] [armed=ok] [disas=check])", a);
 		}
 	}
@@ -1458,15 +1657,10 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			      sites_path);
 	N_USER = intern(&sf, "[user]");
 	N_UNSYNCED = intern(&sf, "[unsynced]");
-	capslots = sf.nfuncs + SLOT_FIRST;
-	nslots = SLOT_FIRST;
-	cnt = calloc(capslots, sizeof(*cnt));
-	hint = calloc((capslots + 63) / 64, sizeof(*hint));
-	slot_func = calloc(capslots, sizeof(*slot_func));
-	dslot = calloc(capslots, sizeof(*dslot));
+	new_slot(0, -1, -1, -1);	/* SLOT_USER */
 	nvcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
 	vcpus = calloc(nvcpus, sizeof(*vcpus));
-	if (!cnt || !hint || !slot_func || !dslot || !vcpus)
+	if (!vcpus)
 		die_oom();
 	for (int i = 0; i < nvcpus; i++) {
 		vcpus[i].base = BASE_UNSYNCED;

@@ -270,7 +270,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			sf->stages[id].kind = k;
 			sf->nstages++;
 		} else if (!strcmp(tok[0], "func") && (nt == 4 || nt == 5)) {
-			struct func fn = { .slot = -1 };
+			struct func fn = { 0 };
 			uint64_t lep = 0;
 
 			if (parse_u64(tok[1], &fn.addr) || parse_u64(tok[2], &fn.size) || !fn.size ||
@@ -289,8 +289,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			   ((!strcmp(tok[0], "sysentry") || !strcmp(tok[0], "vector") ||
 			     !strcmp(tok[0], "return") || !strcmp(tok[0], "switch") ||
 			     !strcmp(tok[0], "handler")) && nt == 5)) {
-			struct marker m = { .vector = -1, .handler = -1, .slot = -1, .kind = -1,
-					     .callkind = -1 };
+			struct marker m = { .vector = -1, .handler = -1, .slot = -1 };
 			const char *bytes;
 
 			if (parse_u64(tok[1], &m.addr))
