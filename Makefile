@@ -17,7 +17,7 @@
 PREFIX   ?= /usr/local
 CC       ?= gcc
 O        ?= build
-PKGS     := libtracecmd libtraceevent libtracefs audit libzstd zlib
+PKGS     := libtracecmd libtraceevent libtracefs audit libzstd zlib libdw
 
 ET_CFLAGS  = -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wno-unused-parameter \
 	     -Ianalyzer/include -Ianalyzer/lib -Itracepoints \

@@ -51,7 +51,15 @@ static const char diff_usage[] =
 	"      --fail-on=RULES    exit 6 when a rule trips; RULES is a comma list of\n"
 	"                         [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns, STAGE may\n"
 	"                         be *; a rule trips on a significant cell whose mean\n"
-	"                         grew by more than N% of the base mean (or N ns)\n"
+	"                         grew by more than N% of the base mean (or N ns).\n"
+	"                         On plugin output also [SYSCALL:]ACCOUNT.WHAT>N: the\n"
+	"                         instructions of kind or class WHAT (hwsync, barrier,\n"
+	"                         atomic, ...) per syscall in ACCOUNT (a stage, whole,\n"
+	"                         gap, outside; * for each) may not grow by more than\n"
+	"                         N, e.g. whole.hwsync>0; a trip names the place\n"
+	"      --where[=N]        plugin output: also the N places (default 20) whose\n"
+	"                         instructions per syscall moved most; the places whose\n"
+	"                         instruction classes moved are always shown\n"
 	"      --plot=FILE.svg    cumulative distributions, base against test, of the\n"
 	"                         stages that contribute most\n"
 	"  -h, --help             this text\n"
@@ -71,7 +79,55 @@ struct rule {
 	int stage;		/* -1: any */
 	double limit;
 	bool percent;
+	/* a class rule (plugin output): ACCOUNT.WHAT>N, a count per syscall */
+	char *account;		/* a stage, whole, total, gap, outside; NULL: any */
+	char *what;		/* a kind (hwsync) or a class (barrier) */
 };
+
+static const char *const mix_classes[] = {
+	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
+};
+
+static void rule_free(struct rule *r)
+{
+	free(r->syscall);
+	free(r->account);
+	free(r->what);
+}
+
+/*
+ * SYSCALL:ACCOUNT.WHAT>N: the kind or class WHAT may not grow by more than
+ * N per syscall in ACCOUNT (a stage, whole, total, gap, outside or *).
+ */
+static int parse_class_rule(const char *rule, const char *acc, size_t acclen, const char *what,
+			    size_t whatlen, const char *lim, struct rule *r)
+{
+	char *end;
+
+	if (!acclen || !whatlen)
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    "a class rule is [SYSCALL:]ACCOUNT.KIND>N, e.g. whole.hwsync>0");
+	if (acclen != 1 || *acc != '*') {
+		r->account = strndup(acc, acclen);
+		if (!r->account)
+			return -1;
+		if (et_stage_by_name(r->account) < 0 && strcmp(r->account, "whole") &&
+		    strcmp(r->account, "total") && strcmp(r->account, "gap") &&
+		    strcmp(r->account, "outside")) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown account '%s' (a "
+				"stage, whole, total, gap, outside or *)\n", rule, r->account);
+			return -1;
+		}
+	}
+	r->what = strndup(what, whatlen);
+	if (!r->what)
+		return -1;
+	r->limit = strtod(lim, &end);
+	if (end == lim || !(r->limit >= 0) || *end)
+		return et_bad_value("entrytrace diff", "--fail-on", rule,
+				    "a class rule's limit is a count per syscall, e.g. >0");
+	return 0;
+}
 
 static int parse_rule(const char *s, void *data)
 {
@@ -90,6 +146,15 @@ static int parse_rule(const char *s, void *data)
 		s = colon + 1;
 	}
 	snprintf(stage, sizeof(stage), "%.*s", (int)(gt - s), s);
+	if (strchr(stage, '.')) {
+		const char *dot = strchr(s, '.');
+
+		if (parse_class_rule(rule, s, dot - s, dot + 1, gt - dot - 1, gt + 1, &r)) {
+			rule_free(&r);
+			return -1;
+		}
+		goto add;
+	}
 	if (strcmp(stage, "*")) {
 		r.stage = et_stage_by_name(stage);
 		if (r.stage < 0) {
@@ -113,9 +178,10 @@ static int parse_rule(const char *s, void *data)
 				    *end ? "the limit's unit must be % or ns" :
 				    "the limit needs a unit: % or ns");
 	}
+add:
 	p = realloc(*rules, (*n + 1) * sizeof(*p));
 	if (!p) {
-		free(r.syscall);
+		rule_free(&r);
 		return -1;
 	}
 	p[(*n)++] = r;
@@ -125,6 +191,11 @@ static int parse_rule(const char *s, void *data)
 
 static void rule_text(const struct rule *r, char *buf, size_t size)
 {
+	if (r->what) {
+		snprintf(buf, size, "%s%s%s.%s>%g", r->syscall ? r->syscall : "",
+			 r->syscall ? ":" : "", r->account ? r->account : "*", r->what, r->limit);
+		return;
+	}
 	snprintf(buf, size, "%s%s%s>%g%s", r->syscall ? r->syscall : "",
 		 r->syscall ? ":" : "", r->stage >= 0 ? et_stages[r->stage].name : "*",
 		 r->limit, r->percent ? "%" : "ns");
@@ -163,6 +234,84 @@ static const char *unknowable(const struct rule *r, const struct et_trace *names
 	return NULL;
 }
 
+static bool is_class(const char *what)
+{
+	for (size_t i = 0; i < sizeof(mix_classes) / sizeof(mix_classes[0]); i++)
+		if (!strcmp(what, mix_classes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * A class rule on plugin output: per syscall of the tables both files
+ * have (or the rule's), per account (or the rule's), the count of a kind
+ * or class per syscall (over the whole syscall's N), test against base.
+ * Deterministic counts: no test of significance, a growth beyond the
+ * limit trips.  The trip names the place that grew most.
+ */
+static int class_gate(const struct rule *r, const char *rb, const struct et_diff_report *rep)
+{
+	const struct et_mix *ma = rep->base_files[0].mix, *mb = rep->test_files[0].mix;
+	const struct et_mix_stat *st;
+	bool tripped = false, known = false;
+	size_t n, checked = 0;
+	char where[768];
+
+	if (!ma || !mb) {
+		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: a class rule "
+			"needs QEMU plugin output on both sides (.mix), not traces\n", rb);
+		return ET_EXIT_GATE_NONE;
+	}
+	known = is_class(r->what);
+	for (int s = 0; s < 2 && !known; s++) {
+		const struct et_mix_sum *sums;
+		size_t ns = et_mix_sums(s ? mb : ma, &sums);
+
+		for (size_t i = 0; i < ns && !known; i++)
+			known = !sums[i].is_class &&
+				!strcmp(et_mix_name(s ? mb : ma, sums[i].what), r->what);
+		known |= et_mix_kind_class(s ? mb : ma, r->what) != NULL;
+	}
+	if (!known) {
+		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
+			"instruction class (barrier, sprmsr, atomic, counter, iret, call) and no "
+			"kind either file counts\n", rb, r->what);
+		return ET_EXIT_GATE_NONE;
+	}
+	n = et_mix_stats(ma, &st);
+	for (size_t i = 0; i < n; i++) {
+		const char *name = et_mix_name(ma, st[i].name);
+		const char *acc = et_mix_name(ma, st[i].account);
+		const struct et_mix_stat *wa = et_mix_stat(ma, name, "whole");
+		const struct et_mix_stat *wb = et_mix_stat(mb, name, "whole");
+		const struct et_mix_stat *b = et_mix_stat(mb, name, acc);
+		double va, vb;
+
+		if (r->syscall && strcmp(r->syscall, name))
+			continue;
+		if (r->account ? strcmp(r->account, acc) : !strcmp(acc, "total"))
+			continue;
+		if (!b || !wa || !wb || !wa->n || !wb->n)
+			continue;
+		checked++;
+		va = (double)et_mix_sum(ma, name, acc, r->what, is_class(r->what)) / wa->n;
+		vb = (double)et_mix_sum(mb, name, acc, r->what, is_class(r->what)) / wb->n;
+		if (vb - va > r->limit + 1e-9) {
+			et_where_culprit(ma, mb, name, r->what, where, sizeof(where));
+			fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "
+				"syscall (%.2f -> %.2f)%s%s\n", rb, name, acc, r->what, vb - va, va, vb,
+				where[0] ? "; most at " : "", where);
+			tripped = true;
+		}
+	}
+	if (!checked) {
+		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: no syscall x "
+			"account it names is in both files' tables\n", rb);
+		return ET_EXIT_GATE_NONE;
+	}
+	return tripped ? ET_EXIT_GATE : ET_EXIT_OK;
+}
+
 /*
  * The rules that trip, printed.  Returns ET_EXIT_GATE if any did, else
  * ET_EXIT_GATE_NONE if any rule checked no cell (a gate that checked
@@ -181,6 +330,13 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 		size_t checked = 0;
 
 		rule_text(r, rb, sizeof(rb));
+		if (r->what) {
+			int g = class_gate(r, rb, rep);
+
+			tripped |= g == ET_EXIT_GATE;
+			none |= g == ET_EXIT_GATE_NONE;
+			continue;
+		}
 		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
 			       rep->test_files, why, sizeof(why))) {
 			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
@@ -278,6 +434,7 @@ enum {
 	OPT_FAIL_ON,
 	OPT_PLOT,
 	OPT_MIN_COUNT,
+	OPT_WHERE,
 };
 
 int cmd_diff(int argc, char **argv)
@@ -296,6 +453,7 @@ int cmd_diff(int argc, char **argv)
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
+		{ "where", optional_argument, NULL, OPT_WHERE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -307,7 +465,7 @@ int cmd_diff(int argc, char **argv)
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
 	struct rule *rules = NULL;
-	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0;
+	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0, where = 0;
 	uint64_t min_count = 30;
 	bool all = false;
 	char **files, err[512], *end;
@@ -399,6 +557,14 @@ int cmd_diff(int argc, char **argv)
 				goto bad;
 			}
 			break;
+		case OPT_WHERE:
+			where = optarg ? (int)strtol(optarg, &end, 10) : 20;
+			if (optarg && (*end || where < 1)) {
+				et_bad_value("entrytrace diff", "--where", optarg,
+					     "expected a number of places");
+				goto bad;
+			}
+			break;
 		case 'h':
 			fputs(diff_usage, stdout);
 			et_common_free(&com);
@@ -467,7 +633,7 @@ int cmd_diff(int argc, char **argv)
 		.nr_base = nb, .nr_test = nt,
 		.base_path = et_info_entry_path(&base.files[0].info),
 		.test_path = et_info_entry_path(&test.files[0].info),
-		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count,
+		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count, .where = where,
 		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE), .no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 	};
 	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {
@@ -506,14 +672,14 @@ out:
 	et_load_free(&test);
 	et_common_free(&com);
 	for (int i = 0; i < nr_rules; i++)
-		free(rules[i].syscall);
+		rule_free(&rules[i]);
 	free(rules);
 	return ret;
 bad:
 	et_usage_hint("entrytrace diff");
 	et_common_free(&com);
 	for (int i = 0; i < nr_rules; i++)
-		free(rules[i].syscall);
+		rule_free(&rules[i]);
 	free(rules);
 	return ET_EXIT_USAGE;
 }

@@ -50,6 +50,10 @@ static const char report_usage[] =
 	"      --slowest=N        text: the N slowest syscalls (by total), each with\n"
 	"                         task, CPU, timestamp and its stages\n"
 	"      --hist             text: a histogram per syscall x stage shown\n"
+	"      --where[=N]        plugin output: the N places (default 8) of each stage\n"
+	"                         that run the most instructions per syscall, each named\n"
+	"                         by function, source line and whose code it is\n"
+	"                         (handler, generic entry, arch entry, tracer, other)\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -93,6 +97,7 @@ enum {
 	OPT_PLOT,
 	OPT_SLOWEST,
 	OPT_HIST,
+	OPT_WHERE,
 };
 
 static void keep_slowest(const struct et_syscall *sc, void *data)
@@ -197,6 +202,7 @@ int cmd_report(int argc, char **argv)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "slowest", required_argument, NULL, OPT_SLOWEST },
 		{ "hist", no_argument, NULL, OPT_HIST },
+		{ "where", optional_argument, NULL, OPT_WHERE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -207,7 +213,7 @@ int cmd_report(int argc, char **argv)
 	bool breakdown = true, strict = false, hist = false;
 	struct et_slowest *slow = NULL;
 	size_t nr_slowest = 0;
-	int ret = ET_EXIT_OK, c, r;
+	int ret = ET_EXIT_OK, c, r, where = 0;
 	FILE *out = stdout;
 	struct et_report rep;
 	struct et_output o;
@@ -280,6 +286,17 @@ int cmd_report(int argc, char **argv)
 		case OPT_HIST:
 			hist = true;
 			break;
+		case OPT_WHERE: {
+			char *end = "";
+
+			where = optarg ? (int)strtol(optarg, &end, 10) : 8;
+			if (*end || where < 1) {
+				et_bad_value("entrytrace report", "--where", optarg,
+					     "expected a number of places per stage");
+				goto bad;
+			}
+			break;
+		}
 		case 'h':
 			fputs(report_usage, stdout);
 			et_common_free(&com);
@@ -327,6 +344,7 @@ int cmd_report(int argc, char **argv)
 		.no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 		.excluded = ld.excluded,
 		.nr_excluded = ld.nr_excluded,
+		.where = where,
 	};
 	et_render(&rep, fmt, out);
 	if (fmt == ET_FMT_TEXT && slow) {

@@ -26,6 +26,7 @@ int cmd_diff(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_top(int argc, char **argv);
+int cmd_annotate(int argc, char **argv);
 
 /* Shared by subcommands: split "a,b,c" and call fn for each piece. */
 int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),

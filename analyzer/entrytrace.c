@@ -37,6 +37,8 @@ static const struct cmd commands[] = {
 	  .summary = "record a trace.dat of the running kernel's syscall path (root)" },
 	{ .name = "top", .fn = cmd_top,
 	  .summary = "live per-syscall x stage table of the running kernel (root)" },
+	{ .name = "annotate", .fn = cmd_annotate,
+	  .summary = "name the source line of every instruction in QEMU plugin output" },
 };
 
 static void usage(FILE *out)

@@ -9,6 +9,8 @@
 #ifndef _ENTRYTRACE_PRIVATE_H
 #define _ENTRYTRACE_PRIVATE_H
 
+#include <sys/types.h>
+
 #include "entrytrace.h"
 
 #ifdef __cplusplus
@@ -413,6 +415,97 @@ const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
 				      const char *account);
 /* The stage an account is (total: ET_STAGE_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
 int et_mix_account_stage(const char *account);
+int et_mix_version(const struct et_mix *m);		/* 1 or 2 */
+/*
+ * The function tables: complete (every function that ran), or each
+ * syscall x account's top N only (version 1 files, topk=N): then a
+ * function not listed ran at most as often as the last one listed.
+ */
+bool et_mix_funcs_complete(const struct et_mix *m);
+/* The smallest count listed for a name x account when the list is cut at top N, else 0. */
+uint64_t et_mix_funcs_floor(const struct et_mix *m, int name, int account);
+
+/* Version 2: the instructions the tables counted, and how often each ran where. */
+struct et_mix_insn {
+	uint64_t addr;
+	int where;		/* et_mix_name(): "system_call_exception+0x5c", "-" */
+	int kind, callkind;	/* et_mix_name() ids of its kinds, -1: none */
+	int src;		/* et_mix_name(): its src frames, -1 if not annotated */
+};
+struct et_mix_at {
+	int name, account, insn;
+	uint64_t n;
+};
+size_t et_mix_insns(const struct et_mix *m, const struct et_mix_insn **insns);
+size_t et_mix_ats(const struct et_mix *m, const struct et_mix_at **at);
+bool et_mix_annotated(const struct et_mix *m);	/* src lines: entrytrace annotate ran */
+
+/*
+ * Annotate: name the kernel of plugin output (its release, from the
+ * vmlinux's banner) and the source line of every instruction it counted
+ * ("src" lines, from the vmlinux's DWARF), checking that the vmlinux is the
+ * kernel that ran (build id).  Rewrites path in place (gzip'd if it was),
+ * with a new checksum.  Returns 0, or -1 with errbuf set.
+ */
+struct et_annotate_result {
+	size_t insns, resolved, with_lines;
+	char release[128];
+};
+int et_mix_annotate(const char *path, const char *vmlinux, struct et_annotate_result *res,
+		    char *errbuf, size_t errlen);
+
+/* Source lines through DWARF (lib/srcline.c) */
+struct et_srcmap;
+struct et_srcmap *et_srcmap_open(const char *vmlinux, char *err, size_t errlen);
+void et_srcmap_close(struct et_srcmap *sm);
+const char *et_srcmap_build_id(const struct et_srcmap *sm);
+const char *et_srcmap_release(const struct et_srcmap *sm);
+bool et_srcmap_has_dwarf(const struct et_srcmap *sm);
+int et_srcmap_lookup(struct et_srcmap *sm, uint64_t addr, char *buf, size_t size);
+
+/* Code places (lib/codeplace.c, the table in lib/codeplace.def) */
+enum et_code {
+	ET_CODE_HANDLER,	/* the syscall's own code and what it calls */
+	ET_CODE_GENERIC,	/* generic entry */
+	ET_CODE_ARCH,		/* the architecture's entry code */
+	ET_CODE_TRACER,		/* the entrytrace series, tracing */
+	ET_CODE_OTHER,		/* anything else outside the body */
+	ET_CODE_NR,
+};
+struct et_place {
+	enum et_code code;
+	char func[96];		/* the function of the deciding frame */
+	char callee[96];	/* the function inlined at that line, "" if none */
+	char outer[96];		/* the out-of-line function the code is in */
+	char file[160];
+	int line;
+};
+/* A place's instructions in one syscall x account, per call (lib/mix_where.c) */
+struct et_where {
+	struct et_place place;
+	int lines[8];		/* the place's lines, sorted */
+	int nr_lines;
+	bool more_lines, more_kinds;
+	uint64_t addr;		/* its first instruction */
+	char where[128];	/* and that as FUNC+OFF */
+	double insns;
+	struct {
+		const char *kind;	/* et_mix_name() of the file */
+		double n;
+	} kinds[8];
+	int nr_kinds;
+};
+ssize_t et_mix_where(const struct et_mix *m, const char *name, const char *account,
+		     struct et_where **out);
+bool et_where_same_place(const struct et_where *a, const struct et_where *b);
+double et_where_kind(const struct et_where *w, const char *kind);
+char *et_where_lines(const struct et_where *w, char *buf, size_t size);
+char *et_where_culprit(const struct et_mix *base, const struct et_mix *test, const char *name,
+		       const char *what, char *buf, size_t size);
+const char *et_code_name(enum et_code code);
+const char *et_code_key(enum et_code code);
+int et_code_of_path(const char *path);
+int et_place_of(const char *frames, bool body, struct et_place *p);
 
 /* ------------------------------------------------------------------ */
 /* Load: files -> timelines -> filtered stats, what every command needs */
@@ -577,6 +670,7 @@ struct et_report {
 	bool no_overhead;	/* ...and the tracer's events */
 	const struct et_syscall *excluded;
 	size_t nr_excluded;
+	int where;		/* plugin output: places per stage (0: none) */
 };
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
@@ -602,6 +696,7 @@ struct et_diff_report {
 	bool exclusive, no_overhead;	/* what the stats took off */
 	int top;			/* at most this many text rows; 0: all */
 	uint64_t min_count;		/* text: hide syscalls with fewer per side */
+	int where;			/* plugin output: places whose instructions moved */
 };
 
 int et_render_diff(const struct et_diff_report *rep, enum et_format fmt, FILE *out);

@@ -314,6 +314,16 @@ void et_json_mix_key(const struct et_report_file *files, int nr_files, const cha
 		     FILE *out);
 void et_text_mix_diff(const struct et_mix *base, const struct et_mix *test,
 		      const struct et_filter *filter, const struct et_trace *names,
-		      const struct et_diff *df, bool all, FILE *out);
+		      const struct et_diff *df, bool all, int where_rows, FILE *out);
+size_t et_mix_diff_names(const struct et_mix *base, const struct et_filter *filter,
+			 const struct et_trace *names, const struct et_diff *df, const char ***out);
+
+/* render_where.c: plugin output by place (lib/mix_where.c) */
+void et_text_where_diff(const struct et_mix *base, const struct et_mix *test,
+			const char *const *names, size_t nr_names, int insn_rows, FILE *out);
+void et_json_where_diff(const struct et_mix *base, const struct et_mix *test,
+			const char *const *names, size_t nr_names, FILE *out);
+void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_names, int rows,
+		   FILE *out);
 
 #endif /* _ET_LOCAL_H */

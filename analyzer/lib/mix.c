@@ -21,7 +21,7 @@
 
 #include "entrytrace-local.h"
 
-#define MIX_MAGIC "entrytrace-mix 1"
+#define MIX_MAGIC "entrytrace-mix "	/* then the version: 1 or 2 */
 
 struct mix_sample {
 	uint32_t seq;
@@ -46,7 +46,15 @@ struct et_mix {
 	char *path;
 	char *arch, *build_id, *sites_sha256, *table_hash, *mode, *release;
 	char *samples_arg, *tables_arg, *calls_arg;
+	int version;
 	bool complete;		/* the "end" line was there */
+	bool funcs_all;		/* "functions all": every function is listed */
+	int funcs_top;		/* "functions top N", or version 1: the longest list */
+	struct et_mix_insn *insns;
+	size_t nr_insns, cap_insns;
+	struct et_mix_at *ats;
+	size_t nr_ats, cap_ats;
+	size_t nr_src;
 	char **names;		/* interned syscall and account names */
 	int nr_names;
 	size_t cap_names;
@@ -90,7 +98,7 @@ const char *et_mix_name(const struct et_mix *m, int id)
 /* Is this file plugin output?  Plain or gzip'd; pipes are not probed. */
 bool et_mix_probe(const char *path)
 {
-	char line[sizeof(MIX_MAGIC) + 1];
+	char line[sizeof(MIX_MAGIC) + 2];
 	struct stat st;
 	gzFile f;
 	bool yes;
@@ -101,7 +109,8 @@ bool et_mix_probe(const char *path)
 	if (!f)
 		return false;
 	yes = gzgets(f, line, sizeof(line)) && !strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
-	      (line[strlen(MIX_MAGIC)] == '\n' || line[strlen(MIX_MAGIC)] == '\0');
+	      (line[strlen(MIX_MAGIC)] == '1' || line[strlen(MIX_MAGIC)] == '2') &&
+	      (line[strlen(MIX_MAGIC) + 1] == '\n' || line[strlen(MIX_MAGIC) + 1] == '\0');
 	gzclose(f);
 	return yes;
 }
@@ -288,6 +297,8 @@ static int parse_line(struct et_mix *m, char *line)
 		s.name = intern(m, tok[1]);
 		s.account = intern(m, tok[2]);
 		s.rank = (int)v[0];
+		if (m->version == 1 && s.rank > m->funcs_top)
+			m->funcs_top = s.rank;
 		s.what = intern(m, tok[4]);
 		s.sum = v[1];
 		if (s.name < 0 || s.account < 0 || s.what < 0)
@@ -326,6 +337,77 @@ static int parse_line(struct et_mix *m, char *line)
 		m->nr_kinds++;
 		return m->kind_names[m->nr_kinds - 1] && m->kind_class[m->nr_kinds - 1] ? 0 : -1;
 	}
+	if (IS("insn")) {
+		struct et_mix_insn in = { .kind = -1, .callkind = -1, .src = -1 };
+		char *end, *comma;
+
+		if (n != 5 || parse_u64(tok[1], &v[0]) || v[0] != m->nr_insns)
+			return -1;
+		errno = 0;
+		in.addr = strtoull(tok[2], &end, 16);
+		if (*end || errno || strncmp(tok[2], "0x", 2))
+			return -1;
+		in.where = intern(m, tok[3]);
+		comma = strchr(tok[4], ',');
+		if (comma)
+			*comma = '\0';
+		if (strcmp(tok[4], "-"))
+			in.kind = intern(m, tok[4]);
+		if (comma)
+			in.callkind = intern(m, comma + 1);
+		if (in.where < 0 || (strcmp(tok[4], "-") && in.kind < 0) || (comma && in.callkind < 0))
+			return -1;
+		if (et_grow((void **)&m->insns, &m->cap_insns, m->nr_insns + 1, sizeof(in)))
+			return -1;
+		m->insns[m->nr_insns++] = in;
+		return 0;
+	}
+	if (IS("at")) {
+		struct et_mix_at a;
+
+		if (n != 5 || parse_u64(tok[3], &v[0]) || parse_u64(tok[4], &v[1]) ||
+		    v[0] >= m->nr_insns || !v[1])
+			return -1;
+		a.name = intern(m, tok[1]);
+		a.account = intern(m, tok[2]);
+		a.insn = (int)v[0];
+		a.n = v[1];
+		if (a.name < 0 || a.account < 0)
+			return -1;
+		if (et_grow((void **)&m->ats, &m->cap_ats, m->nr_ats + 1, sizeof(a)))
+			return -1;
+		m->ats[m->nr_ats++] = a;
+		return 0;
+	}
+	if (IS("src")) {
+		char frames[4096];
+		size_t len = 0;
+
+		if (n < 3 || parse_u64(tok[1], &v[0]) || v[0] >= m->nr_insns ||
+		    m->insns[v[0]].src >= 0)
+			return -1;
+		for (int i = 2; i < n && len < sizeof(frames); i++) {
+			if (!strchr(tok[i], '@'))
+				return -1;
+			len += snprintf(frames + len, sizeof(frames) - len, "%s%s", i > 2 ? " " : "",
+					tok[i]);
+		}
+		if (len >= sizeof(frames))
+			return -1;
+		m->insns[v[0]].src = intern(m, frames);
+		m->nr_src++;
+		return m->insns[v[0]].src < 0 ? -1 : 0;
+	}
+	if (IS("functions")) {
+		if (n == 2 && !strcmp(tok[1], "all")) {
+			m->funcs_all = true;
+			return 0;
+		}
+		if (n != 3 || strcmp(tok[1], "top") || parse_u64(tok[2], &v[0]) || !v[0])
+			return -1;
+		m->funcs_top = (int)v[0];
+		return 0;
+	}
 	/* lines the analyzer has no use for, but knows */
 	if (IS("account") || IS("markers") || IS("unarmed") || IS("detail") ||
 	    IS("disas_diff") || IS("qemu_api"))
@@ -344,6 +426,46 @@ static int parse_line(struct et_mix *m, char *line)
 	}
 #undef IS
 	return -1;
+}
+
+/*
+ * The end line: "end" (version 1), "end LINES CRC32" (version 2: the lines
+ * before it and zlib's CRC-32 of their bytes).
+ */
+static int check_end(struct et_mix *m, const char *line, unsigned long lines, uLong crc,
+		     char *errbuf, size_t errlen)
+{
+	unsigned long want_lines, want_crc;
+	const char *p = line + 4;
+	char *e;
+
+	if (m->version == 1) {
+		if (strcmp(line, "end")) {
+			snprintf(errbuf, errlen, "%s line %lu: a version 1 end line is \"end\"",
+				 m->path, lines + 1);
+			return -1;
+		}
+		return 0;
+	}
+	want_lines = strtoul(p, &e, 10);
+	if (strncmp(line, "end ", 4) || e == p || *p < '0' || *p > '9' || *e != ' ' ||
+	    strlen(e + 1) != 8 || strspn(e + 1, "0123456789abcdef") != 8) {
+		snprintf(errbuf, errlen, "%s line %lu: malformed end line (want \"end LINES "
+			 "CRC32\")", m->path, lines + 1);
+		return -1;
+	}
+	want_crc = strtoul(e + 1, NULL, 16);
+	if (want_lines != lines) {
+		snprintf(errbuf, errlen, "%s: the end line counts %lu lines, the file has %lu: "
+			 "lines were added or removed", m->path, want_lines, lines);
+		return -1;
+	}
+	if (want_crc != crc) {
+		snprintf(errbuf, errlen, "%s: CRC-32 %08lx of the content, the end line says %08lx: "
+			 "the file was changed after it was written", m->path, crc, want_crc);
+		return -1;
+	}
+	return 0;
 }
 
 void et_mix_free(struct et_mix *m)
@@ -367,6 +489,8 @@ void et_mix_free(struct et_mix *m)
 	free(m->sums);
 	free(m->funcs);
 	free(m->setapart);
+	free(m->insns);
+	free(m->ats);
 	free(m->path);
 	free(m->arch);
 	free(m->build_id);
@@ -386,6 +510,7 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 	size_t cap = 1 << 16;
 	char *line = malloc(cap);
 	unsigned long lineno = 0;
+	uLong crc = crc32(0, Z_NULL, 0);
 	gzFile f = NULL;
 	int gzerr;
 
@@ -416,24 +541,34 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 			len += strlen(line + len);
 		}
 		lineno++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (lineno == 1) {
-			if (strcmp(line, MIX_MAGIC)) {
-				*err = ET_ERR_FORMAT;
-				snprintf(errbuf, errlen, "%s: not an entrytrace-mix version 1 file",
-					 path);
-				goto fail;
-			}
-			continue;
-		}
 		if (m->complete) {
 			*err = ET_ERR_FORMAT;
 			snprintf(errbuf, errlen, "%s line %lu: data after the \"end\" line", path,
 				 lineno);
 			goto fail;
 		}
-		if (!strcmp(line, "end")) {
+		if (strncmp(line, "end", 3) || (line[3] != '\n' && line[3] != ' ' && line[3]))
+			crc = crc32(crc, (const Bytef *)line, (uInt)len);
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (lineno == 1) {
+			if (!strcmp(line, MIX_MAGIC "1")) {
+				m->version = 1;
+			} else if (!strcmp(line, MIX_MAGIC "2")) {
+				m->version = 2;
+			} else {
+				*err = ET_ERR_FORMAT;
+				snprintf(errbuf, errlen, "%s: not an entrytrace-mix file (version 1 or 2)",
+					 path);
+				goto fail;
+			}
+			continue;
+		}
+		if (!strncmp(line, "end", 3) && (!line[3] || line[3] == ' ')) {
+			if (check_end(m, line, lineno - 1, crc, errbuf, errlen)) {
+				*err = ET_ERR_FORMAT;
+				goto fail;
+			}
 			m->complete = true;
 			continue;
 		}
@@ -631,4 +766,37 @@ const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
 int et_mix_account_stage(const char *account)
 {
 	return account_stage(account);
+}
+
+int et_mix_version(const struct et_mix *m) { return m->version; }
+bool et_mix_funcs_complete(const struct et_mix *m) { return m->funcs_all; }
+bool et_mix_annotated(const struct et_mix *m) { return m->nr_src > 0; }
+
+uint64_t et_mix_funcs_floor(const struct et_mix *m, int name, int account)
+{
+	uint64_t floor = 0;
+	int listed = 0;
+
+	if (m->funcs_all)
+		return 0;
+	for (size_t i = 0; i < m->nr_funcs; i++)
+		if (m->funcs[i].name == name && m->funcs[i].account == account) {
+			listed++;
+			if (!floor || m->funcs[i].sum < floor)
+				floor = m->funcs[i].sum;
+		}
+	/* a list shorter than N is every function that ran there */
+	return listed >= m->funcs_top ? floor : 0;
+}
+
+size_t et_mix_insns(const struct et_mix *m, const struct et_mix_insn **insns)
+{
+	*insns = m->insns;
+	return m->nr_insns;
+}
+
+size_t et_mix_ats(const struct et_mix *m, const struct et_mix_at **at)
+{
+	*at = m->ats;
+	return m->nr_ats;
 }

@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "entrytrace-local.h"
@@ -267,7 +268,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 			"every cell).\n");
 	if (r->base_files[0].mix && r->test_files[0].mix)
 		et_text_mix_diff(r->base_files[0].mix, r->test_files[0].mix, r->filter, r->names,
-				 r->diff, r->all, out);
+				 r->diff, r->all, r->where, out);
 }
 
 
@@ -307,8 +308,16 @@ static void json(const struct et_diff_report *r, FILE *out)
 	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"unit\": \"%s\"", r->base_files[0].mix ? "instructions" : "ns");
 	if (r->base_files[0].mix) {
+		const char **wn = NULL;
+		size_t nw;
+
 		et_json_mix_key(r->base_files, r->nr_base, "mix_base", out);
 		et_json_mix_key(r->test_files, r->nr_test, "mix_test", out);
+		if (r->test_files[0].mix) {
+			nw = et_mix_diff_names(r->base_files[0].mix, r->filter, r->names, r->diff, &wn);
+			et_json_where_diff(r->base_files[0].mix, r->test_files[0].mix, wn, nw, out);
+			free(wn);
+		}
 	}
 	fprintf(out, ",\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);

@@ -76,9 +76,18 @@ void et_text_mix_file(const struct et_report_file *f, FILE *out)
 	char buf[256];
 
 	fprintf(out, "file:        %s\n", f->info.path);
-	fprintf(out, "format:      entrytrace-mix 1 (QEMU TCG plugin output), %s, site table %s "
-		"(%s mode)\n", et_mix_arch(m), et_mix_table_hash(m) ? et_mix_table_hash(m) : "?",
-		et_mix_mode(m) ? et_mix_mode(m) : "?");
+	fprintf(out, "format:      entrytrace-mix %d (QEMU TCG plugin output), %s, site table %s "
+		"(%s mode)\n", et_mix_version(m), et_mix_arch(m),
+		et_mix_table_hash(m) ? et_mix_table_hash(m) : "?", et_mix_mode(m) ? et_mix_mode(m) : "?");
+	if (et_mix_version(m) >= 2)
+		fprintf(out, "tables:      %s; %s\n",
+			et_mix_funcs_complete(m) ? "every function that ran" :
+			"the top functions of each stage only (topk=)",
+			et_mix_annotated(m) ? "instructions with their source lines (entrytrace annotate)" :
+			"instructions by address, no source lines (not annotated)");
+	else
+		fprintf(out, "tables:      top functions only, no per-instruction table (version 1: "
+			"no checksum, no places)\n");
 	fprintf(out, "kernel:      %s, build id %s\n",
 		et_mix_release(m) ? et_mix_release(m) :
 		"release not in the file (no 'kernel' line): entry path taken as generic",
@@ -184,9 +193,28 @@ static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FI
 
 void et_text_mix(const struct et_report *rep, FILE *out)
 {
-	for (int i = 0; i < rep->nr_files; i++)
-		if (rep->files[i].mix)
-			text_mix_one(rep, rep->files[i].mix, out);
+	for (int i = 0; i < rep->nr_files; i++) {
+		const struct et_mix *m = rep->files[i].mix;
+		const struct et_mix_stat *st;
+		const char **names;
+		size_t n, nn = 0;
+
+		if (!m)
+			continue;
+		text_mix_one(rep, m, out);
+		if (!rep->where)
+			continue;
+		n = et_mix_stats(m, &st);
+		names = calloc(n + 1, sizeof(*names));
+		if (!names)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			if (!strcmp(et_mix_name(m, st[j].account), "whole") &&
+			    row_wanted(rep->filter, rep->names, m, &st[j], rep->stats, NULL))
+				names[nn++] = et_mix_name(m, st[j].name);
+		et_text_where(m, names, nn, rep->where, out);
+		free(names);
+	}
 }
 
 /* "name": sum, ... of one row's class (or kind) lines */
@@ -342,21 +370,31 @@ struct func_delta {
 	const char *fn;
 	double base, test;
 	bool in_base, in_test;
+	bool unknown;		/* missing from a side's cut list */
+	double bound;		/* then: the change is at least this far from 0 (signed), or 0 */
 };
+
+/* How far from 0 a change is at least: its size, or its bound's */
+static double change_size(const struct func_delta *d)
+{
+	return d->unknown ? fabs(d->bound) : fabs(d->test - d->base);
+}
 
 static int cmp_delta(const void *a, const void *b)
 {
 	const struct func_delta *x = a, *y = b;
-	double dx = fabs(x->test - x->base), dy = fabs(y->test - y->base);
+	double dx = change_size(x), dy = change_size(y);
 
 	return dx < dy ? 1 : dx > dy ? -1 : strcmp(x->fn, y->fn);
 }
 
 /*
- * Where the change went, by function: the plugin's top functions (topk=)
- * of the whole syscall on each side, per call, the largest changes first.
- * A function in one side's top list only reads "-" on the other: it ran
- * less than that side's last listed function there, not necessarily 0.
+ * Where the change went, by function: the whole syscall's functions on
+ * each side, per call, the largest changes first.  Version 2 files list
+ * every function that ran: one missing on a side ran 0 there.  Version 1
+ * files (topk=N) list the top N only: a function missing from a full list
+ * ran at most as often as its last one ("<=X"), and its change is unknown
+ * ("?"), never taken as 0.
  */
 static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 			   const struct et_filter *filter, const struct et_trace *names,
@@ -370,7 +408,8 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 		const char *name = et_mix_name(ma, sa[i].name);
 		const struct et_mix_stat *b = et_mix_stat(mb, name, "whole");
 		const struct et_mix_sum *s;
-		struct func_delta d[128];
+		struct func_delta d[1024];
+		uint64_t floor[2];
 		size_t nd = 0, n;
 
 		if (strcmp(et_mix_name(ma, sa[i].account), "whole") || !b ||
@@ -403,21 +442,50 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 		}
 		if (!nd)
 			continue;
+		/* a function missing from a cut list: its change is not known */
+		floor[0] = et_mix_funcs_floor(ma, sa[i].name, sa[i].account);
+		floor[1] = et_mix_funcs_floor(mb, b->name, b->account);
+		for (size_t j = 0; j < nd; j++) {
+			double fb = (double)floor[0] / sa[i].n, ft = (double)floor[1] / b->n;
+
+			d[j].unknown = (!d[j].in_base && floor[0]) || (!d[j].in_test && floor[1]);
+			/* one side known, the other at most its floor: a bound on the change */
+			if (d[j].unknown && d[j].in_test && d[j].test > fb)
+				d[j].bound = d[j].test - fb;
+			else if (d[j].unknown && d[j].in_base && d[j].base > ft)
+				d[j].bound = ft - d[j].base;
+		}
 		qsort(d, nd, sizeof(*d), cmp_delta);
 		if (!header) {
-			fprintf(out, "\nfunctions, base -> test (whole syscall, instructions per call, "
-				"from each side's top functions; -: not in that side's list, counted as 0)\n");
+			fprintf(out, "\nfunctions, base -> test (whole syscall, instructions per call; "
+				"%s)\n", et_mix_funcs_complete(ma) && et_mix_funcs_complete(mb) ?
+				"every function that ran on either side" :
+				"a side lists its top functions only: <=X not in its list, so at most X; "
+				">=+N, <=-N: the change is at least that; ?: not known");
 			fprintf(out, "%-16s %-44s %10s %10s %9s\n", "syscall", "function", "base",
 				"test", "delta");
 			header = true;
 		}
 		for (size_t j = 0; j < nd && j < 12; j++) {
-			char bb[16], tb[16];
+			char bb[24], tb[24], db[16];
 
-			snprintf(bb, sizeof(bb), d[j].in_base ? "%.1f" : "-", d[j].base);
-			snprintf(tb, sizeof(tb), d[j].in_test ? "%.1f" : "-", d[j].test);
-			fprintf(out, "%-16s %-44s %10s %10s %+9.1f\n", j ? "" : name, d[j].fn, bb, tb,
-				d[j].test - d[j].base);
+			if (d[j].in_base || !floor[0])
+				snprintf(bb, sizeof(bb), "%.1f", d[j].base);
+			else
+				snprintf(bb, sizeof(bb), "<=%.1f", (double)floor[0] / sa[i].n);
+			if (d[j].in_test || !floor[1])
+				snprintf(tb, sizeof(tb), "%.1f", d[j].test);
+			else
+				snprintf(tb, sizeof(tb), "<=%.1f", (double)floor[1] / b->n);
+			if (d[j].unknown && d[j].bound > 0)
+				snprintf(db, sizeof(db), ">=%+.1f", d[j].bound);
+			else if (d[j].unknown && d[j].bound < 0)
+				snprintf(db, sizeof(db), "<=%+.1f", d[j].bound);
+			else if (d[j].unknown)
+				snprintf(db, sizeof(db), "?");
+			else
+				snprintf(db, sizeof(db), "%+.1f", d[j].test - d[j].base);
+			fprintf(out, "%-16s %-44s %10s %10s %9s\n", j ? "" : name, d[j].fn, bb, tb, db);
 		}
 	}
 }
@@ -428,7 +496,7 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
  */
 void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 		      const struct et_filter *filter, const struct et_trace *names,
-		      const struct et_diff *df, bool all, FILE *out)
+		      const struct et_diff *df, bool all, int where_rows, FILE *out)
 {
 	const struct et_mix_stat *sa, *sb;
 	size_t na = et_mix_stats(ma, &sa), nb = et_mix_stats(mb, &sb), shown = 0, same = 0;
@@ -496,4 +564,29 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 	if (!shown && !same)
 		fprintf(out, "(no rows: the files have no aggregated tables)\n");
 	text_func_diff(ma, mb, filter, names, df, out);
+	{
+		const char **wn = NULL;
+		size_t nw = et_mix_diff_names(ma, filter, names, df, &wn);
+
+		et_text_where_diff(ma, mb, wn, nw, where_rows, out);
+		free(wn);
+	}
+}
+
+/* The syscalls the diff's mix tables show: the base's with tables, as filtered. */
+size_t et_mix_diff_names(const struct et_mix *ma, const struct et_filter *filter,
+			 const struct et_trace *names, const struct et_diff *df, const char ***out)
+{
+	const struct et_mix_stat *sa;
+	size_t na = et_mix_stats(ma, &sa), n = 0;
+	const char **v = calloc(na + 1, sizeof(*v));
+
+	*out = v;
+	if (!v)
+		return 0;
+	for (size_t i = 0; i < na; i++)
+		if (!strcmp(et_mix_name(ma, sa[i].account), "whole") &&
+		    row_wanted(filter, names, ma, &sa[i], NULL, df))
+			v[n++] = et_mix_name(ma, sa[i].name);
+	return n;
 }

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace annotate: name the kernel and the source line of every
+ * instruction in QEMU mix plugin output, from the vmlinux that ran.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "builtin.h"
+
+static const char annotate_usage[] =
+	"usage: entrytrace annotate --vmlinux=VMLINUX FILE.mix[.gz]...\n"
+	"\n"
+	"Adds to QEMU mix plugin output (version 2, Documentation/qemu-plugin.md)\n"
+	"what only the kernel's vmlinux knows, so that the file carries it wherever\n"
+	"it goes:\n"
+	"  kernel RELEASE        the release of the vmlinux's \"Linux version\" banner\n"
+	"                        (it tells report and diff which entry path ran)\n"
+	"  src ID FUNC@FILE:LINE ...\n"
+	"                        for every instruction the tables counted: its line,\n"
+	"                        then each line it was inlined at, out to the function\n"
+	"                        it is in (elfutils libdw; build the kernel with\n"
+	"                        DEBUG_INFO, DEBUG_INFO_REDUCED is enough)\n"
+	"Each FILE is rewritten in place (gzip'd if it was) with a new end line.\n"
+	"Earlier src lines are replaced; a kernel line must name the same release.\n"
+	"The vmlinux must be the kernel that ran: its build id is the file's.\n"
+	"\n"
+	"options:\n"
+	"      --vmlinux=PATH     the kernel image with its symbols (and DWARF)\n"
+	"  -q, --quiet            no line per file\n"
+	"  -h, --help             this text\n"
+	"\n"
+	"exit status: 0 annotated, 1 a file could not be written, 2 usage error,\n"
+	"3 a file is not version 2 plugin output, is damaged, or is not of this\n"
+	"vmlinux (build id, release), or the vmlinux cannot be read, 4 the vmlinux\n"
+	"has no DWARF line table for any instruction of a file.\n";
+
+int cmd_annotate(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "vmlinux", required_argument, NULL, 'v' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *vmlinux = NULL;
+	bool quiet = false;
+	int c, ret = ET_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			vmlinux = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(annotate_usage, stdout);
+			return ET_EXIT_OK;
+		default:
+			fputs(annotate_usage, stderr);
+			return ET_EXIT_USAGE;
+		}
+	}
+	if (!vmlinux || optind == argc) {
+		fprintf(stderr, "entrytrace annotate: %s\n", !vmlinux ? "--vmlinux is required" :
+			"no plugin output file given");
+		return ET_EXIT_USAGE;
+	}
+	for (int i = optind; i < argc; i++) {
+		struct et_annotate_result r;
+		char err[512];
+
+		if (et_mix_annotate(argv[i], vmlinux, &r, err, sizeof(err))) {
+			fprintf(stderr, "entrytrace annotate: %s\n", err);
+			ret = strncmp(err, "writing ", 8) ? ET_EXIT_INPUT : ET_EXIT_FAIL;
+			continue;
+		}
+		if (!quiet)
+			printf("%s: kernel %s, %zu instructions, %zu named, %zu with a source line\n",
+			       argv[i], r.release, r.insns, r.resolved, r.with_lines);
+		if (r.insns && !r.with_lines) {
+			fprintf(stderr, "entrytrace annotate: %s: no instruction has a source line: "
+				"%s has no DWARF line table (DEBUG_INFO)\n", argv[i], vmlinux);
+			if (ret == ET_EXIT_OK)
+				ret = ET_EXIT_EMPTY;
+		}
+	}
+	return ret;
+}
