@@ -123,6 +123,11 @@ static bool has_tables(const struct et_mix *m, int name)
 	for (size_t i = 0; i < n; i++)
 		if (s[i].name == name)
 			return true;
+	/* a syscall that ran no classed instruction has function rows only */
+	n = et_mix_funcs(m, &s);
+	for (size_t i = 0; i < n; i++)
+		if (s[i].name == name)
+			return true;
 	return false;
 }
 

@@ -173,11 +173,48 @@ static const char *die_name(Dwarf_Die *die)
 }
 
 /* Append "NAME@FILE:LINE" to buf; returns the new length. */
+/* "a/b/../c/./d" as "a/c/d", in place */
+static char *normalize(char *p)
+{
+	char *out = p, *s = p;
+
+	while (*s) {
+		if (!strncmp(s, "./", 2)) {
+			s += 2;
+		} else if (!strncmp(s, "../", 3) && out > p) {
+			/* drop the last component written */
+			char *q = out - 1;
+
+			while (q > p && q[-1] != '/')
+				q--;
+			if (!strncmp(q, "../", 3)) {
+				memmove(out, s, 3);
+				out += 3;
+			} else {
+				out = q;
+			}
+			s += 3;
+		} else {
+			while (*s && *s != '/')
+				*out++ = *s++;
+			if (*s)
+				*out++ = *s++;
+		}
+	}
+	*out = '\0';
+	return p;
+}
+
 static size_t frame_str(struct et_srcmap *sm, char *buf, size_t len, size_t size,
 			const char *name, const char *file, int line)
 {
-	int n = snprintf(buf + len, len < size ? size - len : 0, "%s%s@%s:%d", len ? " " : "",
-			 name, file ? tree_path(sm, file) : "?", line);
+	char path[PATH_MAX];
+	int n;
+
+	snprintf(path, sizeof(path), "%s", file ? file : "?");
+	normalize(path);
+	n = snprintf(buf + len, len < size ? size - len : 0, "%s%s@%s:%d", len ? " " : "",
+		     name, file ? tree_path(sm, path) : "?", line);
 
 	return n > 0 ? len + n : len;
 }
