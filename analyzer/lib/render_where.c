@@ -79,7 +79,9 @@ static double kinds_delta(const struct et_mix *ma, const struct et_where *a,
 			if (fabs(d) < 0.005)
 				continue;
 			sum += fabs(d);
-			len += snprintf(buf + len, len < size ? size - len : 0, "%s%s %+g",
+			/* whole counts per syscall as such; a rare path's share to 2 places */
+			len += snprintf(buf + len, len < size ? size - len : 0,
+					fabs(d - round(d)) < 0.005 ? "%s%s %+.0f" : "%s%s %+.2f",
 					len ? " " : "", strncmp(kind, "call:", 5) ? kind : kind + 5, d);
 		}
 	}
@@ -447,7 +449,8 @@ void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_n
 				for (int q = 0; q < w[k].nr_kinds; q++)
 					if (classed(m, w[k].kinds[q].kind))
 						len += snprintf(kb + len, len < sizeof(kb) ? sizeof(kb) - len : 0,
-								"%s%s %g", len ? " " : "",
+								fabs(w[k].kinds[q].n - round(w[k].kinds[q].n)) <
+								0.005 ? "%s%s %.0f" : "%s%s %.2f", len ? " " : "",
 								w[k].kinds[q].kind, w[k].kinds[q].n);
 				fprintf(out, "%-18s %8.1f  %-22s %-13s %s\n", k ? "" : acc, w[k].insns, kb,
 					et_code_name(w[k].place.code), place_str(&w[k], pb, sizeof(pb)));
