@@ -597,6 +597,13 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 		snprintf(errbuf, errlen, "%s: no arch line", path);
 		goto fail;
 	}
+	/* the plugin writes a version 2 file whole or not at all: one without its end is cut */
+	if (m->version >= 2 && !m->complete) {
+		*err = ET_ERR_FORMAT;
+		snprintf(errbuf, errlen, "%s: no end line after line %lu: the file is cut short",
+			 path, lineno);
+		goto fail;
+	}
 	gzclose(f);
 	free(line);
 	*err = ET_OK;

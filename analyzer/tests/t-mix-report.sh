@@ -55,8 +55,10 @@ expect_eq "diff --fail-on: a 20% rule holds" "$?" 0
 expect_exit "diff: a trace against a .mix is refused" 2 \
 	"$ET" diff "$DATA/x86_64-7.3-compact.dat" "$X"
 expect_exit "diff: a .mix of another architecture is refused" 2 "$ET" diff "$X" "$G"
-zcat "$G" | grep -v '^end$' > cut.mix
-expect_exit "report: a file QEMU did not finish (no end line) is damaged" 8 "$ET" report cut.mix
+zcat "$X" | grep -v '^end$' > cut.mix
+expect_exit "report: a version 1 file QEMU did not finish (no end line) is damaged" 8 "$ET" report cut.mix
+zcat "$G" | grep -Ev '^end( |$)' > cut2.mix
+expect_exit "report: a version 2 file without its end line is cut: refused" 3 "$ET" report cut2.mix
 zcat "$G" | sed '5s/.*/stat kill syscall many/' > bad.mix
 expect_exit "report: a malformed line is named by number" 3 "$ET" report bad.mix
 check "report: ... line 5" grep -q 'bad.mix line 5: malformed' <("$ET" report bad.mix 2>&1)
