@@ -309,12 +309,87 @@ static void json_side(FILE *out, const struct et_mix *m, const struct et_where *
 	fprintf(out, "}}");
 }
 
+/*
+ * "mix_code": per syscall and code class, instructions per syscall on each
+ * side (every place of the partition's accounts), and the classed kinds
+ */
+static void json_code(const struct et_mix *ma, const struct et_mix *mb, const char *const *names,
+		      size_t nr_names, FILE *out)
+{
+	bool first = true;
+
+	fprintf(out, ",\n  \"mix_code\": [");
+	for (size_t i = 0; i < nr_names; i++) {
+		struct wrow *rows;
+		struct side *sides;
+		size_t ns, nr = rows_of(ma, mb, names[i], &rows, &sides, &ns);
+
+		for (int c = 0; c < ET_CODE_NR && nr; c++) {
+			double v[2] = { 0 };
+			bool any = false;
+
+			for (size_t j = 0; j < nr; j++) {
+				if (rows[j].a && rows[j].a->place.code == (enum et_code)c)
+					v[0] += rows[j].a->insns, any = true;
+				if (rows[j].b && rows[j].b->place.code == (enum et_code)c)
+					v[1] += rows[j].b->insns, any = true;
+			}
+			if (!any)
+				continue;
+			fprintf(out, "%s\n    {\"syscall\": ", first ? "" : ",");
+			et_json_str(out, names[i]);
+			fprintf(out, ", \"code\": \"%s\", \"base\": %.3f, \"test\": %.3f, \"kinds\": {",
+				et_code_key(c), v[0], v[1]);
+			/* each classed kind of this code, test minus base */
+			{
+				const char *seen[64];
+				int nseen = 0;
+
+				for (size_t j = 0; j < nr; j++)
+					for (int s = 0; s < 2; s++) {
+						const struct et_where *w = s ? rows[j].b : rows[j].a;
+
+						for (int k = 0; w && w->place.code == (enum et_code)c &&
+						     k < w->nr_kinds && nseen < 64; k++) {
+							const char *kind = w->kinds[k].kind;
+							double d = 0;
+							int q;
+
+							if (!classed(s ? mb : ma, kind))
+								continue;
+							for (q = 0; q < nseen && strcmp(seen[q], kind); q++)
+								;
+							if (q < nseen)
+								continue;
+							seen[nseen++] = kind;
+							for (size_t r = 0; r < nr; r++) {
+								if (rows[r].b && rows[r].b->place.code == (enum et_code)c)
+									d += et_where_kind(rows[r].b, kind);
+								if (rows[r].a && rows[r].a->place.code == (enum et_code)c)
+									d -= et_where_kind(rows[r].a, kind);
+							}
+							fprintf(out, "%s", nseen > 1 ? ", " : "");
+							et_json_str(out, kind);
+							fprintf(out, ": %.3f", d);
+						}
+					}
+			}
+			fprintf(out, "}}");
+			first = false;
+		}
+		free(rows);
+		free_sides(sides, ns);
+	}
+	fprintf(out, "\n  ]");
+}
+
 /* "mix_where": every place of the named syscalls whose instructions or classes moved */
 void et_json_where_diff(const struct et_mix *ma, const struct et_mix *mb, const char *const *names,
 			size_t nr_names, FILE *out)
 {
 	bool first = true;
 
+	json_code(ma, mb, names, nr_names, out);
 	fprintf(out, ",\n  \"mix_where\": [");
 	for (size_t i = 0; i < nr_names; i++) {
 		struct wrow *rows;
