@@ -6,6 +6,9 @@
                                               "FUNCTION FILE (INLINED) CODE KIND+N..."
   python3 mixq.py code FILE.json SYSCALL CODE...   instructions per syscall, test - base,
                                               of those code classes
+  python3 mixq.py kinds FILE.json SYSCALL CODE    that code's classed kinds, test - base,
+                                              those that moved: "KIND+N ..."
+  python3 mixq.py whole FILE.json SYSCALL        the whole syscall per call, base test
 """
 import json
 import sys
@@ -44,6 +47,16 @@ def main():
         print(moved(d, sys.argv[3]))
     elif sys.argv[1] == 'code':
         print(code(d, sys.argv[3], sys.argv[4:]))
+    elif sys.argv[1] == 'kinds':
+        ks = {}
+        for x in d['mix_code']:
+            if x['syscall'] == sys.argv[3] and x['code'] == sys.argv[4]:
+                for k, v in x['kinds'].items():
+                    ks[k] = ks.get(k, 0) + v
+        print(' '.join('%s%+g' % (k, round(v, 3)) for k, v in sorted(ks.items()) if abs(v) > 0.005) or '-')
+    elif sys.argv[1] == 'whole':
+        print(' '.join('%.1f' % r['mean'] for f in (d['mix_base'][0], d['mix_test'][0])
+                       for r in f['rows'] if r['syscall'] == sys.argv[3] and r['account'] == 'whole'))
     else:
         sys.exit(f'mixq: unknown question {sys.argv[1]}')
 

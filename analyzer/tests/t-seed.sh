@@ -102,3 +102,24 @@ check "mix 6.12 -> 7.2: the second user_enter_irqoff() (interrupt.c:130) and __c
 # is 0 by construction; the plugin's gap account is what it cannot see
 expect_eq "mix: the gap between stages, getppid(), 6.12 -> 7.2 (instructions per call)" \
 	"$(jget m.json "[r['mean'] for f in (d['mix_base'][0], d['mix_test'][0]) for r in f['rows'] if r['syscall'] == 'getppid' and r['account'] == 'gap']")" "[14.0, 35.0]"
+expect_eq "mix 6.12 -> 7.2: kill()'s handler calls rcu_read_lock/unlock as often (SELinux)" \
+	"$(q kinds m.json kill handler)" "-"
+
+# The fixes (Documentation/fixes-powerpc.md), measured on 7.2 with
+# kernel-fix --data: testing TIF_SYSCALL_RET first takes the two sync and
+# the atomic, 7 instructions, off every syscall, and nothing else moves.
+fixes=0
+for v in selinux noselinux enforcing; do
+	a=$(mx 7.2 $v) b=$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-$v.mix.gz
+	[ -f "$b" ] || { _fail "fix-tif $v missing (kernel-fix --data --name tif 7.2)"; continue; }
+	fixes=$((fixes + 1))
+	"$ET" diff --json "$a" "$b" > f.json 2>/dev/null
+	for s in getppid kill; do
+		expect_eq "fix tif, 7.2 $v $s: the test-and-clear's two sync and its atomic go, nowhere else a barrier or atomic moves" \
+			"$(q moved f.json $s)" \
+			"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync-2 ldarx-1 stdcx-1']"
+		expect_eq "fix tif, 7.2 $v $s: entry -7 instructions, other code, handler and tracer unmoved" \
+			"$(q code f.json $s arch_entry generic_entry) $(q code f.json $s other) $(q code f.json $s handler) $(q code f.json $s tracer)" "-7.0 0.0 0.0 0.0"
+	done
+done
+expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
