@@ -39,6 +39,10 @@ refuses "no --rule" "--rule" --good HEAD~1 --bad HEAD tree
 refuses "unknown stage in the rule" "nosuch" --good HEAD~1 --bad HEAD --rule 'kill:nosuch>5%' tree
 refuses "a limit without a unit" "kill:lsm_task_kill>5'" --good HEAD~1 --bad HEAD --rule 'kill:lsm_task_kill>5' tree
 refuses "a rule that is no rule" "garbage" --good HEAD~1 --bad HEAD --rule garbage tree
+refuses "a class rule on an unknown account" "nosuch" --good HEAD~1 --bad HEAD --rule 'nosuch.hwsync>0' tree
+refuses "a class rule's limit with a unit" "whole.hwsync>0%" --good HEAD~1 --bad HEAD --rule 'whole.hwsync>0%' tree
+# a good class rule passes the rule check and is refused for the range, later
+refuses "a class rule is a rule (the bisect runs the plugin)" "same commit" --good HEAD --bad HEAD --rule 'whole.hwsync>0' tree
 refuses "--good not a commit" "nosuch" --good nosuch --bad HEAD --rule "$r" tree
 refuses "--bad not a commit" "nosuch" --good HEAD --bad nosuch --rule "$r" tree
 refuses "--good after --bad" "not an ancestor" --good HEAD --bad HEAD~1 --rule "$r" tree
