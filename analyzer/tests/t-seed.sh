@@ -91,6 +91,12 @@ for gen in 7.2 7.3; do
 	done
 done
 expect_eq "the mix points were checked on both generic kernels, three SELinux variants each" "$mixes" 6
+for gen in 7.2 7.3; do
+	"$ET" diff -s getppid,kill "$(mx 6.12 selinux)" "$(mx $gen selinux)" > fn.txt 2>&1
+	check "mix 6.12 -> $gen: the functions table lists every function on both sides: no bound, no unknown, no '-'" sh -c \
+		"sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -q 'every function that ran on either side' &&
+		 ! sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -Eq '<=|>=| \? | - '"
+done
 "$ET" diff --json "$(mx 6.12 selinux)" "$(mx 7.2 selinux)" > m.json 2>/dev/null
 expect_eq "mix 6.12 -> 7.2: getppid() whole syscall +30 (1165 -> 1195)" \
 	"$(jget m.json "[round(r['mean'], 0) for f in (d['mix_base'][0], d['mix_test'][0]) for r in f['rows'] if r['syscall'] == 'getppid' and r['account'] == 'whole']")" "[1165.0, 1195.0]"
