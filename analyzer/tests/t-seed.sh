@@ -129,3 +129,21 @@ for v in selinux noselinux enforcing; do
 	done
 done
 expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
+
+# The other fixes, SELinux initialised: 0002 moves nothing on the syscall
+# path, 0003 takes 52 off (48 context tracking's), 0004 moves nothing; and
+# without forced context tracking the conversion adds the same two sync
+for s in getppid kill; do
+	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix ret, 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
+	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix ctx, 7.2 $s: -52 instructions, -48 of them other code (context tracking)" \
+		"$(q whole f.json $s | awk '{ print $2 - $1 }') $(q code f.json $s other)" "-52 -48.0"
+	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix all (0004 on top), 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
+	"$ET" diff --json "$DATA/mix-ppc64le-6.12-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "noforce 6.12 -> 7.2 $s: the same two sync and atomic at the same place" "$(q moved f.json $s)" \
+		"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync+2 ldarx+1 stdcx+1']"
+done
+"$ET" diff --json "$(mx 7.2 selinux)" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+expect_eq "fix all, 7.2: getppid 1195 -> 1136 (6.12: 1165)" "$(q whole f.json getppid)" "1195.1 1136.1"
