@@ -165,6 +165,8 @@ struct et_trace_counts {
 	uint64_t pages_unread;		/* sum over CPUs of held - read */
 	uint64_t time_back;
 	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
+	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
+	const char *unknown_stage_names; /* their names, "a, b" */
 };
 
 const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);

@@ -227,6 +227,47 @@ static bool abi2_events(struct tep_handle *tep)
 	return false;
 }
 
+/*
+ * The recording's stage ids by name.  entry_stage_time prints its stage
+ * through __print_symbolic() with the kernel's whole table, so a file that
+ * has its format names every id; summary-only recordings lack it, and
+ * their ids are taken by position: the vocabulary is append-only, so an
+ * older kernel's ids are a prefix of this analyzer's, and a newer kernel's
+ * extra ids are stages it does not know.
+ */
+static int stage_map(struct et_decoder *d, struct tep_handle *tep, int slots)
+{
+	struct tep_event *ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_time");
+	const struct tep_print_arg *a = ev ? ev->print_fmt.args : NULL;
+	int n = slots > et_stage_nr_kernel ? slots : et_stage_nr_kernel;
+	size_t ulen = 0;
+
+	while (a && a->type != TEP_PRINT_SYMBOL)
+		a = a->next;
+	for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym; sym = sym->next)
+		if (atoi(sym->value) >= n)
+			n = atoi(sym->value) + 1;
+	d->kmap = malloc(n * sizeof(*d->kmap));
+	if (!d->kmap)
+		return -1;
+	d->kmap_len = n;
+	for (int i = 0; i < n; i++)
+		d->kmap[i] = !a && i < et_stage_nr_kernel ? i : -1;
+	for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym; sym = sym->next) {
+		int kid = atoi(sym->value), id = et_stage_by_name(sym->str);
+
+		d->kmap[kid] = id >= 0 && id < et_stage_nr_kernel ? id : -1;
+		if (d->kmap[kid] < 0 && ulen < sizeof(d->unknown_names))
+			ulen += snprintf(d->unknown_names + ulen, sizeof(d->unknown_names) - ulen,
+					 "%s%s", ulen ? ", " : "", sym->str);
+	}
+	for (int i = !a ? et_stage_nr_kernel : n; i < slots; i++)
+		if (ulen < sizeof(d->unknown_names))
+			ulen += snprintf(d->unknown_names + ulen, sizeof(d->unknown_names) - ulen,
+					 "%sid %d", ulen ? ", " : "", i);
+	return 0;
+}
+
 static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 				  struct et_trace_info *info, char *errbuf, size_t errlen)
 {
@@ -282,16 +323,14 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 			return ET_ERR_ABI;
 		}
 		d->su_nr_delta = d->su_delta.size / 4;
-		if (d->su_nr_delta != et_stage_nr_kernel) {
-			snprintf(errbuf, errlen,
-				 "%s: entry_stage:entry_stage_summary has %d stage slots, this analyzer's stages.def has %d: kernel and analyzer vocabularies differ",
-				 info->path, d->su_nr_delta, et_stage_nr_kernel);
-			return ET_ERR_ABI;
-		}
 		set_handler(d, ev, H_SUMMARY);
 		info->present |= ET_HAVE_SUMMARY;
 	}
 
+	if (stage_map(d, tep, d->su_nr_delta)) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
 	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_calib");
 	if (ev && resolve(ev, "abi", &d->ca_abi) &&
 	    resolve(ev, "source", &d->ca_source) &&
@@ -353,7 +392,9 @@ void et_decoder_fini(struct et_decoder *d)
 {
 	free(d->handlers);
 	free(d->active);
+	free(d->kmap);
 	d->handlers = d->active = NULL;
+	d->kmap = NULL;
 }
 
 /* In a stage mode raw_syscalls would only duplicate the timeline. */
@@ -388,7 +429,7 @@ int et_scratch_init(const struct et_decoder *d, struct et_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (d->su_nr_delta) {
-		s->su_buf = calloc(d->su_nr_delta, sizeof(*s->su_buf));
+		s->su_buf = calloc(et_stage_nr_kernel, sizeof(*s->su_buf));
 		if (!s->su_buf)
 			return -1;
 	}
@@ -515,11 +556,17 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->stage.seq = rd_field(d, rec, &d->st_seq);
 		ev->stage.nr = rd_field(d, rec, &d->st_nr);
 		ev->stage.stage = rd_field(d, rec, &d->st_stage);
-		/* a stage id stages.def does not have: damaged, or another ABI */
-		if (ev->stage.stage >= et_stage_nr_kernel) {
+		/* an id beyond the kernel's own table: damaged */
+		if (ev->stage.stage >= d->kmap_len) {
 			s->abi_errors++;
 			return false;
 		}
+		/* a stage of a newer vocabulary: its data is left out, counted */
+		if (d->kmap[ev->stage.stage] < 0) {
+			s->unknown_stages++;
+			return false;
+		}
+		ev->stage.stage = d->kmap[ev->stage.stage];
 		ev->stage.work = rd_field(d, rec, &d->st_work);
 		ev->stage.count = rd_field(d, rec, &d->st_count);
 		ev->stage.start = rd_field(d, rec, &d->st_start);
@@ -548,11 +595,17 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->summary.stamp_ns = et_stamp_ns(rd_field(d, rec, &d->su_cost), khz);
 		if (d->su_delta.offset + d->su_delta.size > rec->size)
 			return false;
-		for (int i = 0; i < d->su_nr_delta; i++)
-			s->su_buf[i] = et_ticks_ns(rd_u(d, (const char *)rec->data +
-							d->su_delta.offset + 4 * i, 4), khz);
+		memset(s->su_buf, 0, et_stage_nr_kernel * sizeof(*s->su_buf));
+		for (int i = 0; i < d->su_nr_delta; i++) {
+			uint64_t v = rd_u(d, (const char *)rec->data + d->su_delta.offset + 4 * i, 4);
+
+			if (i < d->kmap_len && d->kmap[i] >= 0)
+				s->su_buf[d->kmap[i]] = et_ticks_ns(v, khz);
+			else if (v)
+				s->unknown_stages++;
+		}
 		ev->summary.delta = s->su_buf;
-		ev->summary.nr_delta = d->su_nr_delta;
+		ev->summary.nr_delta = et_stage_nr_kernel;
 		return true;
 	}
 	case H_CALIB: {

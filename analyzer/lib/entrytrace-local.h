@@ -91,7 +91,16 @@ struct et_decoder {
 		su_rcu, su_sample, su_khz, su_cost, su_delta;
 	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
 		ca_agg, ca_scratch, ca_failed, ca_abi;
-	int su_nr_delta;
+	int su_nr_delta;	/* the summary's slots in this file */
+	/*
+	 * The recording's stage ids to this analyzer's, by name: from
+	 * entry_stage_time's symbolic stage table when the file has its format,
+	 * else by position (ids are append-only: an older kernel's are a prefix
+	 * of ours).  -1: a stage this analyzer does not know.
+	 */
+	int16_t *kmap;
+	int kmap_len;
+	char unknown_names[256];	/* "name, name" of the unknown ones */
 };
 
 /* One ring-buffer record, wherever it was read from. */
@@ -107,8 +116,9 @@ struct et_rec {
 struct et_scratch {
 	char comm_a[ET_COMM_LEN + 1];
 	char comm_b[ET_COMM_LEN + 1];
-	uint64_t *su_buf;	/* summary deltas, ns */
+	uint64_t *su_buf;	/* summary deltas, ns, by this analyzer's stage id */
 	uint64_t abi_errors;	/* entry_stage events that do not fit the ABI */
+	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
 };
 
 /*

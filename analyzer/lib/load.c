@@ -282,6 +282,10 @@ const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
 		if (c->abi_errors && len < size)
 			len += snprintf(buf + len, size - len, " %" PRIu64
 					" entry_stage events that do not fit the stage ABI;", c->abi_errors);
+		if (c->unknown_stages && len < size)
+			len += snprintf(buf + len, size - len, " %" PRIu64 " stage values of stages "
+					"this analyzer does not know (%s);", c->unknown_stages,
+					c->unknown_stage_names ? c->unknown_stage_names : "?");
 		if (len && len < size && buf[len - 1] == ';')
 			buf[len - 1] = '\0';
 		return buf;

@@ -137,12 +137,19 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 			first = false;
 		}
 	}
-	if (c->abi_errors)
+	if (c->abi_errors) {
 		fprintf(out, "%s %" PRIu64 " entry_stage events that do not fit "
-			"ABI %d (a stage id stages.def does not have, or a "
+			"ABI %d (a stage id beyond the kernel's own table, or a "
 			"calibration of another ABI): dropped\n",
 			first ? "DAMAGED:    " : "            ", c->abi_errors,
 			ENTRY_STAGE_ABI);
+		first = false;
+	}
+	if (c->unknown_stages)
+		fprintf(out, "%s %" PRIu64 " stage values of stages this analyzer "
+			"does not know (%s: a newer kernel's vocabulary; update "
+			"entrytrace): left out\n", first ? "DAMAGED:    " : "            ",
+			c->unknown_stages, c->unknown_stage_names ? c->unknown_stage_names : "?");
 }
 
 static void text_file(const struct et_report_file *f, FILE *out)
@@ -482,8 +489,9 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, "], \"time_back_per_cpu\": [");
 	for (int c = 0; c < f->counts.nr_cpus; c++)
 		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.time_back_per_cpu[c]);
-	fprintf(out, "], \"abi_errors\": %" PRIu64 ", \"first_ts\": %.9f, \"last_ts\": %.9f",
-		f->counts.abi_errors, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
+	fprintf(out, "], \"abi_errors\": %" PRIu64 ", \"unknown_stages\": %" PRIu64
+		", \"first_ts\": %.9f, \"last_ts\": %.9f", f->counts.abi_errors,
+		f->counts.unknown_stages, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
 	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
 		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
 		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,

@@ -163,6 +163,7 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	detect_mode(t);
 	t->long_size = tep_get_header_page_size(t->tep);
 	t->counts.nr_cpus = n;
+	t->counts.unknown_stage_names = t->dec.unknown_names;
 	t->counts.lost_per_cpu = calloc(n, sizeof(uint64_t));
 	t->counts.records_per_cpu = calloc(n, sizeof(uint64_t));
 	t->counts.pages_per_cpu = calloc(n, sizeof(uint64_t));
@@ -451,7 +452,7 @@ const struct et_trace_counts *et_trace_counts(const struct et_trace *t)
 
 bool et_counts_damaged(const struct et_trace_counts *c)
 {
-	return c->pages_unread || c->time_back || c->abi_errors;
+	return c->pages_unread || c->time_back || c->abi_errors || c->unknown_stages;
 }
 
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t)

@@ -169,6 +169,7 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 	if (w->last_ts > t->counts.last_ts)
 		t->counts.last_ts = w->last_ts;
 	t->counts.abi_errors += w->scratch.abi_errors;
+	t->counts.unknown_stages += w->scratch.unknown_stages;
 	et_scratch_fini(&w->scratch);
 }
 
@@ -545,7 +546,7 @@ static int walk_threads(struct et_trace *t, const int *cpus, int ncpus, int read
 			s->cpus[s->nr_cpus++] = cpus[c];
 		if (et_walk_init(t, &s->walk, push, s))
 			goto fail;
-		s->nr_delta = s->walk.scratch.su_buf ? t->dec.su_nr_delta : 0;
+		s->nr_delta = s->walk.scratch.su_buf ? et_stage_nr_kernel : 0;
 		if (!t->direct) {
 			/* libtracecmd shares nothing between handles, and needs that */
 			s->handle = et_trace_reopen(t);
