@@ -234,7 +234,8 @@ check "top -s: the header counts the syscalls it left out (kill0's 1000 and the 
 expect_exit "top -s nosuch: exit 2 naming it" 2 "$ET" top -s nosuchcall -- true
 
 rm -f ed.txt
-"$wl" -n 5000000 -o ed.txt getppid > /dev/null &
+# (killed below: long enough for three tables on a loaded machine)
+"$wl" -n 100000000 -o ed.txt getppid > /dev/null &
 wpid=$!
 for _ in $(seq 50); do [ -s ed.txt ] && break; sleep 0.1; done
 "$ET" top --delta -n 3 -d 0.5 -p $wpid > topd.txt 2>&1
