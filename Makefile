@@ -29,6 +29,7 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 
 LIB_SRCS := $(wildcard analyzer/lib/*.c)
 CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c analyzer/perfetto.c \
+	    analyzer/top-screen.c \
 	    $(wildcard analyzer/builtin-*.c)
 HDRS     := $(wildcard analyzer/include/*.h analyzer/lib/*.h analyzer/*.h) \
 	    tracepoints/stages.def
@@ -105,6 +106,10 @@ check:
 bench: all
 	scripts/host/bench-analyzer
 
+# the diff gate on a real clock: A/A false trips and a planted difference
+bench-replicates: all
+	scripts/host/bench-replicates
+
 docs: all
 	scripts/host/gen-docs
 
@@ -119,7 +124,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench docs seed-report install clean fuzz libentrytrace
+.PHONY: all san deps-check demo check bench bench-replicates docs seed-report install clean fuzz libentrytrace
 -include scripts/kernel/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 include analyzer/qemu-plugin/plugin.mk

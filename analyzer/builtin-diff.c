@@ -23,12 +23,27 @@ static const char diff_usage[] =
 	"vocabulary in tracepoints/stages.def; a stage one path lacks is reported as\n"
 	"having no counterpart, not dropped.\n"
 	"\n"
-	"For each cell: change of the mean and of the median with bootstrap 95%\n"
-	"confidence intervals, Mann-Whitney U with Holm's correction over all cells,\n"
-	"Cliff's delta, and the stage's contribution: the change of its mean time\n"
-	"per syscall, whose sum over the top-level stages is reconciled against the\n"
-	"change of the total (the residual is printed).  Text output is sorted by\n"
-	"contribution.\n"
+	"For each cell: change of the mean and of the median with 95% confidence\n"
+	"intervals, a test with Holm's correction over all cells, Cliff's delta, and\n"
+	"the stage's contribution: the change of its mean time per syscall, whose\n"
+	"sum over the top-level stages is reconciled against the change of the total\n"
+	"(the residual is printed).  Text output is sorted by contribution.\n"
+	"\n"
+	"What the tests take as independent (--replicates; the header says which):\n"
+	"  runs      each recording (two or more a side): per cell, each file's mean\n"
+	"            and median are one value; Welch's t over them, t intervals.\n"
+	"            The spread between runs (boots, recordings) is in every\n"
+	"            interval and test, as a real machine needs.\n"
+	"  syscalls  each syscall: bootstrap intervals, Mann-Whitney U.  Right for a\n"
+	"            deterministic clock only (QEMU -icount, plugin counts): on real\n"
+	"            hardware two recordings of one kernel differ by more than this\n"
+	"            expects, and more syscalls only shrink p.\n"
+	"  none      one recording a side on a real clock: nothing is tested, starred\n"
+	"            or gated; the changes are printed.\n"
+	"  auto      (default) syscalls for plugin output and for recordings whose\n"
+	"            clock counts instructions (QEMU -icount guests that run-guest\n"
+	"            names qemu-icount: the uname nodename), runs with two or more\n"
+	"            recordings a side, else none.\n"
 	"\n"
 	"BASE and TEST may be QEMU mix plugin output (.mix, plain or gzip'd), both\n"
 	"of them: the cells are then guest instructions, and the text ends with the\n"
@@ -40,6 +55,7 @@ static const char diff_usage[] =
 	"      --json, --csv      same as --format=json / csv\n"
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
+	"      --replicates=R     auto (default), runs, syscalls or none: above\n"
 	"      --bootstrap=N      bootstrap replicates (default 2000)\n"
 	"      --seed=N           random seed (default 1): same seed, same CIs\n"
 	"      --alpha=A          family-wise significance level (default 0.05)\n"
@@ -49,9 +65,13 @@ static const char diff_usage[] =
 	"      --min-count=N      text: leave out syscalls with fewer than N on a\n"
 	"                         side (default 30; JSON and CSV have all)\n"
 	"      --fail-on=RULES    exit 6 when a rule trips; RULES is a comma list of\n"
-	"                         [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns, STAGE may\n"
-	"                         be *; a rule trips on a significant cell whose mean\n"
-	"                         grew by more than N% of the base mean (or N ns).\n"
+	"                         [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>N{ns,us,ms}, STAGE\n"
+	"                         may be * (every kernel stage: not user_gap); a rule\n"
+	"                         trips on a significant cell whose mean (with runs:\n"
+	"                         median) grew by more than N% of the base's (or N ns)\n"
+	"                         and whose interval leaves out 0; the trip names the\n"
+	"                         [work] group.  Needs tests: with --replicates=none (one\n"
+	"                         recording a side) a time rule checks nothing (7).\n"
 	"                         On plugin output also [SYSCALL:]ACCOUNT.WHAT>N: the\n"
 	"                         instructions of kind or class WHAT (hwsync, barrier,\n"
 	"                         atomic, ...) per syscall in ACCOUNT (a stage, whole,\n"
@@ -140,7 +160,7 @@ static int parse_rule(const char *s, void *data)
 
 	if (!gt || gt == s)
 		return et_bad_value("entrytrace diff", "--fail-on", s,
-				    "expected [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns");
+				    "expected [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns (us, ms)");
 	if (colon && colon < gt) {
 		r.syscall = strndup(s, colon - s);
 		s = colon + 1;
@@ -172,11 +192,17 @@ static int parse_rule(const char *s, void *data)
 	}
 	if (!strcmp(end, "%"))
 		r.percent = true;
+	else if (!strcmp(end, "us"))
+		r.limit *= 1e3;
+	else if (!strcmp(end, "ms"))
+		r.limit *= 1e6;
+	else if (!strcmp(end, "s"))
+		r.limit *= 1e9;
 	else if (strcmp(end, "ns")) {
 		free(r.syscall);
 		return et_bad_value("entrytrace diff", "--fail-on", rule,
-				    *end ? "the limit's unit must be % or ns" :
-				    "the limit needs a unit: % or ns");
+				    *end ? "the limit's unit must be %, ns, us, ms or s" :
+				    "the limit needs a unit: %, ns, us, ms or s");
 	}
 add:
 	p = realloc(*rules, (*n + 1) * sizeof(*p));
@@ -337,6 +363,15 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 			none |= g == ET_EXIT_GATE_NONE;
 			continue;
 		}
+		if (df->replicates == ET_REP_NONE) {
+			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: one "
+				"recording a side on a real clock, so no change can be told from "
+				"run-to-run noise; record two or more runs a side (BASE... -- "
+				"TEST...), or --replicates=syscalls for a deterministic clock "
+				"(QEMU -icount)\n", rb);
+			none = true;
+			continue;
+		}
 		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
 			       rep->test_files, why, sizeof(why))) {
 			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
@@ -347,22 +382,46 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 		for (size_t i = 0; i < df->nr_cells; i++) {
 			const struct et_diff_cell *c = &df->cells[i];
 			const char *name = et_syscall_name(names, c->nr);
-			double grew;
+			bool runs = df->replicates == ET_REP_RUNS;
+			double grew, d, lo, hi, b;
 
 			if (r->stage >= 0 && r->stage != c->stage)
+				continue;
+			/* *: the kernel's stages; user space is not the kernel's change */
+			if (r->stage < 0 && et_stages[c->stage].phase == ET_PHASE_USER)
 				continue;
 			if (r->syscall && c->nr != nr)
 				continue;
 			if (!c->tested || (r->percent && c->mean_base <= 0))
 				continue;
 			checked++;
-			if (!c->significant || c->d_mean <= 0)
+			/*
+			 * The statistic the test was on: per syscall the mean; with
+			 * runs as replicates the recordings' medians.  A change its
+			 * own interval does not hold is no trip.
+			 */
+			if (runs) {
+				d = c->d_median;
+				lo = c->d_median_lo;
+				hi = c->d_median_hi;
+				b = c->median_base;
+			} else {
+				d = c->d_mean;
+				lo = c->d_mean_lo;
+				hi = c->d_mean_hi;
+				b = c->mean_base;
+			}
+			if (!c->significant || d <= 0 || !(lo > 0) || (r->percent && b <= 0))
 				continue;
-			grew = r->percent ? 100 * c->d_mean / c->mean_base : c->d_mean;
+			grew = r->percent ? 100 * d / b : d;
 			if (grew > r->limit) {
-				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s %s +%.1f%s (p %.2g)\n",
-					rb, name ? name : "?", et_stages[c->stage].name, grew,
-					r->percent ? "%" : " ns", c->p_adj);
+				char wb[160];
+
+				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s [%s] %s "
+					"+%.1f%s (%s %+.1f ns [%+.1f, %+.1f], p %.2g)\n", rb,
+					name ? name : "?", et_work_str(c->work, wb, sizeof(wb)),
+					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
+					runs ? "median" : "mean", d, lo, hi, c->p_adj);
 				tripped = true;
 			}
 		}
@@ -435,6 +494,7 @@ enum {
 	OPT_PLOT,
 	OPT_MIN_COUNT,
 	OPT_WHERE,
+	OPT_REPLICATES,
 };
 
 int cmd_diff(int argc, char **argv)
@@ -454,6 +514,7 @@ int cmd_diff(int argc, char **argv)
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "where", optional_argument, NULL, OPT_WHERE },
+		{ "replicates", required_argument, NULL, OPT_REPLICATES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -467,7 +528,7 @@ int cmd_diff(int argc, char **argv)
 	struct rule *rules = NULL;
 	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0, where = 0;
 	uint64_t min_count = 30;
-	bool all = false;
+	bool all = false, rep_auto = true, exact = true;
 	char **files, err[512], *end;
 	FILE *out = stdout;
 	struct et_output o;
@@ -542,10 +603,18 @@ int cmd_diff(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case OPT_FAIL_ON:
+		case OPT_FAIL_ON: {
+			int before = nr_rules;
+
 			if (et_for_each_csv(optarg, parse_rule, ctx))
 				goto bad;
+			if (nr_rules == before) {
+				et_bad_value("entrytrace diff", "--fail-on", optarg,
+					     "no rule in it: a gate that checks nothing would pass");
+				goto bad;
+			}
 			break;
+		}
 		case OPT_PLOT:
 			plot_path = optarg;
 			break;
@@ -562,6 +631,20 @@ int cmd_diff(int argc, char **argv)
 			if (optarg && (*end || where < 1)) {
 				et_bad_value("entrytrace diff", "--where", optarg,
 					     "expected a number of places");
+				goto bad;
+			}
+			break;
+		case OPT_REPLICATES:
+			rep_auto = !strcmp(optarg, "auto");
+			if (!strcmp(optarg, "runs"))
+				dopts.replicates = ET_REP_RUNS;
+			else if (!strcmp(optarg, "syscalls"))
+				dopts.replicates = ET_REP_SYSCALLS;
+			else if (!strcmp(optarg, "none"))
+				dopts.replicates = ET_REP_NONE;
+			else if (!rep_auto) {
+				et_bad_value("entrytrace diff", "--replicates", optarg,
+					     "expected auto, runs, syscalls or none");
 				goto bad;
 			}
 			break;
@@ -592,6 +675,15 @@ int cmd_diff(int argc, char **argv)
 		fprintf(stderr, "entrytrace diff: need a base and a test: BASE TEST or BASE... -- TEST...\n");
 		goto bad;
 	}
+
+	if (!rep_auto && dopts.replicates == ET_REP_RUNS && (nb < 2 || nt < 2)) {
+		fprintf(stderr, "entrytrace diff: --replicates=runs needs two or more recordings "
+			"a side (BASE... -- TEST...); base has %d, test %d\n", nb, nt);
+		goto bad;
+	}
+	if (rep_auto && nb >= 2 && nt >= 2)
+		dopts.replicates = ET_REP_RUNS;
+	com.load.per_file_stats = dopts.replicates == ET_REP_RUNS;
 
 	et_common_progress(&com);
 	e = et_load_files(&base, files, nb, &com.load, err, sizeof(err));
@@ -627,6 +719,19 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_EMPTY;
 		goto out;
 	}
+	/* a deterministic clock on both sides: plugin counts, -icount guests */
+	for (int i = 0; i < nb; i++)
+		exact &= base.files[i].mix || et_info_virtual_clock(&base.files[i].info);
+	for (int i = 0; i < nt; i++)
+		exact &= test.files[i].mix || et_info_virtual_clock(&test.files[i].info);
+	if (rep_auto && dopts.replicates != ET_REP_RUNS)
+		dopts.replicates = exact ? ET_REP_SYSCALLS : ET_REP_NONE;
+	if (dopts.replicates == ET_REP_RUNS) {
+		dopts.base_runs = base.run_stats;
+		dopts.test_runs = test.run_stats;
+		dopts.nr_base_runs = nb;
+		dopts.nr_test_runs = nt;
+	}
 	rep = (struct et_diff_report){
 		.diff = &df, .opts = dopts,
 		.base_files = base.files, .test_files = test.files,
@@ -634,6 +739,7 @@ int cmd_diff(int argc, char **argv)
 		.base_path = et_info_entry_path(&base.files[0].info),
 		.test_path = et_info_entry_path(&test.files[0].info),
 		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count, .where = where,
+		.virtual_clock = exact && !base.files[0].mix,
 		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE), .no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 	};
 	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {
@@ -652,7 +758,7 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && nr_rules)
 		ret = gate(&df, &rep, rules, nr_rules);
-	if (ret == ET_EXIT_OK && !df.tests) {
+	if (ret == ET_EXIT_OK && !df.compared) {
 		fprintf(stderr, "entrytrace diff: compared nothing: base and test share no "
 			"syscall x path signature x stage cell with values on both sides (base %s "
 			"mode, test %s mode)\n", et_mode_name(base.files[0].info.mode),

@@ -174,6 +174,12 @@ const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);
 bool et_counts_damaged(const struct et_trace_counts *counts);
 /* Both traces are of one architecture (syscall numbers comparable). */
 bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
+/*
+ * The recording's clock counts instructions: a QEMU -icount guest, which
+ * scripts/guest/run-guest --icount names qemu-icount (the uname's
+ * nodename); its times are virtual ns and repeat exactly.
+ */
+bool et_info_virtual_clock(const struct et_trace_info *in);
 
 /* ------------------------------------------------------------------ */
 /* Syscalls and the timeline                                           */
@@ -255,7 +261,8 @@ struct et_timeline_counts {
 	uint64_t complete;	/* ...without ET_SC_INCOMPLETE flags */
 	uint64_t flagged[16];	/* per ET_SC_* bit */
 	uint64_t excluded[16];	/* incomplete ones by first reason, see below */
-	uint64_t tasks;		/* distinct tasks seen */
+	uint64_t tasks;		/* distinct tasks seen in any event */
+	uint64_t syscall_tasks;	/* ...of them the ones that made a syscall */
 	uint64_t seq_lost;	/* syscalls missing from seq gaps */
 	uint64_t stray;		/* events that fit no timeline */
 	uint64_t dup_stage;	/* a stage seen twice for one seq */
@@ -345,6 +352,10 @@ struct et_filter {
 	double window_start;	/* seconds */
 	double window_end;
 	uint64_t stages;	/* stages to show; 0 = all */
+	/* results: any of ok (>= 0), error (-4095..-1) or these errnos */
+	bool result_ok, result_error;
+	int *errnos;
+	int nr_errnos;
 };
 
 bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
@@ -527,6 +538,7 @@ struct et_load_opts {
 	et_progress_fn progress;	/* optional: see et_trace_set_progress */
 	void *progress_data;
 	bool raw_stamps;		/* et_timeline_set_raw_stamps */
+	bool per_file_stats;		/* also one et_stats per file: run_stats */
 };
 
 struct et_load {
@@ -535,6 +547,7 @@ struct et_load {
 	struct et_trace **traces;	/* open until et_load_free */
 	struct et_mix **mixes;		/* per file: plugin output, else NULL */
 	struct et_stats *stats;
+	struct et_stats **run_stats;	/* per file (per_file_stats), else NULL */
 	uint64_t filtered_out;
 	uint64_t seen;			/* syscalls of all files */
 	uint64_t lost;			/* lost events and lost-touched syscalls */
@@ -545,6 +558,12 @@ struct et_load {
 
 /* Both traces are of one architecture (syscall numbers comparable). */
 bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
+/*
+ * The recording's clock counts instructions: a QEMU -icount guest, which
+ * scripts/guest/run-guest --icount names qemu-icount (the uname's
+ * nodename); its times are virtual ns and repeat exactly.
+ */
+bool et_info_virtual_clock(const struct et_trace_info *in);
 /* On error errbuf says why, for one line; the load still needs freeing. */
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);
@@ -566,11 +585,36 @@ enum et_diff_status {
 	ET_DIFF_NO_COUNTERPART_TEST,
 };
 
+/*
+ * What a replicate is, the unit the tests and intervals take as independent:
+ *   SYSCALLS  every syscall (a deterministic clock: QEMU -icount, plugin
+ *             counts): today's per-syscall statistics
+ *   RUNS      every recording: per cell, each file's mean (median) is one
+ *             value, and base and test are compared with Welch's t over
+ *             them, so the spread between recordings is in every interval
+ *             and test (two or more files a side)
+ *   NONE      one recording a side on a real clock: run-to-run noise cannot
+ *             be told from a change; nothing is tested (no star, no trip)
+ */
+enum et_replicates { ET_REP_SYSCALLS, ET_REP_RUNS, ET_REP_NONE };
+
 struct et_diff_opts {
 	int bootstrap;		/* replicates, e.g. 2000 */
 	uint64_t seed;		/* results are reproducible for one seed */
 	double alpha;		/* family-wise, after Holm's correction */
+	enum et_replicates replicates;
+	/* RUNS: each side's files' own stats */
+	struct et_stats *const *base_runs, *const *test_runs;
+	int nr_base_runs, nr_test_runs;
 };
+const char *et_replicates_name(enum et_replicates r);
+
+/* Stage columns: a child indented under its parent (stage.c) */
+int et_stage_depth(int stage);
+const char *et_stage_label(int stage, char *buf, size_t size);
+int et_stage_label_width(void);
+/* P(|T| > |t|), Student's t with df degrees of freedom (two-sided) */
+double et_student_t_p(double t, double df);
 
 struct et_diff_cell {
 	int nr;
@@ -592,6 +636,9 @@ struct et_diff_cell {
 	 */
 	double shift, shift_lo, shift_hi, shift_level;
 	double cliff;		/* Cliff's delta, -1..1 */
+	/* RUNS: the recordings that had the cell, and Welch's t over their means */
+	int runs_base, runs_test;
+	double t, df_t;
 	bool significant;
 	double per_sc_base;	/* mean time per syscall, 0 where not run */
 	double per_sc_test;
@@ -630,7 +677,10 @@ struct et_diff {
 	struct et_diff_group *groups;
 	size_t nr_groups;
 	size_t tests;		/* cells tested, for the correction */
+	size_t compared;	/* cells with values on both sides */
 	double alpha;
+	enum et_replicates replicates;
+	int nr_base_runs, nr_test_runs;
 };
 
 /*
@@ -673,9 +723,18 @@ struct et_report {
 	const struct et_syscall *excluded;
 	size_t nr_excluded;
 	int where;		/* plugin output: places per stage (0: none) */
+	/* text: the order of the syscalls, how many, the unit of times */
+	enum et_sort { ET_SORT_TOTAL, ET_SORT_COUNT, ET_SORT_MEAN, ET_SORT_P50,
+		       ET_SORT_P99, ET_SORT_MAX, ET_SORT_NAME } sort;
+	int top;		/* at most this many syscalls (0: all) */
+	enum et_unit { ET_UNIT_NS, ET_UNIT_US, ET_UNIT_MS, ET_UNIT_S } unit;
 };
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
+/* "total" -> ET_SORT_TOTAL ...; -1 if none */
+int et_sort_by_name(const char *name);
+const char *et_sort_name(enum et_sort s);
+int et_unit_by_name(const char *name);
 
 /* The N syscalls with the longest total, kept as they come. */
 struct et_slowest;
@@ -699,6 +758,7 @@ struct et_diff_report {
 	int top;			/* at most this many text rows; 0: all */
 	uint64_t min_count;		/* text: hide syscalls with fewer per side */
 	int where;			/* plugin output: places whose instructions moved */
+	bool virtual_clock;		/* every file's clock counts instructions */
 };
 
 int et_render_diff(const struct et_diff_report *rep, enum et_format fmt, FILE *out);

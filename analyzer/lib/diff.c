@@ -21,6 +21,18 @@
  *     which it did not run as 0; over the stages that partition a syscall
  *     (top level, entry/body/exit) these add up to the total, and what they
  *     do not explain of the total's change is reported as the residual.
+ *
+ * All of the above takes each syscall as a replicate, which holds for a
+ * deterministic clock (QEMU -icount, plugin counts).  On a real machine
+ * two recordings of the same kernel differ by more than their syscalls
+ * scatter within one: the recording is the unit of replication
+ * (ET_REP_RUNS).  Each file's mean and median of a cell are then one value
+ * each, and the change of the medians is tested with Welch's t over them
+ * (pyperf's compare_to tests runs' values the same way), the intervals of
+ * both from the same t: the
+ * spread between recordings is in every interval and test, and more
+ * syscalls per recording do not shrink them.  With one recording a side
+ * on a real clock (ET_REP_NONE) nothing is tested.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -236,6 +248,199 @@ static double half_bucket(double v)
 	return (double)(et_hist_upper(i) - et_hist_lower(i)) / 2;
 }
 
+/* ------------------------------------------------------------------ */
+/* Runs as replicates: Welch's t over each recording's value           */
+
+const char *et_replicates_name(enum et_replicates r)
+{
+	switch (r) {
+	case ET_REP_SYSCALLS:
+		return "syscalls";
+	case ET_REP_RUNS:
+		return "runs";
+	case ET_REP_NONE:
+		return "none";
+	}
+	return "?";
+}
+
+/* Regularized incomplete beta I_x(a, b), Lentz's continued fraction. */
+static double betai(double a, double b, double x)
+{
+	double bt, c = 1, d, h, tiny = 1e-300;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	if (x > (a + 1) / (a + b + 2))
+		return 1 - betai(b, a, 1 - x);
+	bt = exp(lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log(1 - x));
+	d = 1 - (a + b) * x / (a + 1);
+	d = fabs(d) < tiny ? tiny : d;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 300; m++) {
+		double m2 = 2 * m, aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2)), del;
+
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
+		d = 1 + aa * d;
+		d = fabs(d) < tiny ? tiny : d;
+		c = 1 + aa / c;
+		c = fabs(c) < tiny ? tiny : c;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < 1e-14)
+			break;
+	}
+	return bt * h / a;
+}
+
+/* P(|T| > |t|) for Student's t with df degrees of freedom */
+double et_student_t_p(double t, double df)
+{
+	return betai(df / 2, 0.5, df / (df + t * t));
+}
+
+/* q with P(|T| > q) = a, by bisection */
+static double t_crit(double a, double df)
+{
+	double lo = 0, hi = 1e6;
+
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+
+		if (et_student_t_p(mid, df) > a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Each run's mean and median of one cell; returns the runs that have it. */
+static int run_values(struct et_stats *const *runs, int n, const struct et_diff_cell *d,
+		      double *mean, double *median)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		const struct et_cell *c = et_stats_cell(runs[i], d->nr, d->work, d->stage);
+
+		if (!c || !c->hist.count)
+			continue;
+		mean[k] = et_hist_mean(&c->hist);
+		median[k] = (double)et_hist_quantile(&c->hist, 0.5);
+		k++;
+	}
+	return k;
+}
+
+static void mean_var(const double *v, int n, double *m, double *var)
+{
+	double s = 0, ss = 0;
+
+	for (int i = 0; i < n; i++)
+		s += v[i];
+	*m = s / n;
+	for (int i = 0; i < n; i++)
+		ss += (v[i] - *m) * (v[i] - *m);
+	*var = n > 1 ? ss / (n - 1) : 0;
+}
+
+/*
+ * Welch's t of b against t: the difference of the means, its 95% interval,
+ * and (if p) the two-sided p and the degrees of freedom.
+ */
+static void welch(const double *b, int nb, const double *t, int nt, double *diff, double *lo,
+		  double *hi, double *p, double *tstat, double *df)
+{
+	double mb, vb, mt, vt, se2, se, q, dof, rb, rt;
+
+	mean_var(b, nb, &mb, &vb);
+	mean_var(t, nt, &mt, &vt);
+	/*
+	 * A recording's value is known to its histogram bucket only: runs
+	 * that agree exactly (two medians of 104 ns) say the spread is below
+	 * the resolution, not that it is 0.  The variance of a value rounded
+	 * to a bucket of width w, w^2 / 12, is the least either side has.
+	 */
+	rb = 2 * half_bucket(mb);
+	rt = 2 * half_bucket(mt);
+	vb = vb > rb * rb / 12 ? vb : rb * rb / 12;
+	vt = vt > rt * rt / 12 ? vt : rt * rt / 12;
+	*diff = mt - mb;
+	se2 = vb / nb + vt / nt;
+	se = sqrt(se2);
+	if (se <= 1e-12 * (fabs(mb) + fabs(mt) + 1)) {
+		*lo = *hi = *diff;
+		if (p)
+			*p = *diff != 0 ? 0 : 1;
+		if (tstat)
+			*tstat = *diff > 0 ? INFINITY : *diff < 0 ? -INFINITY : 0;
+		if (df)
+			*df = nb + nt - 2;
+		return;
+	}
+	dof = se2 * se2 / ((vb / nb) * (vb / nb) / (nb - 1) + (vt / nt) * (vt / nt) / (nt - 1));
+	q = t_crit(0.05, dof);
+	*lo = *diff - q * se;
+	*hi = *diff + q * se;
+	if (p)
+		*p = et_student_t_p(*diff / se, dof);
+	if (tstat)
+		*tstat = *diff / se;
+	if (df)
+		*df = dof;
+}
+
+/* RUNS: each recording's mean and median a replicate; Welch's t over them. */
+static bool compare_runs(struct et_diff_cell *d, const struct et_diff_opts *o)
+{
+	int nmax = o->nr_base_runs > o->nr_test_runs ? o->nr_base_runs : o->nr_test_runs;
+	double *bm = calloc(4 * (nmax + 1), sizeof(double));
+	double *bq = bm + nmax + 1, *tm = bq + nmax + 1, *tq = tm + nmax + 1;
+
+	if (!bm)
+		return false;
+	d->runs_base = run_values(o->base_runs, o->nr_base_runs, d, bm, bq);
+	d->runs_test = run_values(o->test_runs, o->nr_test_runs, d, tm, tq);
+	if (d->runs_base >= 2 && d->runs_test >= 2) {
+		double mb, mt, v;
+
+		/*
+		 * The test is on the medians: a recording's mean on a real
+		 * machine is moved by the few syscalls an interrupt or a
+		 * migration hit (one 46 us read of 2000 moves the mean by
+		 * 23 ns), its median is not.
+		 */
+		welch(bm, d->runs_base, tm, d->runs_test, &d->d_mean, &d->d_mean_lo,
+		      &d->d_mean_hi, NULL, NULL, NULL);
+		welch(bq, d->runs_base, tq, d->runs_test, &d->d_median, &d->d_median_lo,
+		      &d->d_median_hi, &d->p, &d->t, &d->df_t);
+		mean_var(bm, d->runs_base, &mb, &v);
+		mean_var(tm, d->runs_test, &mt, &v);
+		d->mean_base = mb;
+		d->mean_test = mt;
+		mean_var(bq, d->runs_base, &mb, &v);
+		mean_var(tq, d->runs_test, &mt, &v);
+		d->median_base = mb;
+		d->median_test = mt;
+		d->tested = true;
+	} else {
+		d->p = 1;	/* fewer than two recordings a side had it */
+	}
+	free(bm);
+	return true;
+}
+
 static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
 			 struct rng *r)
 {
@@ -250,11 +455,19 @@ static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
 	d->mean_test = et_hist_mean(t);
 	d->d_median = d->median_test - d->median_base;
 	d->d_mean = d->mean_test - d->mean_base;
+	d->d_mean_lo = d->d_mean_hi = d->d_median_lo = d->d_median_hi = NAN;
+	d->shift = d->shift_lo = d->shift_hi = d->t = d->df_t = NAN;
 	if (b->count < 2 || t->count < 2 || b->moments_only || t->moments_only)
 		return true;	/* too few values to test */
 
 	mann_whitney(b, t, &d->u, &d->z, &d->p, &d->mw_sigma);
 	d->cliff = 2 * d->u / ((double)b->count * (double)t->count) - 1;
+	if (o->replicates == ET_REP_NONE) {
+		d->p = 1;	/* not tested: one recording a side, a real clock */
+		return true;
+	}
+	if (o->replicates == ET_REP_RUNS)
+		return compare_runs(d, o);
 	d->tested = true;
 
 	if (!cdf_init(&cb, b))
@@ -579,6 +792,9 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 
 	memset(df, 0, sizeof(*df));
 	df->alpha = opts->alpha;
+	df->replicates = opts->replicates;
+	df->nr_base_runs = opts->nr_base_runs;
+	df->nr_test_runs = opts->nr_test_runs;
 	rng_seed(&r, opts->seed);
 
 	for (int s = 0; s < 2; s++) {
@@ -657,11 +873,17 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 				}
 		}
 		g.residual = g.d_total - g.explained;
-		/* a share of the total only for stages inside it (not emit) */
+		/*
+		 * A share of the total's change only for the total and the
+		 * stages that partition it: they add up to 100% less the
+		 * residual.  A child is inside its parent's share (the text
+		 * indents it), a stage outside the total (user_gap, emit, a
+		 * stock kernel's signal_exit) has none.
+		 */
 		for (size_t i = g.first; i < df->nr_cells; i++)
 			df->cells[i].share =
-				g.d_total && et_stages[df->cells[i].stage].phase != ET_PHASE_USER &&
-				df->cells[i].stage != ET_STAGE_EMIT ?
+				g.d_total && (df->cells[i].partitions ||
+					      df->cells[i].stage == ET_STAGE_TOTAL) ?
 				df->cells[i].contrib / g.d_total : NAN;
 		if (et_grow((void **)&df->groups, &cap_groups, df->nr_groups + 1,
 			    sizeof(*df->groups)))
@@ -672,9 +894,14 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 	if (!holm(df))
 		return -1;
 	for (size_t i = 0; i < df->nr_cells; i++) {
-		df->cells[i].significant = df->cells[i].tested &&
-					   df->cells[i].p_adj < opts->alpha;
-		if (df->cells[i].tested && !shift_ci(&df->cells[i], opts->alpha, df->tests))
+		struct et_diff_cell *c = &df->cells[i];
+
+		c->significant = c->tested && c->p_adj < opts->alpha;
+		if (c->base && c->test)
+			df->compared++;
+		/* the Hodges-Lehmann shift and its interval are per syscall */
+		if (c->tested && opts->replicates == ET_REP_SYSCALLS &&
+		    !shift_ci(c, opts->alpha, df->tests))
 			return -1;
 	}
 	for (size_t i = 0; i < df->nr_groups; i++)

@@ -21,6 +21,7 @@ struct load_ctx {
 	const char *first_path;
 	bool failed;
 	size_t cap_excluded;
+	int cur;		/* the file being loaded */
 };
 
 static void on_syscall(const struct et_syscall *sc, void *data)
@@ -44,7 +45,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		ld->filtered_out++;
 		return;
 	}
-	if (!et_stats_add(ld->stats, sc))
+	if (!et_stats_add(ld->stats, sc) ||
+	    (ld->run_stats && !et_stats_add(ld->run_stats[c->cur], sc)))
 		c->failed = true;
 	else if (c->o->added)
 		c->o->added(sc, c->o->added_data);
@@ -220,20 +222,31 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 		c.filter = *o->filter;
 	c.filter.syscalls = NULL;
 	c.filtering = (o->filter && (o->filter->nr_pids || o->filter->nr_comms ||
-				     o->filter->nr_cpus || o->filter->have_window)) ||
+				     o->filter->nr_cpus || o->filter->have_window ||
+				     o->filter->result_ok || o->filter->result_error ||
+				     o->filter->nr_errnos)) ||
 		      o->nr_syscall_names;
 	ld->files = calloc(n, sizeof(*ld->files));
 	ld->traces = calloc(n, sizeof(*ld->traces));
 	ld->mixes = calloc(n, sizeof(*ld->mixes));
 	ld->stats = et_stats_new(o->stats_flags);
-	if (!ld->files || !ld->traces || !ld->mixes || !ld->stats) {
+	bool runs_ok = !o->per_file_stats;
+
+	if (o->per_file_stats && (ld->run_stats = calloc(n, sizeof(*ld->run_stats)))) {
+		runs_ok = true;
+		for (int i = 0; i < n; i++)
+			runs_ok &= !!(ld->run_stats[i] = et_stats_new(o->stats_flags));
+	}
+	ld->nr_files = n;	/* (et_load_free frees what there is) */
+	if (!ld->files || !ld->traces || !ld->mixes || !ld->stats || !runs_ok) {
 		snprintf(errbuf, errlen, "out of memory");
 		e = ET_ERR_NOMEM;
 		goto out;
 	}
-	ld->nr_files = n;
-	for (int i = 0; i < n && !e; i++)
+	for (int i = 0; i < n && !e; i++) {
+		c.cur = i;
 		e = load_one(&c, i, paths[i], errbuf, errlen);
+	}
 out:
 	free(c.filter.syscalls);
 	return e;
@@ -250,6 +263,9 @@ void et_load_free(struct et_load *ld)
 	free(ld->files);
 	free(ld->excluded);
 	et_stats_free(ld->stats);
+	for (int i = 0; ld->run_stats && i < ld->nr_files; i++)
+		et_stats_free(ld->run_stats[i]);
+	free(ld->run_stats);
 	memset(ld, 0, sizeof(*ld));
 }
 

@@ -60,8 +60,10 @@ static const char *sc_name(const struct et_diff_report *r, int nr, char *buf,
 static const char *sh(double v, char *buf, size_t size);
 
 /* What the where column says: a stage, or why there is none. */
-static const char *where_word(const struct et_diff_group *g)
+static const char *where_word(const struct et_diff *df, const struct et_diff_group *g)
 {
+	if (df->replicates == ET_REP_NONE)
+		return "untested";
 	if (g->focus != ET_STAGE_NONE)
 		return et_stages[g->focus].name;
 	return g->moved ? "no_stage" : "not_moved";
@@ -124,10 +126,154 @@ static void subtracted(const struct et_diff_report *r, FILE *out)
 		" ns tracer; test %" PRIu64 " + %" PRIu64 " ns\n", sub[0], ovh[0], sub[1], ovh[1]);
 }
 
+/* What a replicate is, how the cells were tested, the unit: the header. */
+static void method(const struct et_diff_report *r, FILE *out)
+{
+	const struct et_diff *df = r->diff;
+
+	switch (df->replicates) {
+	case ET_REP_SYSCALLS:
+		fprintf(out, "replicates: syscalls: each syscall one value, as a deterministic "
+			"clock allows (%s)\n", r->base_files[0].mix ? "plugin counts" :
+			r->virtual_clock ? "the recordings' clock counts instructions: QEMU -icount" :
+			"--replicates=syscalls: the clock taken as deterministic");
+		fprintf(out, "method: bootstrap 95%% CIs (%d replicates, seed %" PRIu64
+			"), Mann-Whitney U with Holm's correction over %zu tests, alpha %.3g\n",
+			r->opts.bootstrap, r->opts.seed, df->tests, df->alpha);
+		break;
+	case ET_REP_RUNS:
+		fprintf(out, "replicates: runs: each recording's mean and median of a cell one "
+			"value, %d base and %d test recordings\n", df->nr_base_runs,
+			df->nr_test_runs);
+		fprintf(out, "method: Welch's t over the recordings' medians, 95%% t intervals, "
+			"Holm's correction over %zu tests, alpha %.3g\n", df->tests, df->alpha);
+		break;
+	case ET_REP_NONE:
+		fprintf(out, "replicates: none: one recording a side on a real clock, so a change "
+			"cannot be told from run-to-run noise: nothing is tested or starred\n"
+			"(record two or more runs a side: BASE... -- TEST...; --replicates=syscalls "
+			"if the clock is deterministic, e.g. QEMU -icount)\n");
+		break;
+	}
+	if (r->base_files[0].mix)
+		fprintf(out, "counts in guest instructions (QEMU plugin, events off); contribution = "
+			"change of a stage's mean count per syscall\n");
+	else
+		fprintf(out, "times in %s; contribution = change of a stage's mean time per syscall\n",
+			r->virtual_clock ? "virtual ns (QEMU -icount: one per guest instruction)" :
+			"ns");
+}
+
+/* One row of the cells table. */
+static void cell_row(const struct et_diff_report *r, const struct et_diff_cell *c, int cw,
+		     FILE *out)
+{
+	char ci_mean[48], ci_med[48], ci_shift[64], p[16], cl[16], share[16], lb[48];
+	char nb[32], wb[160], sb[64], label[224];
+
+	snprintf(label, sizeof(label), "%s [%s]", sc_name(r, c->nr, nb, sizeof(nb)),
+		 et_work_str(c->work, wb, sizeof(wb)));
+	if (c->tested) {
+		snprintf(ci_mean, sizeof(ci_mean), "%+.1f [%+.1f, %+.1f]", c->d_mean,
+			 c->d_mean_lo, c->d_mean_hi);
+		snprintf(ci_med, sizeof(ci_med), "%+.1f [%+.1f, %+.1f]", c->d_median,
+			 c->d_median_lo, c->d_median_hi);
+		char s0[24], s1[24], s2[24];
+
+		if (isnan(c->shift))
+			snprintf(ci_shift, sizeof(ci_shift), "-");
+		else
+			snprintf(ci_shift, sizeof(ci_shift), "%s [%s, %s]",
+				 sh(c->shift, s0, sizeof(s0)), sh(c->shift_lo, s1, sizeof(s1)),
+				 sh(c->shift_hi, s2, sizeof(s2)));
+		if (c->p_adj > 0)
+			snprintf(p, sizeof(p), "%.2g", c->p_adj);
+		else
+			snprintf(p, sizeof(p), "<1e-300");	/* erfc underflowed */
+		snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
+	} else if (c->base && c->test) {
+		snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
+		snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
+		snprintf(ci_shift, sizeof(ci_shift), "-");
+		snprintf(p, sizeof(p), "-");
+		snprintf(cl, sizeof(cl), "-");
+	} else {
+		/* one side only: there is no change to show */
+		snprintf(ci_mean, sizeof(ci_mean), "-");
+		snprintf(ci_med, sizeof(ci_med), "-");
+		snprintf(ci_shift, sizeof(ci_shift), "-");
+		snprintf(p, sizeof(p), "-");
+		snprintf(cl, sizeof(cl), "-");
+	}
+	if (isnan(c->share))
+		snprintf(share, sizeof(share), "-");
+	else
+		snprintf(share, sizeof(share), "%.1f%%", 100 * c->share);
+	fprintf(out, "%-*s %-18s %+11.1f %24s %24s %26s %9s %6s %7s %s%s\n", cw, label,
+		et_stage_label(c->stage, lb, sizeof(lb)), c->contrib, ci_mean, ci_med, ci_shift, p, cl,
+		share, c->significant ? "*" : "",
+		c->status == ET_DIFF_BOTH ? "" :
+		status_text(c->status, et_path_name(r->base_path),
+			    et_path_name(r->test_path), sb, sizeof(sb)));
+}
+
+/* A shown cell, or one with a shown stage below it in its group. */
+static bool tree_shown(const struct et_diff_report *r, const struct et_diff_cell *c)
+{
+	const struct et_diff *df = r->diff;
+
+	if (et_diff_shown(r, c))
+		return true;
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *d = &df->cells[i];
+
+		if (d->nr == c->nr && d->work == c->work && et_stages[d->stage].parent == c->stage &&
+		    tree_shown(r, d))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A cell and, indented under it, its child stages' cells in the order of
+ * the table (a parent a shown child needs is printed with it).
+ */
+static void cell_tree(const struct et_diff_report *r, const struct et_diff_cell *c, int cw,
+		      size_t *rows, FILE *out)
+{
+	const struct et_diff *df = r->diff;
+
+	if (r->top && *rows >= (size_t)r->top)
+		return;
+	(*rows)++;
+	cell_row(r, c, cw, out);
+	for (size_t i = 0; i < df->nr_cells; i++) {
+		const struct et_diff_cell *d = &df->sorted[i];
+
+		if (d->nr == c->nr && d->work == c->work && et_stages[d->stage].parent == c->stage &&
+		    tree_shown(r, d))
+			cell_tree(r, d, cw, rows, out);
+	}
+}
+
+/* Whether the group has a cell for the stage's parent: then it prints there. */
+static bool parent_in_group(const struct et_diff *df, const struct et_diff_cell *c)
+{
+	int parent = et_stages[c->stage].parent;
+
+	if (parent == ET_STAGE_NONE)
+		return false;
+	for (size_t i = 0; i < df->nr_cells; i++)
+		if (df->cells[i].nr == c->nr && df->cells[i].work == c->work &&
+		    df->cells[i].stage == parent)
+			return true;
+	return false;
+}
+
 static void text(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
-	char nb[32], wb[160], sb[64], label[224];
+	char nb[32], wb[160], label[224];
 	size_t rows = 0, hidden = 0;
 	int gw = 40, cw = 34;	/* label columns: widen, never truncate */
 
@@ -145,14 +291,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 
 	side_line(out, "base:", &r->base_files[0], r->nr_base, r->base_path);
 	side_line(out, "test:", &r->test_files[0], r->nr_test, r->test_path);
-	fprintf(out, "method: bootstrap 95%% CIs (%d replicates, seed %" PRIu64
-		"), Mann-Whitney U with Holm's correction over %zu tests, alpha %.3g\n",
-		r->opts.bootstrap, r->opts.seed, df->tests, df->alpha);
-	if (r->base_files[0].mix)
-		fprintf(out, "counts in guest instructions (QEMU plugin, events off); contribution = "
-			"change of a stage's mean count per syscall\n");
-	else
-		fprintf(out, "times in ns; contribution = change of a stage's mean time per syscall\n");
+	method(r, out);
 	for (int side = 0; side < 2; side++) {
 		const struct et_report_file *f = side ? r->test_files : r->base_files;
 
@@ -184,7 +323,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f  %s",
 			gw, label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
 			tot ? tot->mean_test : 0, g->d_total, g->explained, g->residual,
-			where_word(g));
+			where_word(df, g));
 		if (g->focus != ET_STAGE_NONE && g->d_total)
 			fprintf(out, " %+.1f (%.0f%%)", g->focus_contrib,
 				100 * g->focus_contrib / g->d_total);
@@ -200,55 +339,25 @@ static void text(const struct et_diff_report *r, FILE *out)
 		"shift (HL) [MW CI]", "p (Holm)", "cliff", "share", "");
 	for (size_t i = 0; i < df->nr_cells; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
-		char ci_mean[48], ci_med[48], ci_shift[64], p[16], cl[16], share[16];
 
-		if (!et_diff_shown(r, c))
+		if (parent_in_group(df, c) || !tree_shown(r, c))
 			continue;
 		if (r->top && rows >= (size_t)r->top)
 			break;
-		rows++;
-		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, c->nr, nb, sizeof(nb)),
-			 et_work_str(c->work, wb, sizeof(wb)));
-		if (c->tested) {
-			snprintf(ci_mean, sizeof(ci_mean), "%+.1f [%+.1f, %+.1f]", c->d_mean,
-				 c->d_mean_lo, c->d_mean_hi);
-			snprintf(ci_med, sizeof(ci_med), "%+.1f [%+.1f, %+.1f]", c->d_median,
-				 c->d_median_lo, c->d_median_hi);
-			char s0[24], s1[24], s2[24];
-
-			snprintf(ci_shift, sizeof(ci_shift), "%s [%s, %s]",
-				 sh(c->shift, s0, sizeof(s0)), sh(c->shift_lo, s1, sizeof(s1)),
-				 sh(c->shift_hi, s2, sizeof(s2)));
-			if (c->p_adj > 0)
-				snprintf(p, sizeof(p), "%.2g", c->p_adj);
-			else
-				snprintf(p, sizeof(p), "<1e-300");	/* erfc underflowed */
-			snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
-		} else if (c->base && c->test) {
-			snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
-			snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
-			snprintf(ci_shift, sizeof(ci_shift), "-");
-			snprintf(p, sizeof(p), "-");
-			snprintf(cl, sizeof(cl), "-");
-		} else {
-			/* one side only: there is no change to show */
-			snprintf(ci_mean, sizeof(ci_mean), "-");
-			snprintf(ci_med, sizeof(ci_med), "-");
-			snprintf(ci_shift, sizeof(ci_shift), "-");
-			snprintf(p, sizeof(p), "-");
-			snprintf(cl, sizeof(cl), "-");
-		}
-		if (isnan(c->share))
-			snprintf(share, sizeof(share), "-");
-		else
-			snprintf(share, sizeof(share), "%.1f%%", 100 * c->share);
-		fprintf(out, "%-*s %-18s %+11.1f %24s %24s %26s %9s %6s %7s %s%s\n", cw, label,
-			et_stages[c->stage].name, c->contrib, ci_mean, ci_med, ci_shift, p, cl,
-			share, c->significant ? "*" : "",
-			c->status == ET_DIFF_BOTH ? "" :
-			status_text(c->status, et_path_name(r->base_path),
-				    et_path_name(r->test_path), sb, sizeof(sb)));
+		cell_tree(r, c, cw, &rows, out);
 	}
+	if (df->replicates == ET_REP_RUNS)
+		fprintf(out, "\n* significant: Welch's t over the recordings' medians, p after Holm's\n"
+			"correction < alpha; significant cells are listed first.  Each recording's\n"
+			"mean (median) of a cell is one value, so the spread between recordings is\n"
+			"in every interval and test; more syscalls per recording do not narrow them,\n"
+			"more recordings do.  A cell fewer than two recordings a side have is not\n"
+			"tested: -.  cliff: Cliff's delta over the syscalls pooled, a description.\n"
+			"A cell on one side only has no change: -.\n");
+	else if (df->replicates == ET_REP_NONE)
+		fprintf(out, "\nNothing is tested: one recording a side (see replicates above).\n"
+			"A cell on one side only has no change: -.\n");
+	else
 	fprintf(out, "\n* significant: Mann-Whitney U, p after Holm's correction < alpha; significant\n"
 		"cells are listed first.  shift (HL): the Hodges-Lehmann shift, the median of\n"
 		"the pairwise differences test - base, with the interval Mann-Whitney implies\n"
@@ -256,13 +365,16 @@ static void text(const struct et_diff_report *r, FILE *out)
 		"cells (at the histograms' resolution: values within 0.4%% count as equal,\n"
 		"as in the test).  The mean and median intervals are 95%% bootstrap intervals of other\n"
 		"statistics and may cover 0 on a starred cell (a shift of most values that a\n"
-		"few outliers hide in the mean).  A cell on one side only has no change: -.\n"
-		"share: of the syscall's total change; the top-level entry, body and exit\n"
-		"stages add up to it, the residual is what they do not explain.\n"
+		"few outliers hide in the mean).  A cell on one side only has no change: -.\n");
+	fprintf(out, "share: of the syscall's total change, for the total and the top-level entry,\n"
+		"body and exit stages, which add up to it (the residual is what they do not\n"
+		"explain); a child stage, indented under its parent, is inside the parent's\n"
+		"share, and a stage outside the total (user_gap, emit) has none.\n"
 		"where: the most specific stage holding the change (a significant top-level\n"
 		"stage, then down into a significant child holding at least half of it);\n"
 		"not_moved: the total did not move; no_stage: it moved, and no stage holds\n"
-		"the change (or the mode has no stages inside the syscall).\n");
+		"the change (or the mode has no stages inside the syscall); untested: nothing\n"
+		"was tested (replicates: none).\n");
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
@@ -275,9 +387,18 @@ static void text(const struct et_diff_report *r, FILE *out)
 /* A bound for JSON: null where it is unbounded. */
 static const char *num(double v, char *buf, size_t size)
 {
-	if (isinf(v))
+	if (isinf(v) || isnan(v))
 		return "null";
 	snprintf(buf, size, "%.4g", v);
+	return buf;
+}
+
+/* A statistic for JSON: null where it is unbounded (an exact difference). */
+static const char *num6(double v, char *buf, size_t size)
+{
+	if (isinf(v) || isnan(v))
+		return "null";
+	snprintf(buf, size, "%.6g", v);
 	return buf;
 }
 
@@ -319,6 +440,9 @@ static void json(const struct et_diff_report *r, FILE *out)
 			free(wn);
 		}
 	}
+	fprintf(out, ",\n  \"replicates\": \"%s\", \"runs_base\": %d, \"runs_test\": %d"
+		", \"compared\": %zu",
+		et_replicates_name(df->replicates), r->nr_base, r->nr_test, df->compared);
 	fprintf(out, ",\n  \"bootstrap\": %d, \"seed\": %" PRIu64 ", \"alpha\": %g, \"tests\": %zu,\n",
 		r->opts.bootstrap, r->opts.seed, df->alpha, df->tests);
 	fprintf(out, "  \"exclusive\": %s, \"no_overhead\": %s, \"event_cost_base\": %" PRIu64
@@ -337,7 +461,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f"
 			", \"moved\": %s, \"where\": \"%s\"",
 			g->n_base, g->n_test, g->d_total, g->explained, g->residual,
-			g->moved ? "true" : "false", where_word(g));
+			g->moved ? "true" : "false", where_word(df, g));
 		if (g->focus == ET_STAGE_NONE)
 			fprintf(out, ", \"focus\": null, \"focus_contrib\": null}");
 		else
@@ -365,7 +489,19 @@ static void json(const struct et_diff_report *r, FILE *out)
 				c->mean_test, c->median_test);
 		else
 			fprintf(out, ", \"mean_test\": null, \"median_test\": null");
-		if (c->tested)
+		if (c->tested && df->replicates == ET_REP_RUNS)
+			fprintf(out, ", \"d_mean\": %.3f, \"d_mean_ci\": [%.3f, %.3f]"
+				", \"d_median\": %.1f, \"d_median_ci\": [%.1f, %.1f]"
+				", \"runs_base\": %d, \"runs_test\": %d, \"t\": %s, \"df\": %.6g"
+				", \"p\": %.6g, \"p_adj\": %.6g, \"cliff\": %.4f"
+				", \"test\": \"welch-runs-holm\", \"significant\": %s"
+				", \"mean_ci_covers_0\": %s",
+				c->d_mean, c->d_mean_lo, c->d_mean_hi, c->d_median,
+				c->d_median_lo, c->d_median_hi, c->runs_base, c->runs_test,
+				num6(c->t, lo, sizeof(lo)), c->df_t, c->p, c->p_adj, c->cliff,
+				c->significant ? "true" : "false",
+				c->d_mean_lo <= 0 && c->d_mean_hi >= 0 ? "true" : "false");
+		else if (c->tested)
 			fprintf(out, ", \"d_mean\": %.3f, \"d_mean_ci\": [%.3f, %.3f]"
 				", \"d_median\": %.1f, \"d_median_ci\": [%.1f, %.1f]"
 				", \"shift\": %.4g, \"shift_ci\": [%s, %s], \"shift_level\": %.6g"

@@ -19,13 +19,13 @@ check "the tracer spun at least what it was asked (${spun} ns)" test "$spun" -ge
 group="[g for g in d['groups'] if g['syscall'] == 'getppid' and 'ptrace' in g['work'].split('|')][0]"
 cellq() { echo "[c for c in d['cells'] if c['syscall'] == '$1' and 'ptrace' in c['work'].split('|') and c['stage'] == '$2'][0]"; }
 
-"$ET" diff --json "$p-a.dat" "$p-b.dat" > null.json
+"$ET" diff --replicates=syscalls --json "$p-a.dat" "$p-b.dat" > null.json
 expect_eq "null pair: nothing significant" \
 	"$(jget null.json "sum(c['significant'] for c in d['cells'])")" 0
 expect_eq "null pair: no stage named" "$(jget null.json "$group['focus']")" None
 
 for base in a b; do
-	"$ET" diff --json "$p-$base.dat" "$p-inject.dat" > inj.json
+	"$ET" diff --replicates=syscalls --json "$p-$base.dat" "$p-inject.dat" > inj.json
 	expect_eq "$base -> inject: the stage named is enter_ptrace" \
 		"$(jget inj.json "$group['focus']")" enter_ptrace
 	check "$base -> inject: enter_ptrace median change CI covers the ${spun} ns spun" jget inj.json \
@@ -44,4 +44,4 @@ for base in a b; do
 done
 
 # The text names it too, on the group's line.
-check "text: the group line names enter_ptrace" grep -q 'getppid \[ptrace.*enter_ptrace' <("$ET" diff "$p-a.dat" "$p-inject.dat")
+check "text: the group line names enter_ptrace" grep -q 'getppid \[ptrace.*enter_ptrace' <("$ET" diff --replicates=syscalls "$p-a.dat" "$p-inject.dat")

@@ -91,7 +91,7 @@ for a in ppc750 ppce500; do
 	for g in 7.2 7.3; do
 		l=$DATA/$a-6.12-bench.dat t=$DATA/$a-$g-bench.dat
 		[ -f "$l" ] && [ -f "$t" ] || continue
-		"$ET" diff --json -c sysbench -s getpgid "$l" "$t" > d.json
+		"$ET" diff --replicates=syscalls --json -c sysbench -s getpgid "$l" "$t" > d.json
 		expect_eq "$a: 6.12 -> $g getpgid: no stage without a counterpart" \
 			"$(jget d.json "sorted({c['stage'] + ':' + c['status'] for c in d['cells'] if c['status'] != 'both'})")" "[]"
 		check "$a: 6.12 -> $g getpgid: the diff has its cells" \

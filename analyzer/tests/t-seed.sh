@@ -17,7 +17,7 @@ for k in $pairs; do
 	on=$DATA/$k-selinux.dat off=$DATA/$k-noselinux.dat enf=$DATA/$k-enforcing.dat
 	[ -f "$on" ] && [ -f "$off" ] || continue
 	kernels=$((kernels + 1))
-	"$ET" diff --json "$off" "$on" > tax.json
+	"$ET" diff --replicates=syscalls --json "$off" "$on" > tax.json
 	expect_eq "$k: SELinux on: kill()'s change is named lsm_task_kill" \
 		"$(jget tax.json "$(g kill)['focus']")" lsm_task_kill
 	# (the shift, Hodges-Lehmann, not the mean: one interrupt in one
@@ -34,7 +34,7 @@ for k in $pairs; do
 	expect_eq "$k: ...getppid() pays nothing significant" \
 		"$(jget tax.json "$(g getppid)['focus']")" None
 	if [ -f "$enf" ]; then
-		"$ET" diff --json "$on" "$enf" > enf.json
+		"$ET" diff --replicates=syscalls --json "$on" "$enf" > enf.json
 		check "$k: no policy -> enforcing policy: lsm_task_kill the same (median change CI covers 0)" jget enf.json \
 			"(lambda x: not x['significant'] and x['d_median_ci'][0] <= 0 <= x['d_median_ci'][1] or sys.exit(1))($(c kill lsm_task_kill))"
 	else
@@ -48,7 +48,7 @@ expect_eq "a seed pair (SELinux on, off) for every kernel named" "$kernels" "$(e
 for gen in 7.2 7.3; do
 a=$DATA/ppc64le-6.12-selinux.dat b=$DATA/ppc64le-$gen-selinux.dat
 if [ -f "$a" ] && [ -f "$b" ]; then
-	"$ET" diff --json "$a" "$b" > lg.json
+	"$ET" diff --replicates=syscalls --json "$a" "$b" > lg.json
 	expect_eq "ppc64le 6.12 -> $gen: the sides are legacy and generic entry" \
 		"$(jget lg.json "d['base']['path'] + ' -> ' + d['test']['path']")" "legacy entry -> generic entry"
 	check "ppc64le 6.12 -> $gen: kill()'s stages are all on both sides" jget lg.json \
@@ -76,7 +76,7 @@ for gen in 7.2 7.3; do
 		a=$(mx 6.12 $v) b=$(mx $gen $v)
 		[ -f "$a" ] && [ -f "$b" ] || { _fail "mix 6.12/$gen $v missing (kernel-mix --data)"; continue; }
 		mixes=$((mixes + 1))
-		"$ET" diff --json "$a" "$b" > m.json 2>/dev/null
+		"$ET" diff --replicates=syscalls --json "$a" "$b" > m.json 2>/dev/null
 		for s in getppid kill; do
 			expect_eq "mix 6.12 -> $gen $v $s: the only barriers and atomics entry code moved are the TIF_SYSCALL_RET test-and-clear's" \
 				"$(q moved m.json $s)" \
@@ -92,12 +92,12 @@ for gen in 7.2 7.3; do
 done
 expect_eq "the mix points were checked on both generic kernels, three SELinux variants each" "$mixes" 6
 for gen in 7.2 7.3; do
-	"$ET" diff -s getppid,kill "$(mx 6.12 selinux)" "$(mx $gen selinux)" > fn.txt 2>&1
+	"$ET" diff --replicates=syscalls -s getppid,kill "$(mx 6.12 selinux)" "$(mx $gen selinux)" > fn.txt 2>&1
 	check "mix 6.12 -> $gen: the functions table lists every function on both sides: no bound, no unknown, no '-'" sh -c \
 		"sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -q 'every function that ran on either side' &&
 		 ! sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -Eq '<=|>=| \? | - '"
 done
-"$ET" diff --json "$(mx 6.12 selinux)" "$(mx 7.2 selinux)" > m.json 2>/dev/null
+"$ET" diff --replicates=syscalls --json "$(mx 6.12 selinux)" "$(mx 7.2 selinux)" > m.json 2>/dev/null
 expect_eq "mix 6.12 -> 7.2: getppid() whole syscall +30 (1165 -> 1195)" \
 	"$(jget m.json "[round(r['mean'], 0) for f in (d['mix_base'][0], d['mix_test'][0]) for r in f['rows'] if r['syscall'] == 'getppid' and r['account'] == 'whole']")" "[1165.0, 1195.0]"
 expect_eq "mix 6.12 -> 7.2: getppid() other code +13, kill() handler +44 (SELinux)" \
@@ -119,7 +119,7 @@ for v in selinux noselinux enforcing; do
 	a=$(mx 7.2 $v) b=$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-$v.mix.gz
 	[ -f "$b" ] || { _fail "fix-tif $v missing (kernel-fix --data --name tif 7.2)"; continue; }
 	fixes=$((fixes + 1))
-	"$ET" diff --json "$a" "$b" > f.json 2>/dev/null
+	"$ET" diff --replicates=syscalls --json "$a" "$b" > f.json 2>/dev/null
 	for s in getppid kill; do
 		expect_eq "fix tif, 7.2 $v $s: the test-and-clear's two sync and its atomic go, nowhere else a barrier or atomic moves" \
 			"$(q moved f.json $s)" \
@@ -134,16 +134,16 @@ expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
 # path, 0003 takes 52 off (48 context tracking's), 0004 moves nothing; and
 # without forced context tracking the conversion adds the same two sync
 for s in getppid kill; do
-	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "fix ret, 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
-	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "fix ctx, 7.2 $s: -52 instructions, -48 of them other code (context tracking)" \
 		"$(q whole f.json $s | awk '{ print $2 - $1 }') $(q code f.json $s other)" "-52 -48.0"
-	"$ET" diff --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "fix all (0004 on top), 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
-	"$ET" diff --json "$DATA/mix-ppc64le-6.12-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-6.12-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "noforce 6.12 -> 7.2 $s: the same two sync and atomic at the same place" "$(q moved f.json $s)" \
 		"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync+2 ldarx+1 stdcx+1']"
 done
-"$ET" diff --json "$(mx 7.2 selinux)" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+"$ET" diff --replicates=syscalls --json "$(mx 7.2 selinux)" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
 expect_eq "fix all, 7.2: getppid 1195 -> 1136 (6.12: 1165)" "$(q whole f.json getppid)" "1195.1 1136.1"

@@ -180,11 +180,39 @@ static void vocabulary(void)
 	CHECK(et_stage_by_name("no-such-stage") == ET_STAGE_NONE, "unknown names are refused");
 }
 
+/*
+ * Student's t, two-sided, against the tables' critical values: 0.05 at
+ * 12.706 (1 df), 4.303 (2), 2.228 (10), 1.960 (normal); 0.01 at 3.169
+ * (10); t = 0 gives 1; a half-integer df (Welch's) lies between its
+ * neighbours.
+ */
+static void student_t(void)
+{
+	static const struct { double t, df, p; } tab[] = {
+		{ 12.706, 1, 0.05 }, { 4.303, 2, 0.05 }, { 2.228, 10, 0.05 },
+		{ 3.169, 10, 0.01 }, { 1.960, 1e6, 0.05 }, { 63.657, 1, 0.01 },
+	};
+	double worst = 0;
+
+	for (size_t i = 0; i < sizeof(tab) / sizeof(tab[0]); i++) {
+		double e = fabs(et_student_t_p(tab[i].t, tab[i].df) - tab[i].p) / tab[i].p;
+
+		worst = e > worst ? e : worst;
+	}
+	CHECK(worst < 1e-3, "Student's t p-values within 0.1%% of the tables (worst %.5f%%)",
+	      100 * worst);
+	CHECK(et_student_t_p(0, 5) == 1 && et_student_t_p(-2.228, 10) == et_student_t_p(2.228, 10),
+	      "t = 0 gives p 1, and p is symmetric in t");
+	CHECK(et_student_t_p(2.5, 5.5) < et_student_t_p(2.5, 5) &&
+	      et_student_t_p(2.5, 5.5) > et_student_t_p(2.5, 6), "a fractional df lies between");
+}
+
 int main(void)
 {
 	hist_geometry();
 	hist_error_bound();
 	hist_merge_and_stddev();
 	vocabulary();
+	student_t();
 	return failures ? 1 : 0;
 }
