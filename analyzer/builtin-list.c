@@ -24,13 +24,22 @@ static const char list_usage[] =
 	"it in trace-cmd report or KernelShark), name(number) = return value.  A task's\n"
 	"syscalls come in time order; across tasks, in the order the timeline\n"
 	"completes them.  Syscalls kept out of the report's table are not listed\n"
-	"('entrytrace report --show-excluded' lists them).\n"
+	"('entrytrace report --show-excluded' lists them).  In the stage modes the\n"
+	"timestamp is the kernel's own stamp of the syscall's first stage, where\n"
+	"KernelShark draws it (the event carrying it is written a few us later).\n"
+	"\n"
+	"QEMU plugin output (.mix) has no task, CPU or clock: a line is\n"
+	"\n"
+	"  sample     1321: kill(37)  total 2045  arch_enter 13 ...\n"
+	"\n"
+	"the plugin's sample number (its line 'sample N ...'), then guest instructions.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"      --min-dur=DUR      only syscalls whose total is at least DUR: ns, or\n"
-	"                         with a unit: 2us, 1.5ms, 1s\n"
+	"                         with a unit: 2us, 1.5ms, 1s (plugin output: a count\n"
+	"                         of instructions, no unit)\n"
 	"      --slowest=N        only the N slowest syscalls, slowest first\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -60,8 +69,11 @@ static void on_added(const struct et_syscall *sc, void *data)
 	l->listed++;
 }
 
-/* "1500", "2us", "1.5ms", "1s" -> ns; false if it is none of those. */
-static bool parse_dur(const char *s, uint64_t *ns)
+/*
+ * "1500", "2us", "1.5ms", "1s" -> ns; false if it is none of those.
+ * *unit: whether it named a unit (a count for plugin output may not).
+ */
+static bool parse_dur(const char *s, uint64_t *ns, bool *unit)
 {
 	static const struct { const char *unit; double mul; } u[] = {
 		{ "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
@@ -74,6 +86,7 @@ static bool parse_dur(const char *s, uint64_t *ns)
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(end, u[i].unit)) {
 			*ns = (uint64_t)(v * u[i].mul + 0.5);
+			*unit = i > 0;
 			return true;
 		}
 	return false;
@@ -96,6 +109,8 @@ int cmd_list(int argc, char **argv)
 	struct et_output o = { 0 };
 	const char *output = NULL;
 	long nr_slowest = 0;
+	const char *min_dur_arg = NULL;
+	bool min_dur_unit = false;
 	int ret = ET_EXIT_OK, c, r;
 	char err[512], *end;
 	enum et_err e;
@@ -114,7 +129,8 @@ int cmd_list(int argc, char **argv)
 			output = optarg;
 			break;
 		case OPT_MIN_DUR:
-			if (!parse_dur(optarg, &l.min_dur)) {
+			min_dur_arg = optarg;
+			if (!parse_dur(optarg, &l.min_dur, &min_dur_unit)) {
 				et_bad_value(WHO, "--min-dur", optarg,
 					     "expected a duration: ns, or 2us, 1.5ms, 1s");
 				goto bad;
@@ -140,6 +156,13 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, WHO ": no input file\n");
 		goto bad;
 	}
+	for (int i = optind; i < argc && min_dur_unit; i++)
+		if (et_mix_probe(argv[i])) {
+			fprintf(stderr, WHO ": --min-dur '%s': %s is QEMU plugin output, counted in "
+				"guest instructions, not time: give a count, e.g. --min-dur 2000\n",
+				min_dur_arg, argv[i]);
+			goto bad;
+		}
 	l.out = et_output_open(&o, output, WHO);
 	if (!l.out) {
 		ret = ET_EXIT_FAIL;

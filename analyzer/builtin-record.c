@@ -75,8 +75,13 @@ static const char record_usage[] =
 	"report' sees the same losses in the ring-buffer pages.  /proc/kallsyms is not\n"
 	"saved (an events-only trace does not need it).\n"
 	"\n"
-	"exit status: 0 trace written, 1 runtime failure (tracefs, the command could\n"
-	"not run, writing the file), 2 usage error.\n";
+	"Every option is checked before anything is recorded.\n"
+	"\n"
+	"exit status: 0 trace written (and the command, if any, succeeded), 1 runtime\n"
+	"failure (tracefs, the command could not run, writing the file), 2 usage\n"
+	"error; when the command failed, the trace is still written and the status\n"
+	"is the command's own, as time(1) passes it on: its exit status, or 128 + the\n"
+	"signal that killed it (stderr says which).\n";
 
 /* How often the buffers are emptied into the per-CPU files. */
 #define POLL_MS 100
@@ -439,6 +444,55 @@ static void report_written(const struct record_opts *o, struct recorder *r)
 		r->nr_cpus, stat(o->output, &st) ? -1LL : (long long)st.st_size);
 }
 
+/*
+ * The command's own status, as time(1) passes it on: 0 when it succeeded
+ * (or there was none: -p, -a), its exit status, or 128 + the signal that
+ * killed it.  The trace is written either way.
+ */
+static int cmd_exit_status(int status)
+{
+	if (status <= 0)
+		return ET_EXIT_OK;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return ET_EXIT_OK;
+}
+
+/*
+ * Whether libtracecmd can write a file of this version with this
+ * compression: tried on a scratch file before anything is recorded, so a
+ * bad --compression fails at once, not after the workload ran.
+ */
+static bool compression_ok(const struct record_opts *o)
+{
+	char *copy = strdup(o->output), *path = NULL;
+	struct tracecmd_output *h;
+	int fd = -1;
+	bool ok;
+
+	/* next to the output, as the recording's own temporary files */
+	if (copy && asprintf(&path, "%s/.entrytrace-record.check.XXXXXX", dirname(copy)) > 0)
+		fd = mkstemp(path);
+	free(copy);
+	if (fd < 0) {
+		free(path);
+		return true;	/* (cannot check: the real write will say) */
+	}
+	close(fd);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_output_create(path);
+	ok = h && !tracecmd_output_set_version(h, o->file_version) &&
+	     !tracecmd_output_set_compression(h, o->compression);
+	if (h)
+		tracecmd_output_close(h);
+	tracecmd_set_loglevel(TEP_LOG_WARNING);
+	unlink(path);
+	free(path);
+	return ok;
+}
+
 static int record(const struct record_opts *o)
 {
 	struct recorder r = { .who = o->session.who };
@@ -481,7 +535,7 @@ static int record(const struct record_opts *o)
 	if (write_dat(&r, o))
 		goto out;
 	report_written(o, &r);
-	ret = ET_EXIT_OK;
+	ret = cmd_exit_status(et_session_cmd_status(r.s));
 out:
 	recorder_free(&r);
 	et_session_free(r.s);
@@ -584,6 +638,20 @@ int cmd_record(int argc, char **argv)
 		o.compression = o.file_version >= 7 ? "zstd" : "none";
 	if (o.file_version < 7 && strcmp(o.compression, "none")) {
 		fprintf(stderr, "entrytrace record: version 6 files are uncompressed\n");
+		goto bad;
+	}
+	if (strcmp(o.compression, "none") && !compression_ok(&o)) {
+		static const char *const known[] = { "zstd", "zlib" };
+		char can[64] = "";
+		struct record_opts t = o;
+
+		for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+			t.compression = known[i];
+			if (compression_ok(&t))
+				snprintf(can + strlen(can), sizeof(can) - strlen(can), "%s, ", known[i]);
+		}
+		fprintf(stderr, "entrytrace record: --compression '%s': this libtracecmd cannot "
+			"write it; it writes %snone\n", o.compression, can);
 		goto bad;
 	}
 	ret = record(&o);

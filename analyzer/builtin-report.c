@@ -54,6 +54,11 @@ static const char report_usage[] =
 	"                         that run the most instructions per syscall, each named\n"
 	"                         by function, source line and whose code it is\n"
 	"                         (handler, generic entry, arch entry, tracer, other)\n"
+	"      --top=N            text: only the first N syscalls of the table (as\n"
+	"                         sorted); the table says how many it left out\n"
+	"      --sort=KEY         text: order the syscalls by their total's total\n"
+	"                         time (default), count, mean, p50, p99, max or name\n"
+	"      --unit=UNIT        text: times in ns (default), us, ms or s\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -98,6 +103,9 @@ enum {
 	OPT_SLOWEST,
 	OPT_HIST,
 	OPT_WHERE,
+	OPT_TOP,
+	OPT_SORT,
+	OPT_UNIT,
 };
 
 static void keep_slowest(const struct et_syscall *sc, void *data)
@@ -203,6 +211,9 @@ int cmd_report(int argc, char **argv)
 		{ "slowest", required_argument, NULL, OPT_SLOWEST },
 		{ "hist", no_argument, NULL, OPT_HIST },
 		{ "where", optional_argument, NULL, OPT_WHERE },
+		{ "top", required_argument, NULL, OPT_TOP },
+		{ "sort", required_argument, NULL, OPT_SORT },
+		{ "unit", required_argument, NULL, OPT_UNIT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -213,7 +224,7 @@ int cmd_report(int argc, char **argv)
 	bool breakdown = true, strict = false, hist = false;
 	struct et_slowest *slow = NULL;
 	size_t nr_slowest = 0;
-	int ret = ET_EXIT_OK, c, r, where = 0;
+	int ret = ET_EXIT_OK, c, r, where = 0, top = 0, sort = ET_SORT_TOTAL, unit = ET_UNIT_NS;
 	FILE *out = stdout;
 	struct et_report rep;
 	struct et_output o;
@@ -297,6 +308,33 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		}
+		case OPT_TOP: {
+			char *end;
+
+			top = (int)strtol(optarg, &end, 10);
+			if (*end || top < 1) {
+				et_bad_value("entrytrace report", "--top", optarg,
+					     "expected a number of syscalls, 1 or more");
+				goto bad;
+			}
+			break;
+		}
+		case OPT_SORT:
+			sort = et_sort_by_name(optarg);
+			if (sort < 0) {
+				et_bad_value("entrytrace report", "--sort", optarg,
+					     "expected total, count, mean, p50, p99, max or name");
+				goto bad;
+			}
+			break;
+		case OPT_UNIT:
+			unit = et_unit_by_name(optarg);
+			if (unit < 0) {
+				et_bad_value("entrytrace report", "--unit", optarg,
+					     "expected ns, us, ms or s");
+				goto bad;
+			}
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			et_common_free(&com);
@@ -345,14 +383,21 @@ int cmd_report(int argc, char **argv)
 		.excluded = ld.excluded,
 		.nr_excluded = ld.nr_excluded,
 		.where = where,
+		.sort = (enum et_sort)sort,
+		.top = top,
+		.unit = (enum et_unit)unit,
 	};
 	et_render(&rep, fmt, out);
 	if (fmt == ET_FMT_TEXT && slow) {
 		const struct et_syscall *sc;
 		size_t ns = et_slowest_get(slow, &sc);
 
-		fprintf(out, "\nthe %zu slowest syscalls (total; trace-cmd report and KernelShark "
-			"find them by task, CPU and timestamp):\n", ns);
+		if (ld.files[0].mix)
+			fprintf(out, "\nthe %zu slowest syscalls (total, guest instructions; the "
+				"number is the plugin's: its line 'sample N ...'):\n", ns);
+		else
+			fprintf(out, "\nthe %zu slowest syscalls (total; trace-cmd report and "
+				"KernelShark find them by task, CPU and timestamp):\n", ns);
 		for (size_t i = 0; i < ns; i++)
 			et_render_syscall(out, &sc[i], ld.traces[0], com.filter.stages);
 	}

@@ -40,6 +40,7 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 #define ET_OPT_EXCLUSIVE 301
 #define ET_OPT_NO_OVERHEAD 302
 #define ET_OPT_RAW_STAMPS 303
+#define ET_OPT_RESULT 304
 #define ET_COMMON_SHORTOPTS "p:c:s:C:w:S:j:"
 #define ET_COMMON_LONGOPTS						\
 	{ "pid", required_argument, NULL, 'p' },			\
@@ -52,7 +53,8 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	{ "mode", required_argument, NULL, ET_OPT_MODE },			\
 	{ "exclusive", no_argument, NULL, ET_OPT_EXCLUSIVE },		\
 	{ "no-overhead", no_argument, NULL, ET_OPT_NO_OVERHEAD },		\
-	{ "raw-stamps", no_argument, NULL, ET_OPT_RAW_STAMPS }
+	{ "raw-stamps", no_argument, NULL, ET_OPT_RAW_STAMPS },		\
+	{ "result", required_argument, NULL, ET_OPT_RESULT }
 #define ET_COMMON_USAGE							\
 	"  -p, --pid=PID[,PID]    only these tasks\n"			\
 	"  -c, --comm=COMM[,..]   only tasks of these names (name at syscall entry)\n" \
@@ -62,6 +64,8 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 	"  -w, --time-window=A,B  only syscalls entered between A and B seconds on the\n" \
 	"                         trace clock (as trace-cmd report prints); +A,+B are\n" \
 	"                         offsets from the first event\n"	\
+	"      --result=R[,..]    only syscalls with these results: ok (>= 0), error\n" \
+	"                         (-4095..-1), or an errno by name (ENOENT) or number\n" \
 	"  -S, --stage=NAME[,..]  only show these stages (see 'entrytrace report --stages')\n" \
 	"  -j, --jobs=N           threads per file: N-1 read and decode its CPUs while\n" \
 	"                         the calling thread builds the timeline (default:\n" \

@@ -74,6 +74,43 @@ static int add_str(const char *s, void *data)
 	return 0;
 }
 
+/* ok, error, ENOENT or 2: into the filter */
+static int add_result(const char *s, void *data)
+{
+	struct et_filter *f = data;
+	char *end;
+	long e = -1;
+	int *p;
+
+	if (!strcmp(s, "ok")) {
+		f->result_ok = true;
+		return 0;
+	}
+	if (!strcmp(s, "error")) {
+		f->result_error = true;
+		return 0;
+	}
+	if (*s >= '0' && *s <= '9')
+		e = strtol(s, &end, 10), e = *end ? -1 : e;
+	for (int i = 1; i < 4096 && e < 0; i++) {
+		const char *n = strerrorname_np(i);
+
+		if (n && !strcmp(n, s))
+			e = i;
+	}
+	if (e < 1 || e > 4095) {
+		fprintf(stderr, "entrytrace: --result '%s': expected ok, error, an errno name "
+			"(ENOENT) or a number 1 to 4095\n", s);
+		return -1;
+	}
+	p = realloc(f->errnos, (f->nr_errnos + 1) * sizeof(*p));
+	if (!p)
+		return -1;
+	p[f->nr_errnos++] = (int)e;
+	f->errnos = p;
+	return 0;
+}
+
 static int add_stage(const char *s, void *data)
 {
 	uint64_t *mask = data;
@@ -171,6 +208,8 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	case ET_OPT_RAW_STAMPS:
 		c->load.raw_stamps = true;
 		return 1;
+	case ET_OPT_RESULT:
+		return et_for_each_csv(arg, add_result, &c->filter) ? -1 : 1;
 	case ET_OPT_MODE:
 		if (!strcmp(arg, "stages"))
 			c->load.mode = ET_MODE_STAGES;
@@ -189,6 +228,7 @@ void et_common_free(struct et_common *c)
 {
 	free(c->filter.pids);
 	free(c->filter.cpus);
+	free(c->filter.errnos);
 	for (int i = 0; i < c->filter.nr_comms; i++)
 		free(c->filter.comms[i]);
 	free(c->filter.comms);

@@ -271,6 +271,8 @@ void et_live_free(struct et_live *live);
 #define ET_SC_NO_TAIL		(1u << 9)  /* deferred stages never arrived */
 #define ET_SC_PID_REUSE		(1u << 10) /* first syscall of a reused pid */
 #define ET_SC_SEQ_GAP		(1u << 11) /* syscalls of this task were lost */
+#define ET_SC_SAMPLE		(1u << 12) /* a QEMU plugin sample: guest
+					      instructions, no task, no clock */
 
 /* Flags that keep a syscall out of the statistics. */
 #define ET_SC_INCOMPLETE (ET_SC_OPEN_START | ET_SC_OPEN_END | ET_SC_LOST | \
@@ -426,10 +428,15 @@ const struct et_hist *et_group_hist(const struct et_group *g);
 /*
  * One line per syscall, as trace-cmd report prints events:
  * "comm-pid [cpu] ts: name(nr) = ret  total N  stage N ...", only the
- * stages in the mask (0: all) after the total.
+ * stages in the mask (0: all) after the total; ts is et_sc_start().  A
+ * QEMU plugin sample (ET_SC_SAMPLE): "sample N: name(nr)  total N ...",
+ * in instructions.
  */
 void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
 		       uint64_t stages);
+/* When it started, trace clock ns: the kernel's stamp of its first stage
+ * in the stage modes, else its sys_enter event. */
+uint64_t et_sc_start(const struct et_syscall *sc);
 /* A bar per quarter octave between min and max, with its count. */
 void et_render_hist(FILE *out, const struct et_hist *h, const char *title);
 /*

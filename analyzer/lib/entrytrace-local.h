@@ -30,9 +30,13 @@ struct tracecmd_input;
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* 32-bit powerpc syscall names by number (syscalls-ppc32.c, generated). */
-extern const char *const et_ppc32_syscalls[];
-extern const int et_ppc32_nr_syscalls;
+/* The kernel's syscall names per uname machine (syscalls.c, generated) */
+struct et_syscall_table {
+	const char *machine;
+	const char *const *names;
+	size_t nr;
+};
+extern const struct et_syscall_table et_syscall_tables[];
 
 /* ------------------------------------------------------------------ */
 /* decode.c: the field table                                           */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Filters: which syscalls a report keeps - by task, name, syscall, CPU and
- * a window of entry times; the stages to show ride along.
+ * Filters: which syscalls a report keeps - by task, name, syscall, CPU, a
+ * window of entry times and result; the stages to show ride along.
  */
 #include <string.h>
 
@@ -13,8 +13,17 @@ bool et_filter_match(const struct et_filter *f, const struct et_syscall *sc,
 	int i;
 
 	if (!f || !(f->nr_pids | f->nr_comms | f->nr_syscalls | f->nr_cpus |
-		    f->have_window))
+		    f->have_window | f->result_ok | f->result_error | f->nr_errnos))
 		return true;
+	if (f->result_ok | f->result_error | f->nr_errnos) {
+		bool err = sc->ret < 0 && sc->ret >= -4095, hit;
+
+		hit = (f->result_ok && !err) || (f->result_error && err);
+		for (i = 0; i < f->nr_errnos && !hit; i++)
+			hit = err && -sc->ret == f->errnos[i];
+		if (!hit)
+			return false;
+	}
 	if (f->nr_pids) {
 		for (i = 0; i < f->nr_pids && f->pids[i] != sc->pid; i++)
 			;

@@ -652,6 +652,7 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 		sc->seq = s->seq;
 		sc->ts_enter = sc->ts_exit = s->seq;	/* exemplars name the sample */
 		sc->tgid = -1;
+		sc->flags = ET_SC_SAMPLE;
 		sc->cpu_enter = sc->cpu_exit = 0;
 		for (int j = 0; j < s->nr_vals; j++) {
 			int st = s->vals[j].stage;

@@ -5,6 +5,7 @@
  * trace-cmd report prints them, so a min or max can be found in the trace.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "entrytrace-local.h"
@@ -14,6 +15,7 @@
 static const char *const flag_names[16] = {
 	"open_start", "open_end", "lost", "migrated", "noreturn", "no_exit",
 	"mismatch", "child", "sigreturn", "no_tail", "pid_reuse", "seq_gap",
+	"sample",
 };
 
 static const char *const flag_text[16] = {
@@ -29,6 +31,7 @@ static const char *const flag_text[16] = {
 	"deferred stages never arrived (kept; no total)",
 	"first syscall of a reused pid (kept)",
 	"follow lost syscalls of the same task (kept)",
+	"QEMU plugin samples (instructions; kept)",
 };
 
 char *et_sc_flags_str(uint32_t flags, char *buf, size_t size)
@@ -202,8 +205,11 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	}
 	fprintf(out, "\n");
 	text_damage(&f->counts, out);
-	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, %" PRIu64 " tasks",
-		f->tl.syscalls, f->tl.complete, f->tl.tasks);
+	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, by %" PRIu64 " task%s",
+		f->tl.syscalls, f->tl.complete, f->tl.syscall_tasks,
+		f->tl.syscall_tasks == 1 ? "" : "s");
+	if (f->tl.tasks != f->tl.syscall_tasks)
+		fprintf(out, " (%" PRIu64 " in all events)", f->tl.tasks);
 	if (f->tl.seq_lost)
 		fprintf(out, ", %" PRIu64 " missing from sequence gaps", f->tl.seq_lost);
 	fprintf(out, "\n");
@@ -234,52 +240,170 @@ static bool stage_shown(const struct et_report *rep, int stage)
 	       (rep->filter->stages & (1ull << stage));
 }
 
+static const char *const sort_names[] = {
+	[ET_SORT_TOTAL] = "total", [ET_SORT_COUNT] = "count", [ET_SORT_MEAN] = "mean",
+	[ET_SORT_P50] = "p50", [ET_SORT_P99] = "p99", [ET_SORT_MAX] = "max",
+	[ET_SORT_NAME] = "name",
+};
+static const char *const unit_names[] = {
+	[ET_UNIT_NS] = "ns", [ET_UNIT_US] = "us", [ET_UNIT_MS] = "ms", [ET_UNIT_S] = "s",
+};
+static const double unit_div[] = { 1, 1e3, 1e6, 1e9 };
+
+int et_sort_by_name(const char *name)
+{
+	for (size_t i = 0; i < ET_ARRAY_SIZE(sort_names); i++)
+		if (!strcmp(name, sort_names[i]))
+			return (int)i;
+	return -1;
+}
+
+const char *et_sort_name(enum et_sort s)
+{
+	return (size_t)s < ET_ARRAY_SIZE(sort_names) ? sort_names[s] : "?";
+}
+
+int et_unit_by_name(const char *name)
+{
+	for (size_t i = 0; i < ET_ARRAY_SIZE(unit_names); i++)
+		if (!strcmp(name, unit_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* One syscall [work]'s run of cells in the table, and what it sorts by. */
+struct cell_run {
+	size_t first, n;
+	double key;
+	const char *name;
+	int nr;
+};
+
+static int cmp_runs(const void *a, const void *b)
+{
+	const struct cell_run *x = a, *y = b;
+
+	if (x->name)	/* by name */
+		return strcmp(x->name, y->name) ? strcmp(x->name, y->name) : x->nr - y->nr;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->first < y->first ? -1 : 1;
+}
+
+static double run_key(enum et_sort by, const struct et_hist *h)
+{
+	switch (by) {
+	case ET_SORT_TOTAL:
+		return (double)h->total;
+	case ET_SORT_COUNT:
+		return (double)h->count;
+	case ET_SORT_MEAN:
+		return et_hist_mean(h);
+	case ET_SORT_P50:
+		return (double)et_hist_quantile(h, 0.5);
+	case ET_SORT_P99:
+		return (double)et_hist_quantile(h, 0.99);
+	case ET_SORT_MAX:
+		return (double)h->max;
+	case ET_SORT_NAME:
+		break;
+	}
+	return 0;
+}
+
+/* A time in the table's unit: integers in ns, fixed decimals otherwise. */
+static void tval(FILE *out, int width, double v, enum et_unit u)
+{
+	static const int decimals[] = { 0, 3, 3, 6 };
+
+	if (u == ET_UNIT_NS)
+		fprintf(out, " %*.0f", width, v);
+	else
+		fprintf(out, " %*.*f", width, decimals[u], v / unit_div[u]);
+}
+
 static void text_cells(const struct et_report *rep, FILE *out)
 {
 	const struct et_cell **cells;
-	size_t n = et_stats_cells(rep->stats, &cells);
-	int last_nr = -2;
-	uint32_t last_work = ~0u;
-	char nb[32], wb[160];
+	size_t n = et_stats_cells(rep->stats, &cells), nr_runs = 0;
+	char nb[32], wb[160], lb[48];
 	bool by_work = et_stats_by_work(rep->stats);
 	bool mix = rep->nr_files && rep->files[0].mix;
+	enum et_unit u = mix ? ET_UNIT_NS : rep->unit;
+	struct cell_run *runs = calloc(n + 1, sizeof(*runs));
+	size_t shown;
+
+	if (!runs) {
+		fprintf(out, "\n(out of memory: no table)\n");
+		return;
+	}
+	/* the cells come grouped per syscall [work], its total first */
+	for (size_t i = 0; i < n; i++) {
+		if (!i || cells[i]->nr != cells[i - 1]->nr || cells[i]->work != cells[i - 1]->work) {
+			runs[nr_runs++] = (struct cell_run){ .first = i, .nr = cells[i]->nr };
+			if (rep->sort == ET_SORT_NAME) {
+				const char *sn = et_syscall_name(rep->names, cells[i]->nr);
+
+				runs[nr_runs - 1].name = sn ? sn : "~";	/* unnamed last */
+			}
+		}
+		runs[nr_runs - 1].n++;
+		if (cells[i]->stage == ET_STAGE_TOTAL)
+			runs[nr_runs - 1].key = run_key(rep->sort, &cells[i]->hist);
+	}
+	if (rep->sort != ET_SORT_TOTAL)
+		qsort(runs, nr_runs, sizeof(*runs), cmp_runs);
+	shown = rep->top && (size_t)rep->top < nr_runs ? (size_t)rep->top : nr_runs;
 
 	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %9s %10s %11s %14s %15s %15s\n",
 		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9",
 		"max", "stddev", "total", mix ? "min_at(#)" : "min_at(s)",
 		mix ? "max_at(#)" : "max_at(s)");
-	for (size_t i = 0; i < n; i++) {
-		const struct et_cell *c = cells[i];
-		const struct et_hist *h = &c->hist;
-		const char *name = "";
+	for (size_t r = 0; r < shown; r++) {
+		const char *name = syscall_name(rep, runs[r].nr, nb, sizeof(nb));
 
-		if (!stage_shown(rep, c->stage))
-			continue;
-		if (c->nr != last_nr || c->work != last_work) {
-			name = syscall_name(rep, c->nr, nb, sizeof(nb));
-			if (by_work)
-				fprintf(out, "%s[%s]\n", name,
-					et_work_str(c->work, wb, sizeof(wb)));
-			last_nr = c->nr;
-			last_work = c->work;
-			if (by_work)
-				name = "";
+		if (by_work) {
+			fprintf(out, "%s[%s]\n", name, et_work_str(cells[runs[r].first]->work, wb,
+								    sizeof(wb)));
+			name = "";
 		}
-		fprintf(out, mix ? "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
-			" %15.0f %15.0f" : "%-16s %-18s %9" PRIu64 " %9" PRIu64 " %11.1f %9" PRIu64
-			" %9" PRIu64 " %9" PRIu64 " %9" PRIu64 " %10" PRIu64 " %11.1f %14" PRIu64
-			" %15.6f %15.6f",
-			name, et_stages[c->stage].name, h->count, h->min,
-			et_hist_mean(h), et_hist_quantile(h, 0.5),
-			et_hist_quantile(h, 0.9), et_hist_quantile(h, 0.99),
-			et_hist_quantile(h, 0.999), h->max,
-			et_hist_stddev(h), h->total, mix ? (double)h->min_ts : h->min_ts / 1e9,
-			mix ? (double)h->max_ts : h->max_ts / 1e9);
-		if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
-			fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
-		fprintf(out, "\n");
+		for (size_t i = runs[r].first; i < runs[r].first + runs[r].n; i++) {
+			const struct et_cell *c = cells[i];
+			const struct et_hist *h = &c->hist;
+
+			if (!stage_shown(rep, c->stage))
+				continue;
+			fprintf(out, "%-16s %-18s %9" PRIu64, name,
+				et_stage_label(c->stage, lb, sizeof(lb)), h->count);
+			name = "";
+			tval(out, 9, (double)h->min, u);
+			if (u == ET_UNIT_NS)
+				fprintf(out, " %11.1f", et_hist_mean(h));
+			else
+				tval(out, 11, et_hist_mean(h), u);
+			tval(out, 9, (double)et_hist_quantile(h, 0.5), u);
+			tval(out, 9, (double)et_hist_quantile(h, 0.9), u);
+			tval(out, 9, (double)et_hist_quantile(h, 0.99), u);
+			tval(out, 9, (double)et_hist_quantile(h, 0.999), u);
+			tval(out, 10, (double)h->max, u);
+			if (u == ET_UNIT_NS)
+				fprintf(out, " %11.1f", et_hist_stddev(h));
+			else
+				tval(out, 11, et_hist_stddev(h), u);
+			tval(out, 14, (double)h->total, u);
+			if (mix)
+				fprintf(out, " %15.0f %15.0f", (double)h->min_ts, (double)h->max_ts);
+			else
+				fprintf(out, " %15.6f %15.6f", h->min_ts / 1e9, h->max_ts / 1e9);
+			if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
+				fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
+			fprintf(out, "\n");
+		}
 	}
+	if (shown < nr_runs)
+		fprintf(out, "(%zu more syscall%s by %s not shown: --top %d)\n", nr_runs - shown,
+			by_work ? " [work] groups" : "s", sort_names[rep->sort], rep->top);
+	free(runs);
 }
 
 static void text_groups(const struct et_report *rep, enum et_breakdown by,
@@ -396,7 +520,11 @@ static int render_text(const struct et_report *rep, FILE *out)
 	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within 0.4%%%s%s\n",
 		et_stats_syscalls(rep->stats),
 		mix ? "counts in instructions, min_at/max_at: the plugin's sample numbers" :
-		"times in ns",
+		et_info_virtual_clock(&rep->files[0].info) ?
+		(rep->unit == ET_UNIT_NS ? "times in virtual ns (QEMU -icount: one per guest instruction)" :
+		 "times in virtual time (QEMU -icount: 1 ns per guest instruction)") :
+		rep->unit == ET_UNIT_NS ? "times in ns" : rep->unit == ET_UNIT_US ? "times in us" :
+		rep->unit == ET_UNIT_MS ? "times in ms" : "times in s",
 		rep->exclusive ? "; exclusive of interrupts and preemption" : "",
 		rep->no_overhead ? "; tracer overhead taken off" : "");
 	if (rep->exclusive || rep->no_overhead)
@@ -493,9 +621,10 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		", \"first_ts\": %.9f, \"last_ts\": %.9f", f->counts.abi_errors,
 		f->counts.unknown_stages, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
 	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
-		", \"tasks\": %" PRIu64 ", \"seq_lost\": %" PRIu64 ", \"stray_events\": %" PRIu64
-		", \"duplicate_stages\": %" PRIu64, f->tl.syscalls, f->tl.complete, f->tl.tasks,
-		f->tl.seq_lost, f->tl.stray, f->tl.dup_stage);
+		", \"tasks\": %" PRIu64 ", \"tasks_in_events\": %" PRIu64 ", \"seq_lost\": %" PRIu64
+		", \"stray_events\": %" PRIu64 ", \"duplicate_stages\": %" PRIu64, f->tl.syscalls,
+		f->tl.complete, f->tl.syscall_tasks, f->tl.tasks, f->tl.seq_lost, f->tl.stray,
+		f->tl.dup_stage);
 	fprintf(out, ",\n       \"flagged\": {");
 	for (int b = 0, n = 0; b < 16; b++)
 		if (flag_names[b])

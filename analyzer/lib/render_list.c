@@ -16,6 +16,19 @@
 
 #include "entrytrace-local.h"
 
+/*
+ * When the syscall started on the trace clock: in the stage modes the
+ * kernel's own stamp of its first stage (where KernelShark draws it;
+ * the entry_stage event carrying it is written microseconds later), else
+ * its sys_enter event.
+ */
+uint64_t et_sc_start(const struct et_syscall *sc)
+{
+	if (sc->t0 && sc->t0 + sc->clock_offset < sc->ts_enter)
+		return sc->t0 + sc->clock_offset;
+	return sc->ts_enter;
+}
+
 void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_trace *names,
 		       uint64_t stages)
 {
@@ -26,9 +39,17 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 		snprintf(nb, sizeof(nb), sc->nr < 0 ? "nr(%d)" : "sys_%d", sc->nr);
 		name = nb;
 	}
-	snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
-	fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
-		sc->ts_enter / 1e9, name, sc->nr, sc->ret);
+	if (sc->flags & ET_SC_SAMPLE) {
+		/*
+		 * QEMU plugin output: no task, CPU, clock or return value, a
+		 * sample number (its line in the file) and instructions
+		 */
+		fprintf(out, "sample %8u: %s(%d) ", sc->seq, name, sc->nr);
+	} else {
+		snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
+		fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
+			et_sc_start(sc) / 1e9, name, sc->nr, sc->ret);
+	}
 	if (et_sc_has(sc, ET_STAGE_TOTAL))
 		fprintf(out, " total %" PRIu64, sc->ns[ET_STAGE_TOTAL]);
 	for (int st = 0; st < ET_STAGE_NR; st++) {
@@ -42,9 +63,9 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 	}
 	if (sc->cpu_exit != sc->cpu_enter)
 		fprintf(out, "  cpu %d>%d", sc->cpu_enter, sc->cpu_exit);
-	if (sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN))
-		fprintf(out, "  [%s]", et_sc_flags_str(sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN),
-							fb, sizeof(fb)));
+	if (sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN | ET_SC_SAMPLE))
+		fprintf(out, "  [%s]", et_sc_flags_str(sc->flags & ~(ET_SC_MIGRATED | ET_SC_SIGRETURN |
+								     ET_SC_SAMPLE), fb, sizeof(fb)));
 	fputc('\n', out);
 }
 

@@ -3,6 +3,7 @@
  * The stage table, expanded from tracepoints/stages.def: the analyzer keeps
  * no list of its own.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "entrytrace-local.h"
@@ -64,6 +65,38 @@ int et_stage_by_name(const char *name)
 		if (!strcmp(et_stages[i].name, name))
 			return i;
 	return ET_STAGE_NONE;
+}
+
+/* How deep a stage nests: 0 for a top-level stage, 1 for its children, ... */
+int et_stage_depth(int stage)
+{
+	int d = 0;
+
+	while (stage >= 0 && stage < ET_STAGE_NR && et_stages[stage].parent != ET_STAGE_NONE) {
+		stage = et_stages[stage].parent;
+		d++;
+	}
+	return d;
+}
+
+/* A stage's name indented two columns per level: a table's stage column. */
+const char *et_stage_label(int stage, char *buf, size_t size)
+{
+	snprintf(buf, size, "%*s%s", 2 * et_stage_depth(stage), "", et_stages[stage].name);
+	return buf;
+}
+
+/* The widest et_stage_label, for the column. */
+int et_stage_label_width(void)
+{
+	int w = 0;
+
+	for (int i = 0; i < ET_STAGE_NR; i++) {
+		int n = 2 * et_stage_depth(i) + (int)strlen(et_stages[i].name);
+
+		w = n > w ? n : w;
+	}
+	return w;
 }
 
 const char *et_phase_name(enum et_phase phase)

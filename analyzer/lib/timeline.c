@@ -160,6 +160,10 @@ void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 
 	tl_settle(tl, t, sc);
 	tl->counts.syscalls++;
+	if (!t->emitted) {
+		t->emitted = true;
+		tl->counts.syscall_tasks++;
+	}
 	if (!(flags & ET_SC_INCOMPLETE))
 		tl->counts.complete++;
 	if (flags) {

@@ -51,6 +51,7 @@ struct et_task {
 	bool has_pend;
 	bool pend_returned;	/* stock + ct: user_enter seen after pend */
 	bool seen_syscall;	/* a syscall of this task was seen */
+	bool emitted;		/* ...and handed to the sink: counted */
 	bool created;		/* fork/clone seen inside the trace */
 	bool comm_known;
 	bool comm_tentative;	/* comm came from the saved cmdlines */

@@ -555,39 +555,47 @@ struct et_trace *et_trace_new_mix(const char *path, const char *arch, const char
 /* Names                                                               */
 
 /*
- * 32-bit powerpc (uname machine "ppc"): the kernel's own 32-bit table.
- * libaudit's MACH_PPC is the 64-bit table (it names 64-bit-only calls)
- * and ends at 450.
+ * The kernel's own names (its unistd names: pread64, not libaudit's
+ * pread) for the architectures syscalls.c has, from their syscall tables;
+ * libaudit for the rest.  libaudit's powerpc table is also the 64-bit one
+ * only, and Debian 12's ends at 450.
  */
-static bool is_ppc32(const struct et_trace *t)
+static const struct et_syscall_table *kernel_table(const struct et_trace *t)
 {
-	return t->info.machine && !strcmp(t->info.machine, "ppc");
+	if (!t || !t->info.machine)
+		return NULL;
+	for (const struct et_syscall_table *k = et_syscall_tables; k->machine; k++)
+		if (!strcmp(k->machine, t->info.machine))
+			return k;
+	return NULL;
 }
 
 const char *et_syscall_name(const struct et_trace *t, long nr)
 {
-	if (t && is_ppc32(t))
-		return nr >= 0 && nr < et_ppc32_nr_syscalls ? et_ppc32_syscalls[nr] : NULL;
+	const struct et_syscall_table *k = kernel_table(t);
+
+	if (k)
+		return nr >= 0 && (size_t)nr < k->nr ? k->names[nr] : NULL;
 	if (!t || t->machine < 0 || nr < 0 || nr > 100000)
 		return NULL;
 	return audit_syscall_to_name((int)nr, t->machine);
 }
 
+/* A name: the kernel's, or libaudit's where it differs (pread for pread64). */
 long et_syscall_number(const struct et_trace *t, const char *name)
 {
+	const struct et_syscall_table *k = kernel_table(t);
 	char *end;
 	long nr = strtol(name, &end, 0);
 
 	if (*name && !*end)
 		return nr;
-	if (t && is_ppc32(t)) {
-		for (int i = 0; i < et_ppc32_nr_syscalls; i++)
-			if (et_ppc32_syscalls[i] && !strcmp(et_ppc32_syscalls[i], name))
-				return i;
-		return -1;
-	}
-	if (!t || t->machine < 0)
-		return -1;
+	if (k)
+		for (size_t i = 0; i < k->nr; i++)
+			if (k->names[i] && !strcmp(k->names[i], name))
+				return (long)i;
+	if (!t || t->machine < 0 || (k && !strcmp(k->machine, "ppc")))
+		return -1;	/* (libaudit's powerpc numbers are the 64-bit ones) */
 	return audit_name_to_syscall(name, t->machine);
 }
 
@@ -602,6 +610,13 @@ bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *
 	if (!a->machine || !b->machine)
 		return a->machine == b->machine;
 	return !strcmp(a->machine, b->machine);
+}
+
+bool et_info_virtual_clock(const struct et_trace_info *in)
+{
+	const char *sp = in->uname ? strchr(in->uname, ' ') : NULL;
+
+	return sp && !strncmp(sp + 1, "qemu-icount ", strlen("qemu-icount "));
 }
 
 unsigned int et_info_entry_path(const struct et_trace_info *in)

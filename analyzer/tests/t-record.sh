@@ -224,6 +224,19 @@ check "...says why" grep -q "cannot run the command: No such file" nocmd.err
 check "...writes no trace.dat" test ! -e x.dat
 check "...and leaves no instance" gone $rpid
 check "record --help documents the exit codes" grep -q "exit status" <("$ET" record --help)
+# every option is checked before the workload runs; the workload's status passes on
+start=$(date +%s%N)
+expect_exit "record --compression lz4: usage error (exit 2)" 2 "$ET" record --compression lz4 -o lz.dat -- sleep 3
+check "...before the 3 s workload ran ($(( ($(date +%s%N) - start) / 1000000 )) ms)" \
+	test $(( ($(date +%s%N) - start) / 1000000 )) -lt 2500
+check "...naming the value and what this libtracecmd writes" grep -q "'lz4': this libtracecmd cannot write it; it writes zstd.*none" \
+	<("$ET" record --compression lz4 -o lz.dat -- true 2>&1)
+check "...and writing nothing" test ! -e lz.dat
+"$ET" record -q -o st3.dat -- sh -c 'exit 3' 2> st3.err
+expect_eq "a command that exits 3: record exits 3, as time(1) does" "$?" 3
+check "...says so, and the trace is written" sh -c "grep -q 'the command exited with status 3' st3.err && test -s st3.dat"
+"$ET" record -q -o st9.dat -- sh -c 'kill -TERM $$' 2>/dev/null
+expect_eq "a command killed by SIGTERM: 128 + 15" "$?" 143
 check "entrytrace --help lists record and top" grep -q "top" <("$ET" --help)
 
 # ---- top: -s, --delta, what the reader lost --------------------------------
