@@ -5,13 +5,17 @@
  * The session (session.c) fills a tracefs instance of its own; every
  * refresh period libentrytrace's live reader (lib/live.c) decodes what the
  * buffers hold with tracefs_iterate_raw_events(), each round bounded by a
- * deadline, into one timeline and one et_stats, and et_render() prints the
- * same table 'entrytrace report' does.
+ * deadline, into one timeline and one et_stats.  On a terminal top-screen.c
+ * draws a screen that fits it, and keys change what it shows; otherwise
+ * et_render() prints the table 'entrytrace report' does, for logs.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +24,7 @@
 #include "builtin.h"
 #include "entrytrace-private.h"
 #include "session.h"
+#include "top-screen.h"
 
 #define WHO "entrytrace top"
 
@@ -51,16 +56,26 @@ static const char top_usage[] =
 	"      --summary          entrytrace kernel: only the summary event per syscall\n"
 	"  -h, --help             this text\n"
 	"\n"
-	"The screen is cleared before each table only when standard output is a\n"
-	"terminal; otherwise tables follow each other, each after a line starting\n"
-	"\"entrytrace top:\".  Syscalls are counted once complete: a task's last\n"
-	"syscall appears when its next one starts.\n"
+	"On a terminal, top draws one screen that fits it, as perf top does: a\n"
+	"three-line header, then a row per syscall, the busiest first, as many as\n"
+	"fit (calls, rate, mean, p50, p90, p99, max, its share of all syscall time\n"
+	"and the stages it spends most in; columns come with the width, times carry\n"
+	"their unit).  Keys (on a terminal):\n"
+	"  q        quit\n"
+	"  s        next sort key: total time, calls, mean, p50, p99, max, name\n"
+	"  f        filter: type a part of a syscall's name, Enter; empty clears\n"
+	"  x        each syscall's stages under it, children indented\n"
+	"  d        the last period only, or everything since top started\n"
+	"Otherwise (a pipe, a file) the tables follow each other, each the table\n"
+	"'entrytrace report' prints, after a line starting \"entrytrace top:\".\n"
+	"Syscalls are counted once complete: a task's last syscall appears when its\n"
+	"next one starts.\n"
 	"\n"
 	"Each read of the buffers ends at the refresh deadline, and the rest of each\n"
 	"CPU's current sub-buffer is then lost (a gap; syscalls crossing it are left\n"
-	"out).  The kernel: line sizes that: the events the kernel handed out, how\n"
-	"many of them were dropped at deadlines, and how many the kernel overwrote\n"
-	"(then use a larger -b).\n"
+	"out).  The buffers: line (on a terminal, the header's second line) sizes\n"
+	"that: the events the kernel handed out, how many of them were dropped at\n"
+	"deadlines, and how many the kernel overwrote (then use a larger -b).\n"
 	"\n"
 	"exit status: 0 done, 1 runtime failure (tracefs, writing the output), 2 usage\n"
 	"error.\n";
@@ -90,7 +105,61 @@ struct top {
 	/* the kernel's own counts, per_cpu/cpuN/stats of the instance */
 	unsigned long long k_read, k_overrun, k_dropped, k_entries;
 	unsigned long long k_read0, k_overrun0, k_dropped0;
+	/* a terminal: the screen, the keys */
+	bool keys;		/* standard input is a terminal too, in raw mode */
+	struct top_view view;
+	bool typing;		/* 'f': the filter being typed */
+	char typed[32];
+	bool quit;
+	int n;			/* the table on the screen */
+	uint64_t start, period_start;
 };
+
+static struct termios saved_tty;
+static bool tty_raw;
+
+static void tty_restore(void)
+{
+	if (tty_raw)
+		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved_tty);
+	tty_raw = false;
+}
+
+/* Keys one at a time, no echo; Ctrl-C still signals. */
+static bool tty_keys_on(void)
+{
+	struct termios t;
+
+	if (!isatty(STDIN_FILENO) || tcgetattr(STDIN_FILENO, &saved_tty))
+		return false;
+	t = saved_tty;
+	t.c_lflag &= ~(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(STDIN_FILENO, TCSAFLUSH, &t))
+		return false;
+	tty_raw = true;
+	atexit(tty_restore);
+	return true;
+}
+
+static void screen_size(struct top_view *v)
+{
+	struct winsize ws;
+	const char *e;
+
+	v->rows = 24;
+	v->cols = 80;
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_row && ws.ws_col) {
+		v->rows = ws.ws_row;
+		v->cols = ws.ws_col;
+		return;
+	}
+	if ((e = getenv("LINES")) && atoi(e) > 0)
+		v->rows = atoi(e);
+	if ((e = getenv("COLUMNS")) && atoi(e) > 0)
+		v->cols = atoi(e);
+}
 
 static unsigned long long stat_value(const char *stats, const char *key)
 {
@@ -197,8 +266,25 @@ static int render(struct top *t, int n, double elapsed)
 		decoded = f.counts.records;
 	}
 
-	if (t->tty)
+	if (t->tty) {
+		struct top_frame fr = {
+			.stats = t->stats, .names = trace, .target = et_session_target(t->s),
+			.n = n, .elapsed = elapsed,
+			.period = t->delta ? (mono_ns() - t->period_start) / 1e9 : elapsed,
+			.complete = et_stats_syscalls(t->stats), .tasks = f.tl.syscall_tasks,
+			.read = k_read, .dropped = k_read > decoded ? k_read - decoded : 0,
+			.overwritten = k_over + k_drop,
+			.counts_gone = t->k_read < et_trace_counts(trace)->records,
+			.prompt = t->typing ? t->typed : NULL,
+		};
+
+		t->view.delta = t->delta;
+		screen_size(&t->view);
 		fputs("\033[H\033[2J", stdout);
+		top_screen(stdout, &t->view, &fr);
+		free(lost);
+		return fflush(stdout) || ferror(stdout) ? -1 : 0;
+	}
 	printf("entrytrace top: table %d, %.1f s, %s%s\n", n, elapsed,
 	       et_session_target(t->s), t->delta ? "; header and table: the last period" : "");
 	/*
@@ -223,6 +309,69 @@ static int render(struct top *t, int n, double elapsed)
 	return fflush(stdout) || ferror(stdout) ? -1 : 0;
 }
 
+/* A key: what it changes; true when the screen should be drawn again. */
+static bool key(struct top *t, int ch)
+{
+	size_t len = strlen(t->typed);
+
+	if (t->typing) {
+		if (ch == '\r' || ch == '\n') {
+			snprintf(t->view.filter, sizeof(t->view.filter), "%s", t->typed);
+			t->typing = false;
+		} else if (ch == 27) {
+			t->typing = false;	/* Escape: leave the filter as it was */
+		} else if ((ch == 127 || ch == 8) && len) {
+			t->typed[len - 1] = '\0';
+		} else if (ch > ' ' && ch < 127 && len + 1 < sizeof(t->typed)) {
+			t->typed[len] = (char)ch;
+			t->typed[len + 1] = '\0';
+		}
+		return true;
+	}
+	switch (ch) {
+	case 'q':
+		t->quit = true;
+		return false;
+	case 's':
+		t->view.sort = top_next_sort(t->view.sort);
+		return true;
+	case 'f':
+		t->typing = true;
+		t->typed[0] = '\0';
+		return true;
+	case 'x':
+		t->view.expand = !t->view.expand;
+		return true;
+	case 'd':
+		t->delta = !t->delta;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Wait up to ms for the session, or for a key on a terminal: keys act at
+ * once (the screen is drawn again from what has been read so far).
+ */
+static void top_wait(struct top *t, int ms)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	unsigned char ch;
+	bool redraw = false;
+
+	if (!t->keys) {
+		if (ms)
+			et_session_wait(t->s, ms);
+		return;
+	}
+	if (poll(&p, 1, ms) <= 0)
+		return;
+	while (read(STDIN_FILENO, &ch, 1) == 1 && !t->quit)
+		redraw |= key(t, ch);
+	if (redraw && !t->quit && t->n)
+		render(t, t->n, (mono_ns() - t->start) / 1e9);
+}
+
 /*
  * Decode until the period ends, in rounds that never outlive it.  Whether
  * the session still runs is asked before a round, so that the round after
@@ -241,34 +390,42 @@ static int read_period(struct top *t, uint64_t end)
 				   et_timeline_feed, t->tl);
 		if (ret < 0 || t->failed)
 			return -1;
+		/* keys act between rounds even when reading takes the whole period */
+		top_wait(t, 0);
 		now = mono_ns();
-		if (now >= end || !running)
+		if (now >= end || !running || t->quit)
 			return 0;
-		et_session_wait(t->s, (int)((end - now) / 1000000 < 100 ?
-					    (end - now) / 1000000 + 1 : 100));
+		top_wait(t, (int)((end - now) / 1000000 < 100 ? (end - now) / 1000000 + 1 : 100));
 	}
 }
 
-static int run(struct top *t, double delay, int iterations, bool delta)
+static int run(struct top *t, double delay, int iterations)
 {
 	uint64_t start = mono_ns(), period = (uint64_t)(delay * 1e9), end = start;
 
+	t->start = t->period_start = start;
 	for (int n = 1; !iterations || n <= iterations; n++) {
 		bool last;
 
 		end += period;
 		if (read_period(t, end))
 			return ET_EXIT_FAIL;
+		if (t->quit) {
+			et_session_end_cmd(t->s);
+			return ET_EXIT_OK;
+		}
 		last = !et_session_running(t->s) || (iterations && n == iterations);
 		if (last && !et_session_interrupted())
 			et_timeline_finish(t->tl);
 		if (et_session_interrupted())
 			return ET_EXIT_OK;
+		t->n = n;
 		if (render(t, n, (mono_ns() - start) / 1e9))
 			return ET_EXIT_FAIL;
 		if (last)
 			break;
-		if (delta) {
+		t->period_start = mono_ns();
+		if (t->delta) {
 			const struct et_trace_counts *c = et_trace_counts(et_live_trace(t->live));
 
 			et_stats_free(t->stats);
@@ -292,6 +449,9 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 {
 	struct top t = { .tty = isatty(STDOUT_FILENO), .breakdown = breakdown,
 			 .delta = delta };
+
+	if (t.tty)
+		t.keys = tty_keys_on();
 	char err[512];
 	enum et_err e;
 	int ret;
@@ -331,12 +491,13 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 		goto out;
 	ret = et_session_start(t.s);
 	if (!ret)
-		ret = run(&t, delay, iterations, delta);
+		ret = run(&t, delay, iterations);
 	if (t.failed) {
 		fprintf(stderr, "entrytrace top: out of memory\n");
 		ret = ET_EXIT_FAIL;
 	}
 out:
+	tty_restore();
 	free(t.filter.syscalls);
 	free(t.lost0);
 	et_timeline_free(t.tl);

@@ -529,6 +529,36 @@ bool et_session_wait(struct et_session *s, int ms)
 	return et_session_running(s);
 }
 
+/* Signal every pid the instance follows (the command and its children). */
+static void signal_followed(struct et_session *s, int sig)
+{
+	char *pids = tracefs_instance_file_read(s->instance, "set_event_pid", NULL);
+
+	for (char *p = pids, *end; p && *p; p = end) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		if (pid > 0 && pid != getpid())
+			kill((pid_t)pid, sig);
+	}
+	free(pids);
+	if (s->child)
+		kill(s->child, sig);
+}
+
+void et_session_end_cmd(struct et_session *s)
+{
+	if (!s->child || s->child_done)
+		return;
+	signal_followed(s, SIGTERM);
+	for (int i = 0; i < 100 && et_session_running(s); i++)
+		usleep(10000);
+	if (et_session_running(s))
+		signal_followed(s, SIGKILL);
+	reap(s);
+}
+
 void et_session_stop(struct et_session *s)
 {
 	if (s->instance)

@@ -44,6 +44,12 @@ bool et_session_wait(struct et_session *s, int ms);
 bool et_session_running(struct et_session *s);
 /* Turn recording off; the buffers keep what they hold. */
 void et_session_stop(struct et_session *s);
+/*
+ * End the command the session started, and the children it forked (the
+ * pids the instance follows): SIGTERM, then SIGKILL after a second.
+ * Nothing without a command (-p, -a).
+ */
+void et_session_end_cmd(struct et_session *s);
 /* Remove the instance (also done at exit and after SIGINT/SIGTERM). */
 void et_session_free(struct et_session *s);
 

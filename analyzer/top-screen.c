@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * entrytrace top's terminal screen.  A short header, then one row per
+ * syscall, the busiest first (by the sort key), as many as the terminal
+ * holds: calls, rate, mean, p50, p90, p99, max, its share of all syscall
+ * time and the stages it spends most in.  Columns are added as the
+ * terminal widens; times carry their own unit (ns, us, ms, s), as perf
+ * trace prints them.  With 'x' each syscall's stages follow it, indented
+ * under their parents.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "top-screen.h"
+
+const char top_keys_help[] = "q quit  s sort  f filter  x stages  d delta";
+
+enum et_sort top_next_sort(enum et_sort s)
+{
+	return s == ET_SORT_NAME ? ET_SORT_TOTAL : (enum et_sort)(s + 1);
+}
+
+/* A time in at most 7 columns, with its unit. */
+static const char *t7(double ns, char *buf, size_t size)
+{
+	if (ns < 1000)
+		snprintf(buf, size, "%.0fns", ns);
+	else if (ns < 1e6)
+		snprintf(buf, size, "%.1fus", ns / 1e3);
+	else if (ns < 1e9)
+		snprintf(buf, size, "%.1fms", ns / 1e6);
+	else
+		snprintf(buf, size, "%.2fs", ns / 1e9);
+	return buf;
+}
+
+/* A count in at most 7 columns: 1234567 -> 1.2M. */
+static const char *c7(double v, char *buf, size_t size)
+{
+	if (v < 1e6)
+		snprintf(buf, size, "%.0f", v);
+	else if (v < 1e9)
+		snprintf(buf, size, "%.1fM", v / 1e6);
+	else
+		snprintf(buf, size, "%.1fG", v / 1e9);
+	return buf;
+}
+
+/* One output line, cut at the terminal's width. */
+struct screen {
+	FILE *out;
+	int cols, rows, used;
+};
+
+static void line(struct screen *s, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (s->used >= s->rows)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if ((int)strlen(buf) > s->cols)
+		buf[s->cols] = '\0';
+	fprintf(s->out, "%s\n", buf);
+	s->used++;
+}
+
+struct sc_row {
+	int nr;
+	const char *name;
+	const struct et_cell *total;
+	const struct et_cell *const *stages;	/* the cells after the total */
+	size_t nr_stages;
+	double key;
+};
+
+static double row_key(enum et_sort by, const struct et_hist *h)
+{
+	switch (by) {
+	case ET_SORT_TOTAL:
+		return (double)h->total;
+	case ET_SORT_COUNT:
+		return (double)h->count;
+	case ET_SORT_MEAN:
+		return et_hist_mean(h);
+	case ET_SORT_P50:
+		return (double)et_hist_quantile(h, 0.5);
+	case ET_SORT_P99:
+		return (double)et_hist_quantile(h, 0.99);
+	case ET_SORT_MAX:
+		return (double)h->max;
+	case ET_SORT_NAME:
+		break;
+	}
+	return 0;
+}
+
+static enum et_sort sort_by;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct sc_row *x = a, *y = b;
+
+	if (sort_by == ET_SORT_NAME)
+		return strcmp(x->name, y->name);
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	return x->nr - y->nr;
+}
+
+/* Stages inside the total worth naming: not the total, user space or the tracer. */
+static bool busy_stage(int stage)
+{
+	return stage != ET_STAGE_TOTAL && stage != ET_STAGE_EMIT &&
+	       et_stages[stage].phase != ET_PHASE_USER && et_stage_depth(stage) == 0;
+}
+
+/* "syscall 62% arch_exit_tail 9%": the stages it spends most in, as fit. */
+static void stages_text(const struct sc_row *r, int width, char *buf, size_t size)
+{
+	const struct et_cell *best[3] = { NULL };
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nr_stages; i++) {
+		const struct et_cell *c = r->stages[i];
+
+		if (!busy_stage(c->stage))
+			continue;
+		for (int k = 0; k < 3; k++)
+			if (!best[k] || c->hist.total > best[k]->hist.total) {
+				memmove(&best[k + 1], &best[k], (2 - k) * sizeof(best[0]));
+				best[k] = c;
+				break;
+			}
+	}
+	for (int k = 0; k < 3 && best[k] && r->total->hist.total; k++) {
+		char item[48];
+		int n;
+
+		if (200 * best[k]->hist.total < r->total->hist.total)
+			break;	/* under 0.5%: not where it spends its time */
+		n = snprintf(item, sizeof(item), "%s%s %.0f%%", k ? " " : "",
+				 et_stages[best[k]->stage].name,
+				 100.0 * (double)best[k]->hist.total / (double)r->total->hist.total);
+
+		if ((int)(len + n) > width || len + n >= size)
+			break;
+		memcpy(buf + len, item, n + 1);
+		len += n;
+	}
+}
+
+/* The columns shown at a width, left to right. */
+struct cols {
+	bool rate, p90, max, stddev;
+	int stage_width;
+};
+
+static struct cols layout(int width)
+{
+	/* syscall 16, calls 7, mean p50 p99 7 each, %time 5: 60 with blanks */
+	struct cols c = { 0 };
+	int used = 16 + 8 + 3 * 8 + 6 + 2;
+
+	if (width >= 100) {
+		c.rate = c.max = true;
+		used += 8 + 8;
+	}
+	if (width >= 130) {
+		c.p90 = c.stddev = true;
+		used += 8 + 8;
+	}
+	c.stage_width = width - used > 0 ? width - used : 0;
+	return c;
+}
+
+static void header_row(struct screen *s, const struct cols *c)
+{
+	char buf[512];
+	int n = snprintf(buf, sizeof(buf), "%-16s %7s", "syscall", "calls");
+
+	if (c->rate)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "/s");
+	n += snprintf(buf + n, sizeof(buf) - n, " %7s %7s", "mean", "p50");
+	if (c->p90)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "p90");
+	n += snprintf(buf + n, sizeof(buf) - n, " %7s", "p99");
+	if (c->max)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "max");
+	if (c->stddev)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "stddev");
+	n += snprintf(buf + n, sizeof(buf) - n, " %5s", "time%");
+	if (c->stage_width >= 10)
+		snprintf(buf + n, sizeof(buf) - n, "  %s", "stages (share of the syscall)");
+	line(s, "%s", buf);
+}
+
+static void cell_row(struct screen *s, const struct cols *c, const char *label,
+		     const struct et_hist *h, double period, double all, const char *stages)
+{
+	char buf[512], a[16], b[16], d[16], e[16];
+	int n = snprintf(buf, sizeof(buf), "%-16.16s %7s", label, c7((double)h->count, a, sizeof(a)));
+
+	if (c->rate)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
+			      period > 0 ? c7((double)h->count / period, a, sizeof(a)) : "-");
+	n += snprintf(buf + n, sizeof(buf) - n, " %7s %7s", t7(et_hist_mean(h), b, sizeof(b)),
+		      t7((double)et_hist_quantile(h, 0.5), d, sizeof(d)));
+	if (c->p90)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
+			      t7((double)et_hist_quantile(h, 0.9), e, sizeof(e)));
+	n += snprintf(buf + n, sizeof(buf) - n, " %7s",
+		      t7((double)et_hist_quantile(h, 0.99), e, sizeof(e)));
+	if (c->max)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", t7((double)h->max, e, sizeof(e)));
+	if (c->stddev)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", t7(et_hist_stddev(h), e, sizeof(e)));
+	if (all > 0)
+		n += snprintf(buf + n, sizeof(buf) - n, " %4.1f%%", 100.0 * (double)h->total / all);
+	else
+		n += snprintf(buf + n, sizeof(buf) - n, " %5s", "-");
+	if (stages && *stages)
+		snprintf(buf + n, sizeof(buf) - n, "  %s", stages);
+	line(s, "%s", buf);
+}
+
+void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
+{
+	/* the last line stays empty: a newline there would scroll the screen */
+	struct screen s = { out, v->cols > 20 ? v->cols : 20, v->rows > 7 ? v->rows - 1 : 6, 0 };
+	const struct et_cell **cells;
+	size_t n = et_stats_cells(f->stats, &cells), nr = 0, shown = 0, rows_left;
+	struct sc_row *rows = calloc(n + 1, sizeof(*rows));
+	struct cols c = layout(s.cols);
+	double all = 0;
+	char nb[32], a[16];
+
+	line(&s, "entrytrace top  %.1f s  table %d  %s%s", f->elapsed, f->n, f->target,
+	     v->delta ? "  (last period)" : "");
+	if (f->counts_gone)
+		line(&s, "%" PRIu64 " syscalls by %" PRIu64 " tasks; the kernel's event counts are gone",
+		     f->complete, f->tasks);
+	else
+		line(&s, "%" PRIu64 " syscalls by %" PRIu64 " tasks; events %s read, %llu dropped "
+		     "at deadlines, %llu overwritten", f->complete, f->tasks,
+		     c7((double)f->read, a, sizeof(a)), f->dropped, f->overwritten);
+	if (f->prompt)
+		line(&s, "filter (a part of the name, Enter applies, empty clears): %s_", f->prompt);
+	else
+		line(&s, "sort %s  filter %s  %s", et_sort_name(v->sort),
+		     v->filter[0] ? v->filter : "-", top_keys_help);
+	if (!rows) {
+		line(&s, "(out of memory)");
+		return;
+	}
+	/* one row per syscall: its total, the stage cells after it */
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *t = cells[i];
+		const char *name;
+
+		if (t->stage != ET_STAGE_TOTAL)
+			continue;
+		name = et_syscall_name(f->names, t->nr);
+		if (!name) {
+			snprintf(nb, sizeof(nb), "sys_%d", t->nr);
+			name = nb;
+		}
+		all += (double)t->hist.total;
+		if (v->filter[0] && !strstr(name, v->filter))
+			continue;
+		rows[nr] = (struct sc_row){ .nr = t->nr, .total = t, .stages = cells + i + 1,
+					    .key = row_key(v->sort, &t->hist) };
+		/* names of unnamed syscalls are built in nb: keep them apart */
+		rows[nr].name = name == nb ? strdup(nb) : name;
+		while (i + 1 + rows[nr].nr_stages < n &&
+		       cells[i + 1 + rows[nr].nr_stages]->nr == t->nr &&
+		       cells[i + 1 + rows[nr].nr_stages]->stage != ET_STAGE_TOTAL)
+			rows[nr].nr_stages++;
+		nr++;
+	}
+	sort_by = v->sort;
+	qsort(rows, nr, sizeof(*rows), cmp_rows);
+	header_row(&s, &c);
+	/* keep the last line for what did not fit */
+	rows_left = s.rows - s.used - 1;
+	for (size_t r = 0; r < nr && rows_left > 0; r++) {
+		char st[256];
+
+		stages_text(&rows[r], c.stage_width, st, sizeof(st));
+		cell_row(&s, &c, rows[r].name ? rows[r].name : "?", &rows[r].total->hist,
+			 f->period, all, c.stage_width >= 10 ? st : NULL);
+		rows_left--;
+		shown++;
+		for (size_t k = 0; v->expand && k < rows[r].nr_stages && rows_left > 0; k++) {
+			const struct et_cell *sc = rows[r].stages[k];
+			char label[48];
+
+			snprintf(label, sizeof(label), " %*s%s", 2 * et_stage_depth(sc->stage), "",
+				 et_stages[sc->stage].name);
+			cell_row(&s, &c, label, &sc->hist, f->period, 0, NULL);
+			rows_left--;
+		}
+	}
+	if (!nr)
+		line(&s, v->filter[0] ? "(no syscall matches the filter '%s')" :
+		     "(no complete syscall yet)", v->filter);
+	else if (shown < nr)
+		line(&s, "(%zu more syscalls below: f filters, s sorts)", nr - shown);
+	for (size_t r = 0; r < nr; r++)
+		if (rows[r].name && !et_syscall_name(f->names, rows[r].nr))
+			free((char *)rows[r].name);
+	free(rows);
+}
