@@ -590,13 +590,18 @@ enum et_diff_status {
  *   SYSCALLS  every syscall (a deterministic clock: QEMU -icount, plugin
  *             counts): today's per-syscall statistics
  *   RUNS      every recording: per cell, each file's mean (median) is one
- *             value, and base and test are compared with Welch's t over
- *             them, so the spread between recordings is in every interval
- *             and test (two or more files a side)
+ *             value, and base and test are compared with Yuen's trimmed t
+ *             over the medians (Welch's t below five a side), so the spread
+ *             between recordings is in every interval and test (two or more
+ *             files a side)
  *   NONE      one recording a side on a real clock: run-to-run noise cannot
  *             be told from a change; nothing is tested (no star, no trip)
  */
 enum et_replicates { ET_REP_SYSCALLS, ET_REP_RUNS, ET_REP_NONE };
+/* RUNS: a cell is tested when each run that has it has this many syscalls */
+#define ET_RUN_MIN_VALUES 30
+/* ...and Yuen's test trims this much of each end of the runs' values */
+#define ET_RUN_TRIM 0.2
 
 struct et_diff_opts {
 	int bootstrap;		/* replicates, e.g. 2000 */

@@ -27,9 +27,10 @@
  * two recordings of the same kernel differ by more than their syscalls
  * scatter within one: the recording is the unit of replication
  * (ET_REP_RUNS).  Each file's mean and median of a cell are then one value
- * each, and the change of the medians is tested with Welch's t over them
- * (pyperf's compare_to tests runs' values the same way), the intervals of
- * both from the same t: the
+ * each, and the change of the medians is tested with Yuen's trimmed t over
+ * them (Welch's t on 20%-trimmed means; plain Welch's with fewer than five
+ * recordings a side; pyperf's compare_to tests runs' values with a t test
+ * too), the intervals from the same t: the
  * spread between recordings is in every interval and test, and more
  * syscalls per recording do not shrink them.  With one recording a side
  * on a real clock (ET_REP_NONE) nothing is tested.
@@ -325,7 +326,13 @@ static double t_crit(double a, double df)
 	return (lo + hi) / 2;
 }
 
-/* Each run's mean and median of one cell; returns the runs that have it. */
+/*
+ * Each run's mean and median of one cell; returns the runs that have it,
+ * or -1 if one of them has fewer than ET_RUN_MIN_VALUES: the median of a
+ * handful of syscalls (a startup syscall's one call per run) is no
+ * statistic of the run, and testing such cells only adds to the family
+ * Holm corrects over.
+ */
 static int run_values(struct et_stats *const *runs, int n, const struct et_diff_cell *d,
 		      double *mean, double *median)
 {
@@ -336,6 +343,8 @@ static int run_values(struct et_stats *const *runs, int n, const struct et_diff_
 
 		if (!c || !c->hist.count)
 			continue;
+		if (c->hist.count < ET_RUN_MIN_VALUES)
+			return -1;
 		mean[k] = et_hist_mean(&c->hist);
 		median[k] = (double)et_hist_quantile(&c->hist, 0.5);
 		k++;
@@ -356,29 +365,65 @@ static void mean_var(const double *v, int n, double *m, double *var)
 }
 
 /*
- * Welch's t of b against t: the difference of the means, its 95% interval,
- * and (if p) the two-sided p and the degrees of freedom.
+ * One side of Yuen's test: the mean of v with trim of each end cut off,
+ * the squared standard error from the winsorized variance, and how many
+ * values were kept.  trim 0 gives the mean and var / n: Welch's.
  */
-static void welch(const double *b, int nb, const double *t, int nt, double *diff, double *lo,
-		  double *hi, double *p, double *tstat, double *df)
+static void yuen_side(const double *v, int n, double trim, double *m, double *d, int *h)
 {
-	double mb, vb, mt, vt, se2, se, q, dof, rb, rt;
+	double *s = malloc(n * sizeof(*s)), sum = 0, mw = 0, ss = 0, r;
+	int g = (int)floor(trim * n);
 
-	mean_var(b, nb, &mb, &vb);
-	mean_var(t, nt, &mt, &vt);
+	if (!s) {
+		mean_var(v, n, m, d);
+		*d /= n;
+		*h = n;
+		return;
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	*h = n - 2 * g;
+	for (int i = g; i < n - g; i++)
+		sum += s[i];
+	*m = sum / *h;
+	for (int i = 0; i < n; i++)
+		mw += s[i < g ? g : i >= n - g ? n - g - 1 : i];
+	mw /= n;
+	for (int i = 0; i < n; i++) {
+		double w = s[i < g ? g : i >= n - g ? n - g - 1 : i];
+
+		ss += (w - mw) * (w - mw);
+	}
+	*d = n > 1 ? ss / (*h * (double)(*h - 1)) : 0;
 	/*
 	 * A recording's value is known to its histogram bucket only: runs
 	 * that agree exactly (two medians of 104 ns) say the spread is below
 	 * the resolution, not that it is 0.  The variance of a value rounded
-	 * to a bucket of width w, w^2 / 12, is the least either side has.
+	 * to a bucket of width w, w^2 / 12, is the least a value has (w at
+	 * least the 1 ns the clock counts in).
 	 */
-	rb = 2 * half_bucket(mb);
-	rt = 2 * half_bucket(mt);
-	vb = vb > rb * rb / 12 ? vb : rb * rb / 12;
-	vt = vt > rt * rt / 12 ? vt : rt * rt / 12;
+	r = 2 * half_bucket(*m);
+	r = r > 1 ? r : 1;	/* (below 256 ns the buckets are single ns) */
+	if (*d < r * r / 12 / *h)
+		*d = r * r / 12 / *h;
+	free(s);
+}
+
+/*
+ * Yuen's trimmed t of b against t (Welch's when trim is 0 or a side has
+ * fewer than 1 / trim values): the difference of the trimmed means, its
+ * 95% interval, and (if p) the two-sided p and the degrees of freedom.
+ */
+static void yuen(const double *b, int nb, const double *t, int nt, double trim, double *diff,
+		 double *lo, double *hi, double *p, double *tstat, double *df)
+{
+	double mb, db, mt, dt, se, q, dof;
+	int hb, ht;
+
+	yuen_side(b, nb, trim, &mb, &db, &hb);
+	yuen_side(t, nt, trim, &mt, &dt, &ht);
 	*diff = mt - mb;
-	se2 = vb / nb + vt / nt;
-	se = sqrt(se2);
+	se = sqrt(db + dt);
 	if (se <= 1e-12 * (fabs(mb) + fabs(mt) + 1)) {
 		*lo = *hi = *diff;
 		if (p)
@@ -386,10 +431,10 @@ static void welch(const double *b, int nb, const double *t, int nt, double *diff
 		if (tstat)
 			*tstat = *diff > 0 ? INFINITY : *diff < 0 ? -INFINITY : 0;
 		if (df)
-			*df = nb + nt - 2;
+			*df = hb + ht - 2;
 		return;
 	}
-	dof = se2 * se2 / ((vb / nb) * (vb / nb) / (nb - 1) + (vt / nt) * (vt / nt) / (nt - 1));
+	dof = (db + dt) * (db + dt) / (db * db / (hb - 1) + dt * dt / (ht - 1));
 	q = t_crit(0.05, dof);
 	*lo = *diff - q * se;
 	*hi = *diff + q * se;
@@ -401,38 +446,45 @@ static void welch(const double *b, int nb, const double *t, int nt, double *diff
 		*df = dof;
 }
 
-/* RUNS: each recording's mean and median a replicate; Welch's t over them. */
+/* RUNS: each recording's mean and median a replicate; Yuen's t over them. */
 static bool compare_runs(struct et_diff_cell *d, const struct et_diff_opts *o)
 {
 	int nmax = o->nr_base_runs > o->nr_test_runs ? o->nr_base_runs : o->nr_test_runs;
 	double *bm = calloc(4 * (nmax + 1), sizeof(double));
 	double *bq = bm + nmax + 1, *tm = bq + nmax + 1, *tq = tm + nmax + 1;
+	int nb, nt;
 
 	if (!bm)
 		return false;
-	d->runs_base = run_values(o->base_runs, o->nr_base_runs, d, bm, bq);
-	d->runs_test = run_values(o->test_runs, o->nr_test_runs, d, tm, tq);
-	if (d->runs_base >= 2 && d->runs_test >= 2) {
+	nb = run_values(o->base_runs, o->nr_base_runs, d, bm, bq);
+	nt = run_values(o->test_runs, o->nr_test_runs, d, tm, tq);
+
+	d->runs_base = nb > 0 ? nb : 0;
+	d->runs_test = nt > 0 ? nt : 0;
+	if (nb >= 2 && nt >= 2) {
 		double mb, mt, v;
+		int h;
 
 		/*
 		 * The test is on the medians: a recording's mean on a real
 		 * machine is moved by the few syscalls an interrupt or a
 		 * migration hit (one 46 us read of 2000 moves the mean by
-		 * 23 ns), its median is not.
+		 * 23 ns), its median is not.  And it is Yuen's, on means
+		 * trimmed of a fifth at each end: one recording in five that
+		 * ran slow as a whole (161 ns where the others ran 101-104)
+		 * does not hide a change of 20 ns.
 		 */
-		welch(bm, d->runs_base, tm, d->runs_test, &d->d_mean, &d->d_mean_lo,
-		      &d->d_mean_hi, NULL, NULL, NULL);
-		welch(bq, d->runs_base, tq, d->runs_test, &d->d_median, &d->d_median_lo,
-		      &d->d_median_hi, &d->p, &d->t, &d->df_t);
+		yuen(bm, d->runs_base, tm, d->runs_test, 0, &d->d_mean, &d->d_mean_lo,
+		     &d->d_mean_hi, NULL, NULL, NULL);
+		yuen(bq, d->runs_base, tq, d->runs_test, ET_RUN_TRIM, &d->d_median,
+		     &d->d_median_lo, &d->d_median_hi, &d->p, &d->t, &d->df_t);
 		mean_var(bm, d->runs_base, &mb, &v);
 		mean_var(tm, d->runs_test, &mt, &v);
 		d->mean_base = mb;
 		d->mean_test = mt;
-		mean_var(bq, d->runs_base, &mb, &v);
-		mean_var(tq, d->runs_test, &mt, &v);
-		d->median_base = mb;
-		d->median_test = mt;
+		/* the medians' side: the trimmed means the test compared */
+		yuen_side(bq, d->runs_base, ET_RUN_TRIM, &d->median_base, &v, &h);
+		yuen_side(tq, d->runs_test, ET_RUN_TRIM, &d->median_test, &v, &h);
 		d->tested = true;
 	} else {
 		d->p = 1;	/* fewer than two recordings a side had it */

@@ -145,8 +145,9 @@ static void method(const struct et_diff_report *r, FILE *out)
 		fprintf(out, "replicates: runs: each recording's mean and median of a cell one "
 			"value, %d base and %d test recordings\n", df->nr_base_runs,
 			df->nr_test_runs);
-		fprintf(out, "method: Welch's t over the recordings' medians, 95%% t intervals, "
-			"Holm's correction over %zu tests, alpha %.3g\n", df->tests, df->alpha);
+		fprintf(out, "method: Yuen's t over the recordings' medians (20%% trimmed; Welch's with "
+			"fewer than five a side), 95%% t intervals, Holm's correction over %zu tests, "
+			"alpha %.3g\n", df->tests, df->alpha);
 		break;
 	case ET_REP_NONE:
 		fprintf(out, "replicates: none: one recording a side on a real clock, so a change "
@@ -347,12 +348,15 @@ static void text(const struct et_diff_report *r, FILE *out)
 		cell_tree(r, c, cw, &rows, out);
 	}
 	if (df->replicates == ET_REP_RUNS)
-		fprintf(out, "\n* significant: Welch's t over the recordings' medians, p after Holm's\n"
+		fprintf(out, "\n* significant: Yuen's t over the recordings' medians, p after Holm's\n"
 			"correction < alpha; significant cells are listed first.  Each recording's\n"
 			"mean (median) of a cell is one value, so the spread between recordings is\n"
 			"in every interval and test; more syscalls per recording do not narrow them,\n"
-			"more recordings do.  A cell fewer than two recordings a side have is not\n"
-			"tested: -.  cliff: Cliff's delta over the syscalls pooled, a description.\n"
+			"more recordings do; a fifth of them at each end is trimmed (five or more\n"
+			"a side), so one run that ran slow as a whole does not hide a change, and\n"
+			"the median columns are those trimmed means.  A cell is tested when two or\n"
+			"more recordings a side have it, each with 30 or more syscalls; otherwise\n"
+			"-.  cliff: Cliff's delta over the syscalls pooled, a description.\n"
 			"A cell on one side only has no change: -.\n");
 	else if (df->replicates == ET_REP_NONE)
 		fprintf(out, "\nNothing is tested: one recording a side (see replicates above).\n"
@@ -494,7 +498,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 				", \"d_median\": %.1f, \"d_median_ci\": [%.1f, %.1f]"
 				", \"runs_base\": %d, \"runs_test\": %d, \"t\": %s, \"df\": %.6g"
 				", \"p\": %.6g, \"p_adj\": %.6g, \"cliff\": %.4f"
-				", \"test\": \"welch-runs-holm\", \"significant\": %s"
+				", \"test\": \"yuen-runs-holm\", \"significant\": %s"
 				", \"mean_ci_covers_0\": %s",
 				c->d_mean, c->d_mean_lo, c->d_mean_hi, c->d_median,
 				c->d_median_lo, c->d_median_hi, c->runs_base, c->runs_test,
