@@ -55,6 +55,7 @@ static const char record_usage[] =
 	"  -a, --all-cpus         the whole system but this recorder (its threads go into\n"
 	"                         set_event_notrace_pid): alone until SIGINT or SIGTERM,\n"
 	"                         with CMD while CMD runs\n"
+	"\n"
 	"SIGINT or SIGTERM ends any recording early; the trace.dat is still written.\n"
 	"\n"
 	"options:\n"

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# The documentation says what the program does: the man page is generated
+# from the --help texts and renders without warnings, every option each
+# command accepts is in its --help and in the man page, and every command
+# the generated pages show still prints what they show (scripts/host/gen-docs
+# --check; commands that record or watch the host live are named, not
+# compared).
+. "$(dirname "$0")/lib.sh"
+
+man=$TOP/Documentation/entrytrace.1
+check "the man page is what scripts/gen-man makes of entrytrace.1.in and --help" \
+	"$TOP/scripts/gen-man" --check "$ET"
+groff -man -Tutf8 -ww -z "$man" > groff.txt 2>&1
+expect_eq "groff -ww renders it without a warning" "$(cat groff.txt)" ""
+MANWIDTH=100 man -l "$man" 2>/dev/null > man.txt
+check "the rendered page has the sections of every command" \
+	sh -c "for s in REPORT LIST DIFF ANNOTATE EXPORT RECORD TOP 'EXIT STATUS'; do grep -q \"^\$s\" man.txt || exit 1; done"
+check "no roff request leaked into the text (.IR, .BR, .TP)" sh -c "! grep -nE '(^|[^a-z])\\.(IR|BR|TP|B|I)( |$)' man.txt"
+
+# every long option of every command: in getopt's table (the source), in
+# --help and in that command's section of the man page
+python3 - "$TOP/analyzer" "$ET" man.txt > opts.txt 2> opts.err <<'PY'
+import re, subprocess, sys
+src, et, mantxt = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
+common = re.findall(r'\{ "([a-z-]+)",', open(src + '/builtin.h').read())
+sections = {}
+heads = list(re.finditer(r'^([A-Z][A-Z ]*[A-Z])$', mantxt, re.M))
+for k, m in enumerate(heads):
+    end = heads[k + 1].start() if k + 1 < len(heads) else len(mantxt)
+    sections[m.group(1)] = mantxt[m.start():end]
+for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate'):
+    code = open('%s/builtin-%s.c' % (src, cmd)).read()
+    table = code[re.search(r'struct option \w+\[\]', code).start():]
+    table = table[:table.index('};')]
+    opts = set(re.findall(r'\{ "([a-z-]+)",', table))
+    if 'ET_COMMON_LONGOPTS' in table:
+        opts |= set(common)
+    helptext = subprocess.run([et, cmd, '--help'], capture_output=True, text=True).stdout
+    sec = sections.get(cmd.upper(), '')
+    for o in sorted(opts):
+        print(cmd, o, int(('--' + o) in helptext), int(('--' + o) in sec.replace('\u2010', '-')))
+PY
+expect_eq "the option tables were read without an error" "$(cat opts.err)" ""
+check "...over 60 options of 7 commands ($(wc -l < opts.txt))" \
+	sh -c "test \$(wc -l < opts.txt) -gt 60 && test \$(cut -d' ' -f1 opts.txt | sort -u | wc -l) = 7"
+expect_eq "every option is in its command's --help" "$(awk '$3 == 0 { print $1, "--" $2 }' opts.txt | tr '\n' ' ')" ""
+expect_eq "every option is in its command's section of the man page" \
+	"$(awk '$4 == 0 { print $1, "--" $2 }' opts.txt | tr '\n' ' ')" ""
+check "...among them the ones the page missed (--raw-stamps, record -q, top --breakdown)" \
+	sh -c "grep -q '^report raw-stamps 1 1' opts.txt && grep -q '^record quiet 1 1' opts.txt && grep -q '^top breakdown 1 1' opts.txt"
+check "the man page names the summary event as the kernel does (entry_stage_summary)" \
+	sh -c "! grep -q 'entry_stage:summary' '$man'"
+
+# every documented command prints what its page shows
+"$TOP/scripts/host/gen-docs" --check > docs.txt 2>&1
+rc=$?
+sed 's/^/#   /' docs.txt | grep -E 'DIFFERS|page line|now:|print what|stale' | head -40
+expect_eq "gen-docs --check: every compared command prints what its page shows" "$rc" 0
+check "...and it compared commands in every generated page" \
+	sh -c "n=\$(grep -c 'commands print what the page shows' docs.txt); test \"\$n\" -ge 4"
+check "...over 90 of them" \
+	awk '/commands print what the page shows/ { n += $2 } END { exit !(n > 90) }' docs.txt
