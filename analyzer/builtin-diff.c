@@ -712,6 +712,16 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_USAGE;
 		goto out;
 	}
+	if ((!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) &&
+	    (base.damaged || test.damaged)) {
+		char why[512];
+
+		/* damaged, not empty: what is missing was lost */
+		fprintf(stderr, "entrytrace diff: %s\n",
+			et_load_damage(base.damaged ? &base : &test, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
+		goto out;
+	}
 	if (!et_stats_syscalls(base.stats) || !et_stats_syscalls(test.stats)) {
 		fprintf(stderr, "entrytrace diff: no complete syscall on the %s side\n",
 			et_stats_syscalls(base.stats) ? "test" : "base");

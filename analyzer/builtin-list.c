@@ -196,14 +196,14 @@ int cmd_list(int argc, char **argv)
 	fprintf(stderr, WHO ": %" PRIu64 " syscalls listed of %" PRIu64 " complete ones "
 		"that matched the filters (%" PRIu64 " seen)\n", l.listed,
 		et_stats_syscalls(ld.stats), ld.seen);
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		fprintf(stderr, WHO ": %s\n", et_load_damage(&ld, err, sizeof(err)));
+		ret = ET_EXIT_DAMAGED;
+	}
 	if (ret == ET_EXIT_OK && !l.listed) {
 		et_window_hint(WHO, &com.filter, ld.nr_files ? ld.files[0].info.first_ts : 0,
 			       ld.nr_files ? ld.files[0].counts.last_ts : 0);
 		ret = ET_EXIT_EMPTY;
-	}
-	if (ret == ET_EXIT_OK && ld.damaged) {
-		fprintf(stderr, WHO ": %s\n", et_load_damage(&ld, err, sizeof(err)));
-		ret = ET_EXIT_DAMAGED;
 	}
 out:
 	if (o.f)

@@ -407,6 +407,13 @@ int cmd_report(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, 12))
 		ret = ET_EXIT_FAIL;
+	/* a damaged file is damaged, even when nothing of it was left to show */
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		char why[512];
+
+		fprintf(stderr, "entrytrace report: %s\n", et_load_damage(&ld, why, sizeof(why)));
+		ret = ET_EXIT_DAMAGED;
+	}
 	if (ret == ET_EXIT_OK && (!ld.seen || !et_stats_syscalls(ld.stats))) {
 		fprintf(stderr, "entrytrace report: %s\n",
 			ld.seen ? "no complete syscall matched" : "no syscall in the trace");
@@ -415,12 +422,6 @@ int cmd_report(int argc, char **argv)
 				et_window_hint("entrytrace report", &com.filter,
 					       ld.files[i].info.first_ts, ld.files[i].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
-	}
-	if (ret == ET_EXIT_OK && ld.damaged) {
-		char why[512];
-
-		fprintf(stderr, "entrytrace report: %s\n", et_load_damage(&ld, why, sizeof(why)));
-		ret = ET_EXIT_DAMAGED;
 	}
 	if (ret == ET_EXIT_OK && strict && ld.lost) {
 		fprintf(stderr, "entrytrace report: lost events touched the report (--strict)\n");

@@ -130,6 +130,7 @@ struct et_trace_info {
 	const char *compression;	/* NULL when uncompressed */
 	int cpus;
 	uint64_t first_ts;	/* first record, trace clock ns */
+	uint64_t last_ts;	/* files: the latest of the CPUs' last records; 0 unknown */
 	int long_size;
 	bool big_endian;
 	enum et_mode mode;
@@ -164,6 +165,15 @@ struct et_trace_counts {
 	uint64_t *time_back_per_cpu;	/* records earlier than their predecessor */
 	uint64_t pages_unread;		/* sum over CPUs of held - read */
 	uint64_t time_back;
+	/*
+	 * What the size fields and page headers say against the bytes (the
+	 * damage a size bookkeeping taken from one header cannot see):
+	 */
+	uint64_t *bad_pages_per_cpu;	/* pages with bytes past their commit */
+	uint64_t *unread_bytes_per_cpu;	/* data bytes no size field lets be read */
+	uint64_t implausible;	/* syscalls with values that cannot be (timeline.c) */
+	uint64_t seq_unexplained; /* stage modes: syscalls missing from the sequence
+				     numbers with no lost events reported */
 	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
 	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
 	const char *unknown_stage_names; /* their names, "a, b" */
@@ -414,7 +424,10 @@ const char *et_mix_tables(const struct et_mix *m);	/* "getppid:kill": syscalls w
 bool et_mix_complete(const struct et_mix *m);		/* the "end" line was read */
 size_t et_mix_nr_samples(const struct et_mix *m);
 uint64_t et_mix_kept(const struct et_mix *m);
+/* samples named by a syscall this architecture's table lacks: left out, damage */
 uint64_t et_mix_unnamed(const struct et_mix *m);
+/* samples the plugin took of no syscall ([user], [unsynced], irq:...): by design */
+uint64_t et_mix_not_syscall(const struct et_mix *m);
 uint64_t et_mix_set_apart(const struct et_mix *m);
 const char *et_mix_set_apart_str(const struct et_mix *m, char *buf, size_t size);
 uint64_t et_mix_count(const struct et_mix *m, const char *name);
@@ -570,6 +583,16 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 void et_load_free(struct et_load *ld);
 /* One line naming the first damaged file and what could not be read. */
 const char *et_load_damage(const struct et_load *ld, char *buf, size_t size);
+/*
+ * Whether a syscall's values can be: nothing longer than the trace (its
+ * first to its last record, with 1 ms to spare), no kernel stage longer
+ * than the syscall's total, its times inside the trace.  A file's flipped
+ * byte can give a 4 s kill in a 0.4 s trace; that is damage, counted and
+ * left out of the statistics, not averaged in.
+ */
+bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in);
+const char *et_damage_text(const char *path, const struct et_trace_counts *c, char *buf,
+			   size_t size);
 
 /* et_trace_entry_path() from a file's facts. */
 unsigned int et_info_entry_path(const struct et_trace_info *info);

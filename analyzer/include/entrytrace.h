@@ -273,11 +273,12 @@ void et_live_free(struct et_live *live);
 #define ET_SC_SEQ_GAP		(1u << 11) /* syscalls of this task were lost */
 #define ET_SC_SAMPLE		(1u << 12) /* a QEMU plugin sample: guest
 					      instructions, no task, no clock */
+#define ET_SC_IMPLAUSIBLE	(1u << 13) /* times that cannot be: damaged data */
 
 /* Flags that keep a syscall out of the statistics. */
 #define ET_SC_INCOMPLETE (ET_SC_OPEN_START | ET_SC_OPEN_END | ET_SC_LOST | \
 			  ET_SC_NORETURN | ET_SC_NO_EXIT | ET_SC_MISMATCH | \
-			  ET_SC_CHILD)
+			  ET_SC_CHILD | ET_SC_IMPLAUSIBLE)
 
 /* The one reason an incomplete syscall is counted under, most telling first. */
 uint32_t et_sc_reason(uint32_t flags);
@@ -445,6 +446,13 @@ void et_render_hist(FILE *out, const struct et_hist *h, const char *title);
  * NULL prints "".  The _n form stops at n bytes or a NUL.
  */
 void et_json_str(FILE *out, const char *s);
+/*
+ * A task name as every output shows it: printable UTF-8 as is, a
+ * backslash doubled, any other byte \xNN (no escape sequence reaches a
+ * terminal, no newline forges a row, the bytes can be recovered).  A name
+ * of ET_COMM_LEN bytes needs at most 4 * ET_COMM_LEN + 1.
+ */
+const char *et_name_text(const char *name, char *buf, size_t size);
 void et_json_strn(FILE *out, const char *s, size_t n);
 
 #pragma GCC visibility pop

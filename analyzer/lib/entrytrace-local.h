@@ -30,6 +30,9 @@ struct tracecmd_input;
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* json.c: the length of the valid UTF-8 sequence at s, or 0 */
+size_t et_utf8_len(const unsigned char *s, size_t n);
+
 /* The kernel's syscall names per uname machine (syscalls.c, generated) */
 struct et_syscall_table {
 	const char *machine;
@@ -224,6 +227,16 @@ struct et_trace {
 	et_progress_fn progress;
 	void *progress_data;
 };
+
+/*
+ * audit.c: the CPU data of a file the page reader leaves to libtracecmd
+ * (version 6), held against its own size fields and page headers: bytes
+ * after a CPU's declared size and before the next section that are not
+ * empty (unread_bytes_per_cpu), pages with bytes past their commit
+ * (bad_pages_per_cpu).  et_audit_page() is the page check both use.
+ */
+void et_audit_v6(struct et_trace *t);
+bool et_audit_page(const uint8_t *page, int page_size, bool long8, bool big_endian);
 
 /* A second libtracecmd handle on the same file, for a reader thread. */
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t);

@@ -147,7 +147,7 @@ static enum et_err load_mix(struct load_ctx *c, int i, const char *path,
 	f->tl.complete = et_mix_kept(m);
 	ld->seen += f->tl.syscalls;
 	/* a file QEMU did not finish writing is data lost */
-	ld->damaged += !et_mix_complete(m);
+	ld->damaged += !et_mix_complete(m) || et_mix_unnamed(m);
 	return ET_OK;
 }
 
@@ -269,42 +269,65 @@ void et_load_free(struct et_load *ld)
 	memset(ld, 0, sizeof(*ld));
 }
 
-/* "FILE: CPU 0: 1 of 260 pages gave no records" for the first damaged file. */
+/* "FILE: the data has holes: CPU 0: 1 of 260 pages unreadable; ..." */
+const char *et_damage_text(const char *path, const struct et_trace_counts *c, char *buf,
+			   size_t size)
+{
+	size_t len = snprintf(buf, size, "%s: the data has holes:", path);
+
+	for (int cpu = 0; cpu < c->nr_cpus && len < size; cpu++) {
+		if (c->pages_per_cpu[cpu] > c->pages_read_per_cpu[cpu])
+			len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64 " of %"
+					PRIu64 " pages unreadable;", cpu,
+					c->pages_per_cpu[cpu] - c->pages_read_per_cpu[cpu],
+					c->pages_per_cpu[cpu]);
+		if (c->time_back_per_cpu[cpu] && len < size)
+			len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64
+					" records out of time order;", cpu, c->time_back_per_cpu[cpu]);
+		if (c->bad_pages_per_cpu[cpu] && len < size)
+			len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64
+					" pages with data past their commit;", cpu,
+					c->bad_pages_per_cpu[cpu]);
+		if (c->unread_bytes_per_cpu[cpu] && len < size)
+			len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64
+					" bytes beyond its size fields;", cpu,
+					c->unread_bytes_per_cpu[cpu]);
+	}
+	if (c->implausible && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " syscalls with times "
+				"that cannot be;", c->implausible);
+	if (c->seq_unexplained && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " syscalls missing from the "
+				"sequence numbers, no lost events reported;", c->seq_unexplained);
+	if (c->abi_errors && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64
+				" entry_stage events that do not fit the stage ABI;", c->abi_errors);
+	if (c->unknown_stages && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " stage values of stages "
+				"this analyzer does not know (%s);", c->unknown_stages,
+				c->unknown_stage_names ? c->unknown_stage_names : "?");
+	if (len && len < size && buf[len - 1] == ';')
+		buf[len - 1] = '\0';
+	return buf;
+}
+
+/* The first damaged file's et_damage_text(), or the mix file without its end. */
 const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
 {
 	for (int i = 0; i < ld->nr_files; i++) {
-		const struct et_trace_counts *c = &ld->files[i].counts;
-		size_t len = 0;
-
 		if (ld->files[i].mix && !et_mix_complete(ld->files[i].mix)) {
 			snprintf(buf, size, "%s: no \"end\" line: QEMU did not finish the file "
 				 "(killed before its exit?); its tables are missing", ld->files[i].info.path);
 			return buf;
 		}
-		if (!et_counts_damaged(c))
-			continue;
-		len += snprintf(buf, size, "%s: the data has holes:", ld->files[i].info.path);
-		for (int cpu = 0; cpu < c->nr_cpus && len < size; cpu++) {
-			if (c->pages_per_cpu[cpu] > c->pages_read_per_cpu[cpu])
-				len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64 " of %"
-						PRIu64 " pages unreadable;", cpu,
-						c->pages_per_cpu[cpu] - c->pages_read_per_cpu[cpu],
-						c->pages_per_cpu[cpu]);
-			if (c->time_back_per_cpu[cpu] && len < size)
-				len += snprintf(buf + len, size - len, " CPU %d: %" PRIu64
-						" records out of time order;", cpu,
-						c->time_back_per_cpu[cpu]);
+		if (ld->files[i].mix && et_mix_unnamed(ld->files[i].mix)) {
+			snprintf(buf, size, "%s: %" PRIu64 " samples name a syscall %s does not "
+				 "have: left out", ld->files[i].info.path,
+				 et_mix_unnamed(ld->files[i].mix), et_mix_arch(ld->files[i].mix));
+			return buf;
 		}
-		if (c->abi_errors && len < size)
-			len += snprintf(buf + len, size - len, " %" PRIu64
-					" entry_stage events that do not fit the stage ABI;", c->abi_errors);
-		if (c->unknown_stages && len < size)
-			len += snprintf(buf + len, size - len, " %" PRIu64 " stage values of stages "
-					"this analyzer does not know (%s);", c->unknown_stages,
-					c->unknown_stage_names ? c->unknown_stage_names : "?");
-		if (len && len < size && buf[len - 1] == ';')
-			buf[len - 1] = '\0';
-		return buf;
+		if (et_counts_damaged(&ld->files[i].counts))
+			return et_damage_text(ld->files[i].info.path, &ld->files[i].counts, buf, size);
 	}
 	snprintf(buf, size, "no damage");
 	return buf;

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,9 +246,11 @@ static int parse_line(struct et_mix *m, char *line)
 	int n = 0;
 	uint64_t v[7];
 
-	for (char *t = strtok_r(line, " \t", &save); t && n < (int)ET_ARRAY_SIZE(tok);
-	     t = strtok_r(NULL, " \t", &save))
+	for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == (int)ET_ARRAY_SIZE(tok))
+			return -1;	/* more than a line holds: not dropped, refused */
 		tok[n++] = t;
+	}
 	if (!n)
 		return -1;
 #define IS(k) (!strcmp(tok[0], k))
@@ -269,7 +272,9 @@ static int parse_line(struct et_mix *m, char *line)
 		st.n = v[0], st.runs = v[1], st.sum = v[2], st.min = v[3], st.p50 = v[4];
 		st.max = v[5];
 		st.mean = strtod(tok[8], &end);
-		if (*end || st.name < 0 || st.account < 0)
+		/* a mean is a finite number no larger than the max (nan, inf: damage) */
+		if (*end || tok[8] == end || !isfinite(st.mean) || st.mean < 0 ||
+		    st.mean > (double)st.max + 1 || st.name < 0 || st.account < 0)
 			return -1;
 		if (et_grow((void **)&m->stats, &m->cap_stats, m->nr_stats + 1, sizeof(st)))
 			return -1;
@@ -579,13 +584,20 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 			goto fail;
 		}
 	}
-	if (!gzeof(f)) {
+	/*
+	 * zlib hands out what it decompressed before it finds a gzip stream
+	 * cut short (its trailer, with the CRC and length, gone): only its
+	 * error says so, and then the file is not whole
+	 */
+	{
 		const char *why = gzerror(f, &gzerr);
 
-		*err = ET_ERR_FORMAT;
-		snprintf(errbuf, errlen, "%s: reading after line %lu: %s", path, lineno,
-			 gzerr == Z_ERRNO ? strerror(errno) : why);
-		goto fail;
+		if (!gzeof(f) || (gzerr != Z_OK && gzerr != Z_STREAM_END)) {
+			*err = ET_ERR_FORMAT;
+			snprintf(errbuf, errlen, "%s: reading after line %lu: %s", path, lineno,
+				 gzerr == Z_ERRNO ? strerror(errno) : why);
+			goto fail;
+		}
 	}
 	if (!lineno) {
 		*err = ET_ERR_FORMAT;
@@ -688,7 +700,8 @@ const char *et_mix_tables(const struct et_mix *m) { return m->tables_arg; }
 bool et_mix_complete(const struct et_mix *m) { return m->complete; }
 size_t et_mix_nr_samples(const struct et_mix *m) { return m->nr_samples; }
 uint64_t et_mix_kept(const struct et_mix *m) { return m->kept; }
-uint64_t et_mix_unnamed(const struct et_mix *m) { return m->unnamed + m->not_syscall; }
+uint64_t et_mix_unnamed(const struct et_mix *m) { return m->unnamed; }
+uint64_t et_mix_not_syscall(const struct et_mix *m) { return m->not_syscall; }
 
 /* "switched 3, desync 1" for the samples set apart, or "" */
 const char *et_mix_set_apart_str(const struct et_mix *m, char *buf, size_t size)

@@ -63,6 +63,7 @@ struct et_cpu_reader {
 	uint64_t pts;
 	long long plost;
 	bool done;
+	bool ended;			/* account_end() ran */
 	uint64_t page_no;		/* pages begun, = index of the current + 1 */
 	uint64_t vpos;			/* offset of the next page in the CPU's data */
 	uint64_t vend;			/* size of the CPU's (uncompressed) data */
@@ -606,6 +607,9 @@ static bool load_page(struct et_cpu_reader *r)
 		r->psize = (uint32_t)flags & RB_COMMIT_MASK;
 		if (r->psize > (uint32_t)r->page_size)
 			return false;	/* a page header libtracecmd refuses: the data ends */
+		/* bytes past the commit: the commit was cut, or the page overwritten */
+		if (!et_audit_page(page, r->page_size, r->long8, r->big_endian))
+			r->t->counts.bad_pages_per_cpu[r->cpu]++;
 		if (!(flags & RB_MISSING_EVENTS))
 			r->plost = 0;
 		else if (flags & RB_MISSING_STORED)
@@ -646,12 +650,37 @@ static int kbuffer_next(struct et_cpu_reader *r, struct et_rec *rec)
 	return 1;
 }
 
+/*
+ * Where the CPU's data ended: had it used up its section?  zstd chunks
+ * fill their section exactly (the chunk count, then each chunk's two
+ * sizes and bytes), so a chunk count cut short leaves bytes unread that
+ * the count-derived page total cannot miss; pages fill the size the
+ * section declares.
+ */
+static void account_end(struct et_cpu_reader *r)
+{
+	const struct et_cpu_layout *l = &r->t->layout[r->cpu];
+	uint64_t used;
+
+	if (r->ended)
+		return;
+	r->ended = true;
+	if (l->source == ET_SRC_ZSTD) {
+		used = r->zpos - (l->offset + 4);
+		if (!r->chunks_left && used < l->size)
+			r->t->counts.unread_bytes_per_cpu[r->cpu] += l->size - used;
+	} else if (l->source == ET_SRC_PAGES && l->size > r->vend) {
+		r->t->counts.unread_bytes_per_cpu[r->cpu] += l->size - r->vend;
+	}
+}
+
 static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
 {
 	for (;;) {
 		if (!r->page_loaded) {
 			if (!load_page(r)) {
 				r->done = true;
+				account_end(r);
 				return 0;
 			}
 			r->page_loaded = true;

@@ -15,7 +15,7 @@
 static const char *const flag_names[16] = {
 	"open_start", "open_end", "lost", "migrated", "noreturn", "no_exit",
 	"mismatch", "child", "sigreturn", "no_tail", "pid_reuse", "seq_gap",
-	"sample",
+	"sample", "implausible",
 };
 
 static const char *const flag_text[16] = {
@@ -32,6 +32,7 @@ static const char *const flag_text[16] = {
 	"first syscall of a reused pid (kept)",
 	"follow lost syscalls of the same task (kept)",
 	"QEMU plugin samples (instructions; kept)",
+	"times that cannot be (damaged data: longer than the trace, a stage longer than its syscall)",
 };
 
 char *et_sc_flags_str(uint32_t flags, char *buf, size_t size)
@@ -139,6 +140,32 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 				c->time_back_per_cpu[cpu]);
 			first = false;
 		}
+		if (c->bad_pages_per_cpu[cpu]) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " pages hold data past their commit "
+				"length (a commit cut short, or bytes overwritten): records may be "
+				"missing\n", first ? "DAMAGED:    " : "            ", cpu,
+				c->bad_pages_per_cpu[cpu]);
+			first = false;
+		}
+		if (c->unread_bytes_per_cpu[cpu]) {
+			fprintf(out, "%s CPU %d: %" PRIu64 " bytes of its data lie beyond what "
+				"its size fields let be read (a size or chunk count cut short): "
+				"their records are missing\n", first ? "DAMAGED:    " : "            ",
+				cpu, c->unread_bytes_per_cpu[cpu]);
+			first = false;
+		}
+	}
+	if (c->seq_unexplained) {
+		fprintf(out, "%s %" PRIu64 " syscalls missing from the tasks' sequence numbers, "
+			"with no lost events reported: their records are gone\n",
+			first ? "DAMAGED:    " : "            ", c->seq_unexplained);
+		first = false;
+	}
+	if (c->implausible) {
+		fprintf(out, "%s %" PRIu64 " syscalls with times that cannot be (longer than "
+			"the trace, or a stage longer than its syscall): left out\n",
+			first ? "DAMAGED:    " : "            ", c->implausible);
+		first = false;
 	}
 	if (c->abi_errors) {
 		fprintf(out, "%s %" PRIu64 " entry_stage events that do not fit "
@@ -414,7 +441,7 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 	};
 	const struct et_group **g;
 	size_t n = et_stats_groups(rep->stats, by, &g);
-	char nb[32], kb[48], eb[16];
+	char nb[32], kb[4 * ET_COMM_LEN + 24], eb[16], nt[4 * ET_COMM_LEN + 1];
 	int last_nr = -2, shown = 0;
 	size_t skipped = 0;
 
@@ -440,7 +467,8 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 			continue;
 		}
 		if (by == ET_BY_PID)
-			snprintf(kb, sizeof(kb), "%s-%ld", g[i]->comm, g[i]->key);
+			snprintf(kb, sizeof(kb), "%s-%ld",
+				 et_name_text(g[i]->comm, nt, sizeof(nt)), g[i]->key);
 		else if (by == ET_BY_CPU)
 			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
 		else
@@ -489,9 +517,9 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 		"enter(s)", "exit(s)", "cpus", "why");
 	for (size_t i = 0; i < rep->nr_excluded; i++) {
 		const struct et_syscall *sc = &rep->excluded[i];
-		char task[40];
+		char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1];
 
-		snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
+		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)), sc->pid);
 		fprintf(out, "%-22s %-16s %9ld %16.6f %16.6f %3d>%-3d  %s\n", task,
 			syscall_name(rep, sc->nr, nb, sizeof(nb)), sc->ret,
 			sc->ts_enter / 1e9, sc->ts_exit / 1e9, sc->cpu_enter, sc->cpu_exit,
@@ -571,9 +599,11 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, ", \"kind\": \"%s\"", f->mix ? "mix" : "trace");
 	if (f->mix)
 		fprintf(out, ", \"mix_complete\": %s, \"mix_samples\": %zu, \"mix_kept\": %" PRIu64
-			", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64,
+			", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64
+			", \"mix_unnamed\": %" PRIu64,
 			et_mix_complete(f->mix) ? "true" : "false", et_mix_nr_samples(f->mix),
-			et_mix_kept(f->mix), et_mix_set_apart(f->mix), et_mix_unnamed(f->mix));
+			et_mix_kept(f->mix), et_mix_set_apart(f->mix), et_mix_not_syscall(f->mix),
+			et_mix_unnamed(f->mix));
 	fprintf(out, ", \"uname\": ");
 	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
@@ -617,7 +647,15 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, "], \"time_back_per_cpu\": [");
 	for (int c = 0; c < f->counts.nr_cpus; c++)
 		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.time_back_per_cpu[c]);
-	fprintf(out, "], \"abi_errors\": %" PRIu64 ", \"unknown_stages\": %" PRIu64
+	fprintf(out, "], \"bad_pages_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.bad_pages_per_cpu[c]);
+	fprintf(out, "], \"unread_bytes_per_cpu\": [");
+	for (int c = 0; c < f->counts.nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.unread_bytes_per_cpu[c]);
+	fprintf(out, "], \"implausible_syscalls\": %" PRIu64 ", \"seq_unexplained\": %" PRIu64,
+		f->counts.implausible, f->counts.seq_unexplained);
+	fprintf(out, ", \"abi_errors\": %" PRIu64 ", \"unknown_stages\": %" PRIu64
 		", \"first_ts\": %.9f, \"last_ts\": %.9f", f->counts.abi_errors,
 		f->counts.unknown_stages, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
 	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
@@ -697,8 +735,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 			et_json_str(out, syscall_name(rep, g[i]->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"%s\": %ld", g[i]->nr, key[by], g[i]->key);
 			if (by == ET_BY_PID) {
+				char nt[4 * ET_COMM_LEN + 1];
+
 				fprintf(out, ", \"comm\": ");
-				et_json_str(out, g[i]->comm);
+				et_json_str(out, et_name_text(g[i]->comm, nt, sizeof(nt)));
 			} else if (by == ET_BY_RET) {
 				fprintf(out, ", \"name\": ");
 				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
@@ -717,8 +757,10 @@ static int render_json(const struct et_report *rep, FILE *out)
 		for (size_t i = 0; i < rep->nr_excluded; i++) {
 			const struct et_syscall *sc = &rep->excluded[i];
 
+			char nt[4 * ET_COMM_LEN + 1];
+
 			fprintf(out, "%s\n    {\"pid\": %d, \"comm\": ", i ? "," : "", sc->pid);
-			et_json_str(out, sc->comm);
+			et_json_str(out, et_name_text(sc->comm, nt, sizeof(nt)));
 			fprintf(out, ", \"syscall\": ");
 			et_json_str(out, syscall_name(rep, sc->nr, nb, sizeof(nb)));
 			fprintf(out, ", \"nr\": %d, \"ret\": %ld, \"enter\": %.9f, \"exit\": %.9f, "

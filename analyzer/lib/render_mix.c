@@ -108,10 +108,13 @@ void et_text_mix_file(const struct et_report_file *f, FILE *out)
 	et_mix_set_apart_str(m, buf, sizeof(buf));
 	if (buf[0])
 		fprintf(out, ", samples set apart: %s", buf);
-	if (et_mix_unnamed(m))
-		fprintf(out, ", %" PRIu64 " samples not of a syscall of %s", et_mix_unnamed(m),
-			et_mix_arch(m));
+	if (et_mix_not_syscall(m))
+		fprintf(out, ", %" PRIu64 " samples of no syscall (interrupts, user space)",
+			et_mix_not_syscall(m));
 	fprintf(out, "\n");
+	if (et_mix_unnamed(m))
+		fprintf(out, "DAMAGED:     %" PRIu64 " samples name a syscall %s does not have: "
+			"left out\n", et_mix_unnamed(m), et_mix_arch(m));
 }
 
 /* Has the plugin a class table for this syscall (its tables= argument)? */

@@ -144,8 +144,8 @@ void tl_task_name(struct et_timeline *tl, struct et_task *t,
 uint32_t et_sc_reason(uint32_t flags)
 {
 	static const uint32_t order[] = {
-		ET_SC_LOST, ET_SC_OPEN_START, ET_SC_OPEN_END, ET_SC_NORETURN,
-		ET_SC_CHILD, ET_SC_NO_EXIT, ET_SC_MISMATCH,
+		ET_SC_IMPLAUSIBLE, ET_SC_LOST, ET_SC_OPEN_START, ET_SC_OPEN_END,
+		ET_SC_NORETURN, ET_SC_CHILD, ET_SC_NO_EXIT, ET_SC_MISMATCH,
 	};
 
 	for (size_t i = 0; i < ET_ARRAY_SIZE(order); i++)
@@ -154,11 +154,39 @@ uint32_t et_sc_reason(uint32_t flags)
 	return 0;
 }
 
+bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in)
+{
+	uint64_t span, slack = 1000000;	/* 1 ms */
+
+	if (!in->last_ts || in->last_ts < in->first_ts || in->mix)
+		return true;	/* no end known (a live trace), or plugin samples */
+	span = in->last_ts - in->first_ts + slack;
+	if (sc->ts_enter + slack < in->first_ts || sc->ts_exit > in->last_ts + slack)
+		return false;
+	for (int st = 0; st < ET_STAGE_NR; st++) {
+		if (!et_sc_has(sc, st))
+			continue;
+		if (sc->ns[st] > span)
+			return false;
+		/* a kernel stage is inside the syscall (the tracer's emit aside) */
+		if (st != ET_STAGE_TOTAL && st < et_stage_nr_kernel && st != ET_STAGE_EMIT &&
+		    et_sc_has(sc, ET_STAGE_TOTAL) && sc->ns[st] > sc->ns[ET_STAGE_TOTAL])
+			return false;
+	}
+	return true;
+}
+
 void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 {
-	uint32_t reason, flags = sc->flags;
+	uint32_t reason, flags;
 
 	tl_settle(tl, t, sc);
+	/* values that cannot be: damage, counted, kept out like an incomplete one */
+	if (!(sc->flags & ET_SC_INCOMPLETE) && !et_sc_plausible(sc, et_trace_info(tl->trace))) {
+		sc->flags |= ET_SC_IMPLAUSIBLE;
+		((struct et_trace *)tl->trace)->counts.implausible++;	/* (the file's count) */
+	}
+	flags = sc->flags;
 	tl->counts.syscalls++;
 	if (!t->emitted) {
 		t->emitted = true;
@@ -531,6 +559,13 @@ void et_timeline_finish(struct et_timeline *tl)
 	for (size_t i = 0; i < tl->nr_slots; i++)
 		if (tl->slots[i])
 			flush_held(tl, tl->slots[i]);
+	/*
+	 * Syscalls missing from a task's sequence numbers where the kernel
+	 * reported no lost events: records went missing without a word
+	 */
+	if (tl->counts.seq_lost && !tl->trace->counts.lost_events &&
+	    !tl->trace->counts.lost_unknown)
+		((struct et_trace *)tl->trace)->counts.seq_unexplained = tl->counts.seq_lost;
 }
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl)

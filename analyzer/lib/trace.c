@@ -169,12 +169,15 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	t->counts.pages_per_cpu = calloc(n, sizeof(uint64_t));
 	t->counts.pages_read_per_cpu = calloc(n, sizeof(uint64_t));
 	t->counts.time_back_per_cpu = calloc(n, sizeof(uint64_t));
+	t->counts.bad_pages_per_cpu = calloc(n, sizeof(uint64_t));
+	t->counts.unread_bytes_per_cpu = calloc(n, sizeof(uint64_t));
 	t->lost_announced = calloc(n, sizeof(bool));
 	t->last_page = calloc(n, sizeof(uint64_t));
 	t->last_rec_ts = calloc(n, sizeof(uint64_t));
 	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
 	    !t->lost_announced || !t->counts.pages_per_cpu ||
 	    !t->counts.pages_read_per_cpu || !t->counts.time_back_per_cpu ||
+	    !t->counts.bad_pages_per_cpu || !t->counts.unread_bytes_per_cpu ||
 	    !t->last_page || !t->last_rec_ts) {
 		snprintf(errbuf, errlen, "out of memory");
 		return ET_ERR_NOMEM;
@@ -232,6 +235,8 @@ static void quiet_stderr_end(int saved)
 static void choose_reader(struct et_trace *t)
 {
 	const char *env = getenv("ENTRYTRACE_READER"), *why = NULL;
+	int unread_cpu = -1;
+	uint64_t unread = 0;
 	bool ok;
 
 	if (env && !strcmp(env, "libtracecmd")) {
@@ -249,6 +254,11 @@ static void choose_reader(struct et_trace *t)
 
 		if (data != (tracecmd_get_cpu_file_size(t->handle, cpu) > 0)) {
 			why = "a CPU has data by one reading of the file and none by the other";
+			/* the section is there, its chunk count or size says nothing */
+			if (data) {
+				unread_cpu = cpu;
+				unread = t->layout[cpu].size;
+			}
 			ok = false;
 			break;
 		}
@@ -277,10 +287,39 @@ static void choose_reader(struct et_trace *t)
 		free(t->layout);
 		t->layout = NULL;
 	}
+	/* the first records read above were a probe: the real reading counts */
+	memset(t->counts.bad_pages_per_cpu, 0, t->info.cpus * sizeof(uint64_t));
+	memset(t->counts.unread_bytes_per_cpu, 0, t->info.cpus * sizeof(uint64_t));
+	if (unread_cpu >= 0)
+		t->counts.unread_bytes_per_cpu[unread_cpu] = unread;
 	if (getenv("ENTRYTRACE_DEBUG"))
 		fprintf(stderr, "entrytrace: %s: %s%s%s\n", t->path,
 			ok ? "reading the pages directly" : "reading through libtracecmd",
 			why ? ": " : "", why ? why : "");
+}
+
+/*
+ * The trace's end: the latest of the CPUs' last records, on a handle of
+ * its own (reading a CPU's last record moves the handle there).
+ */
+static void find_last_ts(struct et_trace *t)
+{
+	struct tracecmd_input *h = et_trace_reopen(t);
+
+	for (int cpu = 0; h && cpu < t->info.cpus; cpu++) {
+		struct tep_record *rec;
+
+		/* (libtracecmd 1.3 crashes reading the last record of a CPU without data) */
+		if (tracecmd_get_cpu_file_size(h, cpu) <= 0)
+			continue;
+		rec = tracecmd_read_cpu_last(h, cpu);
+
+		if (rec && rec->ts > t->info.last_ts)
+			t->info.last_ts = rec->ts;
+		tracecmd_free_record(rec);
+	}
+	if (h)
+		tracecmd_close(h);
 }
 
 struct et_trace *et_trace_open(const char *path, enum et_err *err,
@@ -405,6 +444,10 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (t->page_size > 0)
 		choose_reader(t);
+	/* the reader audits what it reads itself; the others' bytes here */
+	if (t->page_size > 0 && !t->direct && t->fd >= 0)
+		et_audit_v6(t);
+	find_last_ts(t);
 	*err = ET_OK;
 	return t;
 fail:
@@ -424,6 +467,8 @@ void et_trace_close(struct et_trace *t)
 	free(t->counts.pages_per_cpu);
 	free(t->counts.pages_read_per_cpu);
 	free(t->counts.time_back_per_cpu);
+	free(t->counts.bad_pages_per_cpu);
+	free(t->counts.unread_bytes_per_cpu);
 	free(t->last_page);
 	free(t->last_rec_ts);
 	free(t->lost_announced);
@@ -452,7 +497,14 @@ const struct et_trace_counts *et_trace_counts(const struct et_trace *t)
 
 bool et_counts_damaged(const struct et_trace_counts *c)
 {
-	return c->pages_unread || c->time_back || c->abi_errors || c->unknown_stages;
+	if (c->pages_unread || c->time_back || c->abi_errors || c->unknown_stages ||
+	    c->implausible || c->seq_unexplained)
+		return true;
+	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
+		if ((c->bad_pages_per_cpu && c->bad_pages_per_cpu[cpu]) ||
+		    (c->unread_bytes_per_cpu && c->unread_bytes_per_cpu[cpu]))
+			return true;
+	return false;
 }
 
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t)

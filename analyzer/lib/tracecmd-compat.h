@@ -21,6 +21,7 @@ unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
 /* Bytes of ring-buffer pages of a CPU (uncompressed size), -1 if none. */
 long long tracecmd_get_cpu_file_size(struct tracecmd_input *handle, int cpu);
 
