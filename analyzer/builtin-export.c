@@ -125,9 +125,9 @@ struct named {
 /* "comm-pid" as a JSON string: comm is whatever the task called itself. */
 static void task_label(FILE *out, const char *comm, int pid)
 {
-	char buf[ET_COMM_LEN + 16];
+	char buf[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1];
 
-	snprintf(buf, sizeof(buf), "%s-%d", comm, pid);
+	snprintf(buf, sizeof(buf), "%s-%d", et_name_text(comm, nt, sizeof(nt)), pid);
 	et_json_str(out, buf);
 }
 
@@ -164,9 +164,10 @@ static void name_task(struct exporter *x, int pid, int tgid, const char *comm)
 	snprintf(n->comm, sizeof(n->comm), "%s", comm);
 	n->tgid = tgid;
 	if (x->pf) {
-		char label[ET_COMM_LEN + 16];
+		char label[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1];
 
-		snprintf(label, sizeof(label), "%s-%d", comm, pid);
+		/* (protobuf strings are UTF-8: the name text is) */
+		snprintf(label, sizeof(label), "%s-%d", et_name_text(comm, nt, sizeof(nt)), pid);
 		if (tgid == pid)
 			et_perfetto_process(x->pf, PF_PROCESS(tgid), tgid, label);
 		et_perfetto_thread(x->pf, PF_THREAD(pid), tgid, pid, label);
@@ -590,20 +591,20 @@ int cmd_export(int argc, char **argv)
 		fprintf(x.out, "\n]}\n");
 	}
 	if (x.failed) {
-		fprintf(stderr, "entrytrace export: out of memory\n");
+		/* a write that failed says so when the file is closed */
+		if (!o.f || !ferror(o.f))
+			fprintf(stderr, "entrytrace export: out of memory\n");
 		ret = ET_EXIT_FAIL;
 	}
-	/* a file is left only when it is whole */
-	if (et_output_close(&o, ret == ET_EXIT_OK))
+	/* a file is left only when it is whole; a write error is named */
+	if (et_output_close(&o, ret == ET_EXIT_OK || (x.failed && o.f && ferror(o.f))))
 		ret = ET_EXIT_FAIL;
 	x.out = NULL;
 	if (ret == ET_EXIT_OK && et_counts_damaged(et_trace_counts(t))) {
-		const struct et_trace_counts *tc = et_trace_counts(t);
+		char why[512];
 
-		fprintf(stderr, "entrytrace export: %s: the data has holes: %" PRIu64
-			" pages unreadable, %" PRIu64 " records out of time order, %" PRIu64
-			" entry_stage events that do not fit the stage ABI (entrytrace report says per CPU)\n",
-			argv[optind], tc->pages_unread, tc->time_back, tc->abi_errors);
+		fprintf(stderr, "entrytrace export: %s\n",
+			et_damage_text(argv[optind], et_trace_counts(t), why, sizeof(why)));
 		ret = ET_EXIT_DAMAGED;
 	}
 	if (ret == ET_EXIT_OK && !x.slices) {

@@ -6,7 +6,9 @@
  * UTF-8.  Valid UTF-8 passes through; quotes and backslashes are escaped,
  * control characters and DEL become \u00XX, and so does each byte that is
  * not part of a valid UTF-8 sequence (read as Latin-1), so the output is
- * always valid JSON and nothing is dropped.
+ * always valid JSON and nothing is dropped.  Task names are first made
+ * name text (escape.c: \xNN for such bytes, a backslash doubled), so their
+ * bytes can be recovered; paths and the rest go as they are.
  */
 #include <stdio.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 #include "entrytrace-local.h"
 
 /* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t et_utf8_len(const unsigned char *s, size_t n)
 {
 	size_t len;
 	unsigned int cp;
@@ -49,7 +51,7 @@ void et_json_strn(FILE *out, const char *str, size_t n)
 
 	fputc('"', out);
 	for (size_t i = 0; s && i < n && s[i];) {
-		size_t len = utf8_len(s + i, n - i);
+		size_t len = et_utf8_len(s + i, n - i);
 
 		if (s[i] == '"' || s[i] == '\\') {
 			fprintf(out, "\\%c", s[i]);

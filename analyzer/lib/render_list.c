@@ -33,7 +33,7 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 		       uint64_t stages)
 {
 	const char *name = et_syscall_name(names, sc->nr);
-	char task[ET_COMM_LEN + 16], nb[32], fb[160];
+	char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1], nb[32], fb[160];
 
 	if (!name) {
 		snprintf(nb, sizeof(nb), sc->nr < 0 ? "nr(%d)" : "sys_%d", sc->nr);
@@ -46,7 +46,8 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 		 */
 		fprintf(out, "sample %8u: %s(%d) ", sc->seq, name, sc->nr);
 	} else {
-		snprintf(task, sizeof(task), "%s-%d", sc->comm, sc->pid);
+		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)),
+			 sc->pid);
 		fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
 			et_sc_start(sc) / 1e9, name, sc->nr, sc->ret);
 	}

@@ -24,8 +24,15 @@ print("pid=%d" % os.getpid(), flush=True)
 PY
 "$ET" record -q -o h.dat -- python3 hostile.py > h.out 2> h.err || { _fail "record: $(tail -3 h.err)"; exit 0; }
 pid=$(sed -n 's/^pid=//p' h.out)
-# what a JSON reader must get back: valid UTF-8 as is, other bytes as U+00XX
-want=$(python3 -c "print(repr('a\"b\\\\c\x01\x1f\u00e9\u00ff\x7f<'))")
+# what a JSON reader must get back: the name text (lib/escape.c) - valid
+# printable UTF-8 as is, a backslash doubled, any other byte \xNN - from
+# which the bytes can be recovered
+want=$(python3 -c "print(repr('a\"b' + '\\\\' * 2 + 'c' + '\\\\x01' + '\\\\x1f' + '\u00e9' + '\\\\xff' + '\\\\x7f' + '<'))")
+check "...and the bytes come back from it" python3 -c "
+import re, sys
+t = $want
+b = re.sub(rb'\\\\(\\\\|x([0-9a-f]{2}))', lambda m: b'\\\\' if m.group(1) == b'\\\\' else bytes([int(m.group(2), 16)]), t.encode())
+sys.exit(b != b'a\"b\\\\c\x01\x1f\xc3\xa9\xff\x7f<')"
 
 "$ET" report --json --show-excluded -p "$pid" h.dat > r.json
 check "report --json loads" python3 -m json.tool r.json
