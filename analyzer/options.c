@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <stdio.h>
@@ -269,6 +270,37 @@ void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 }
 
 /*
+ * The temporary file being written, for the signal handler: SIGINT, SIGTERM
+ * or SIGHUP in the middle of an export leaves no hidden file behind.
+ */
+static char *volatile pending_tmp;
+
+static void remove_pending(int sig)
+{
+	char *tmp = pending_tmp;
+
+	if (tmp)
+		unlink(tmp);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void watch_pending(char *tmp)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	pending_tmp = tmp;
+	for (size_t i = 0; tmp && i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction sa = { .sa_handler = remove_pending }, old;
+
+		sigemptyset(&sa.sa_mask);
+		/* only where nobody else handles it (record and top end their sessions) */
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/*
  * Output files are written to a temporary name beside them and renamed
  * over the final name only once everything is written and flushed, so a
  * write error (a full disk) leaves no cut-off file that looks whole.  A
@@ -326,6 +358,7 @@ FILE *et_output_open(struct et_output *o, const char *path, const char *who)
 		free(o->tmp);
 		o->tmp = NULL;
 	}
+	watch_pending(o->tmp);
 	return o->f;
 }
 
@@ -351,6 +384,7 @@ int et_output_close(struct et_output *o, bool keep)
 		}
 		if (!keep || err)
 			unlink(o->tmp);
+		pending_tmp = NULL;
 		free(o->tmp);
 		o->tmp = NULL;
 	}
