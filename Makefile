@@ -106,6 +106,10 @@ check:
 bench: all
 	scripts/host/bench-analyzer
 
+# the mutation campaign: is a damaged file ever read as a clean one?
+robustness: san
+	scripts/host/robustness
+
 # the diff gate on a real clock: A/A false trips and a planted difference
 bench-replicates: all
 	scripts/host/bench-replicates
@@ -124,7 +128,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench bench-replicates docs seed-report install clean fuzz libentrytrace
+.PHONY: all san deps-check demo check bench bench-replicates robustness docs seed-report install clean fuzz libentrytrace
 -include scripts/kernel/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 include analyzer/qemu-plugin/plugin.mk

@@ -1,0 +1,168 @@
+# SPDX-License-Identifier: GPL-2.0
+# A damaged file is never read as a clean one (issue 25): the deterministic
+# subset of the mutation campaign (scripts/host/robustness --quick), then
+# the kinds of damage it found, each made here through the real format from
+# a committed fixture; names that would drive a terminal; an export cut off
+# by a signal or a full disk.
+. "$(dirname "$0")/lib.sh"
+
+# ---- the campaign's quick subset: 0 crashes, hangs, silent .mix, losses ----------
+"$TOP/scripts/host/robustness" --quick > rob.txt 2>&1
+rc=$?
+sed 's/^/#   /' rob.txt | tail -12
+expect_eq "robustness --quick: the goal is met (exit 0)" "$rc" 0
+check "...over every kind of input (7) and 150 or more mutants" \
+	sh -c "test \$(grep -cE '^(x86_64|ppc64le|ppc32|\\.mix)' rob.txt) = 7 &&
+	       awk '/^[0-9]+ mutants/ { exit !(\$1 >= 150) }' rob.txt"
+check "...and says so" grep -q 'goal (0 crashes, 0 hangs, 0 silent .mix, 0 losses): MET' rob.txt
+
+# ---- size fields: what the header says against the bytes ---------------------------
+f=$DATA/ppc64le-7.2-selinux.dat
+# d: the file's bytes; o, s: CPU 0's data offset and size as trace-cmd dump reads them
+mutate() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import re, struct, subprocess, sys
+src, dst, code = sys.argv[1:4]
+out = subprocess.run(['trace-cmd', 'dump', '--flyrecord', src], capture_output=True, text=True)
+t = out.stdout + out.stderr
+m = re.search(r'(\d+)\s+(\d+)\s+\[offset, size of cpu 0\]', t) or \
+    re.search(r'\s0\s+(\d+)\s+(\d+)\s+\[id, data offset and size\]', t)
+o, s = int(m.group(1)), int(m.group(2))
+d = bytearray(open(src, 'rb').read())
+exec(code)
+open(dst, 'wb').write(d)
+PY
+}
+damaged() {	# NAME FILE REGEX ORIGINAL: every command exits 8, the header says REGEX
+	expect_exit "$1: report exits 8 (not 0, not 4)" 8 "$ET" report "$2"
+	check "$1: the header says so" grep -qE "^( *DAMAGED:)? +$3" <("$ET" report --no-breakdown "$2" 2>/dev/null)
+	expect_exit "$1: export exits 8" 8 "$ET" export -o "$1.json" "$2"
+	expect_exit "$1: diff against the original exits 8" 8 "$ET" diff --replicates=syscalls "$4" "$2"
+}
+# the zstd chunk count of CPU 0 cut from its value to 1: libtracecmd reads one
+# chunk and calls it the whole, pages and records shrink together
+mutate "$f" chunks.dat 'd[o:o + 4] = struct.pack("<I", 1)'
+damaged chunks chunks.dat "CPU 0: [0-9]+ bytes of its data lie beyond what its size fields" "$f"
+"$ET" report --json chunks.dat > chunks.json 2>/dev/null
+check "chunk count: JSON names the unread bytes of CPU 0" jget chunks.json \
+	"d['files'][0]['unread_bytes_per_cpu'][0] > 0 and d['files'][0]['damaged'] or sys.exit(1)"
+# zeroed: no chunk at all (was: exit 4, "no syscall in the trace")
+mutate "$f" nochunk.dat 'd[o:o + 4] = bytes(4)'
+damaged nochunk nochunk.dat "CPU 0: [0-9]+ bytes of its data lie beyond" "$f"
+# version 6: the CPU's data size halved (big-endian 32-bit), and a page commit halved
+g=$DATA/ppc750-6.12-stage.dat
+mutate "$g" v6size.dat 'i = d.find(struct.pack(">Q", o) + struct.pack(">Q", s)); d[i + 8:i + 16] = struct.pack(">Q", s // 2 // 4096 * 4096)'
+damaged v6size v6size.dat "CPU 0: [0-9]+ bytes of its data lie beyond" "$g"
+mutate "$g" commit.dat 'p = o + 4096 * 30; c = struct.unpack(">I", d[p + 8:p + 12])[0]; d[p + 8:p + 12] = struct.pack(">I", c // 2)'
+damaged commit commit.dat "CPU 0: 1 pages hold data past their commit length" "$g"
+
+# ---- a record gone without a word: the sequence numbers say it ----------------------
+# summary mode, big-endian 32-bit: one entry_stage_summary event turned into
+# padding of its own length, so every page still adds up
+c=$DATA/ppc750-6.12-compact.dat
+mutate "$c" gap.dat '
+p = o + 4096 * 5 + 12
+at = 200
+L = struct.unpack(">I", d[p + at + 4:p + at + 8])[0]
+nxt = at + 8 + ((L - 4 + 3) & ~3)
+h = struct.unpack(">I", d[p + at:p + at + 4])[0]
+d[p + at:p + at + 4] = struct.pack(">I", (29 << 27) | (h & ((1 << 27) - 1)))
+d[p + at + 4:p + at + 8] = struct.pack(">I", nxt - at - 4)'
+expect_exit "one summary event padded out: report exits 8" 8 "$ET" report gap.dat
+check "...saying syscalls are missing from the sequence numbers with no lost events" \
+	grep -q "syscalls missing from the tasks' sequence numbers, with no lost events reported" \
+	<("$ET" report --no-breakdown gap.dat 2>/dev/null)
+expect_eq "...one of them" "$("$ET" report --json gap.dat 2>/dev/null | python3 -c "import json, sys; print(json.load(sys.stdin)['files'][0]['seq_unexplained'])")" 1
+
+# ---- values that cannot be ---------------------------------------------------------
+# a summary event's start stamp moved 1 s on, past the trace's end (a 0.4 s
+# trace): x86_64 v6, the u64 'start' field of one getppid's event
+h=$DATA/x86_64-7.3-selinux.dat
+trace-cmd convert --file-version 6 --compression none -i "$h" -o h6.dat >/dev/null 2>&1
+base=$("$ET" report --json h6.dat | python3 -c "import json, sys; f = json.load(sys.stdin)['files'][0]; print(f['syscalls']['complete'], f['damaged'])")
+expect_eq "the x86_64 v6 copy reads clean" "$base" "$(echo "$base" | cut -d' ' -f1) False"
+"$ET" list -s getppid h6.dat 2>/dev/null | head -1 > first.txt
+python3 - h6.dat far.dat "$(awk '{ print $3 }' first.txt | tr -d :)" <<'PY'
+import struct, sys
+src, dst, ts = sys.argv[1], sys.argv[2], float(sys.argv[3])
+d = bytearray(open(src, 'rb').read())
+want = int(round(ts * 1e9))
+# the stamp is stored as a u64 in the event: move it 1 s on, past the
+# trace's last record
+i = d.find(struct.pack('<Q', want))
+if i < 0:
+    sys.exit('stamp %d not found' % want)
+d[i:i + 8] = struct.pack('<Q', want + 1000000000)
+open(dst, 'wb').write(d)
+PY
+check "a getppid whose start stamp moved 1 s on: made" test -s far.dat
+expect_exit "...report exits 8" 8 "$ET" report far.dat
+check "...counting it as a syscall with times that cannot be, left out" \
+	grep -q "1 syscalls with times that cannot be (longer than the trace, or a stage longer than its syscall): left out" \
+	<("$ET" report --no-breakdown far.dat 2>/dev/null)
+expect_eq "...and the table has one getppid fewer than the undamaged copy" \
+	"$(( $(cell <("$ET" report --json h6.dat) getppid total count) - $(cell <("$ET" report --json far.dat 2>/dev/null) getppid total count) ))" 1
+
+# ---- our own format: .mix ----------------------------------------------------------
+m=$DATA/mix-ppc64le-7.2-entrytrace-selinux.mix.gz
+head -c $(( $(stat -c %s "$m") - 8 )) "$m" > cut.mix.gz
+expect_exit ".mix.gz without its gzip trailer: exit 3" 3 "$ET" report cut.mix.gz
+check "...naming why" grep -q "unexpected end of file" <("$ET" report cut.mix.gz 2>&1)
+v1=$(ls "$DATA"/mix32-*.mix.gz | head -1)
+zcat "$v1" | sed '0,/^\(stat [a-z_]* whole [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) [0-9.]* /s//\1 nan /' > nan.mix
+check "(the nan is in)" grep -q '^stat [a-z_]* whole [0-9 ]* nan ' nan.mix
+expect_exit "a version 1 .mix with a nan mean: exit 3 (not bare nan in JSON)" 3 "$ET" report --json nan.mix
+zcat "$v1" | awk '$1 == "sample" && $4 == "ok" && !done { $3 = "nosuchcall"; done = 1 } { print }' > unnamed.mix
+expect_exit "a sample naming no syscall of the architecture: exit 8" 8 "$ET" report unnamed.mix
+check "...DAMAGED: it says how many were left out" grep -q "^DAMAGED: *1 samples name a syscall" <("$ET" report unnamed.mix 2>/dev/null)
+python3 -c "
+import gzip; t = gzip.open('$v1').read().split(b'\n')
+i = next(k for k, l in enumerate(t) if l.startswith(b'sample '))
+t[i] += b''.join(b' s.x%d=1' % n for n in range(4200))
+open('long.mix', 'wb').write(b'\n'.join(t))"
+expect_exit "a line of more than 4096 tokens: refused (exit 3), not cut" 3 "$ET" report long.mix
+
+# ---- names that would drive a terminal ---------------------------------------------
+wl=$(sysloop)
+"$ET" record -q -o names.dat -- /usr/bin/python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None)
+libc.prctl(15, b'\x1b[2J\nfake 1-5 \xff', 0, 0, 0)
+for _ in range(200):
+    os.getppid()" 2>/dev/null
+check "a task named ESC [2J, newline, 'fake 1-5', byte ff: recorded" test -s names.dat
+"$ET" report -s getppid names.dat > names.txt 2>&1
+expect_eq "report: no escape byte reaches the terminal" "$(grep -c $'\x1b' names.txt)" 0
+check "...the name is its name text: \\x1b[2J\\x0afake 1-5 \\xff" grep -q '\\x1b\[2J\\x0afake 1-5 \\xff' names.txt
+expect_eq "...and forges no row (no line starts with 'fake')" "$(grep -c '^fake' names.txt)" 0
+"$ET" list -s getppid names.dat 2>/dev/null | grep fake | head -1 > nl.txt
+check "list: the same name text" grep -q '^\\x1b\[2J\\x0afake 1-5 \\xff-[0-9]* ' <(sed 's/^ *//' nl.txt)
+"$ET" report --json -s getppid names.dat > names.json
+expect_eq "JSON: the comm decodes to the name text (bytes recoverable)" \
+	"$(jget names.json "[g['comm'] for g in d['breakdown']['pid'] if g['syscall'] == 'getppid'][0]")" \
+	'\x1b[2J\x0afake 1-5 \xff'
+"$ET" export --format proto -o names.pftrace names.dat 2>/dev/null
+cp "$TOP/analyzer/tests/perfetto-subset.proto" perfetto_subset.proto
+protoc --python_out=. perfetto_subset.proto
+expect_eq "proto: the thread's name is the name text, a valid UTF-8 string (protobuf decodes it)" \
+	"$(/usr/bin/python3 -c "
+import perfetto_subset_pb2 as pb
+t = pb.Trace(); t.ParseFromString(open('names.pftrace', 'rb').read())
+print([p.track_descriptor.thread.thread_name for p in t.packet
+       if p.HasField('track_descriptor') and 'fake' in p.track_descriptor.thread.thread_name][0])")" \
+	'\x1b[2J\x0afake 1-5 \xff-'"$(grep -o 'fake 1-5 \\xff-[0-9]*' nl.txt | sed 's/.*-//')"
+
+# ---- an export cut short ------------------------------------------------------------
+expect_exit "export to a full disk: exit 1" 1 "$ET" export --format proto -o /dev/full "$DATA/host-kill-getppid.dat"
+check "...saying it was a write error, not out of memory" \
+	sh -c "'$ET' export --format proto -o /dev/full '$DATA/host-kill-getppid.dat' 2>&1 | grep -q 'write error: No space left on device'"
+"$ET" record -q -o big.dat -- "$wl" -n 3000000 -o /dev/null getppid 2>/dev/null
+"$ET" export -o big.json big.dat 2>/dev/null &
+xp=$!
+for _ in $(seq 50); do ls .big.json.* >/dev/null 2>&1 && break; sleep 0.02; done
+check "an export being written has its hidden temporary file" sh -c 'ls .big.json.* >/dev/null 2>&1'
+kill -TERM $xp
+wait $xp
+expect_eq "SIGTERM: export ends with the signal (143)" "$?" 143
+check "...and leaves neither the temporary file nor a cut-off big.json" \
+	sh -c '! ls .big.json.* big.json >/dev/null 2>&1'
