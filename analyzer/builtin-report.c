@@ -242,17 +242,8 @@ int cmd_report(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				fmt = ET_FMT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				fmt = ET_FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = ET_FMT_CSV;
-			else {
-				et_bad_value("entrytrace report", "--format", optarg,
-					     "expected text, json or csv");
+			if (et_parse_format("entrytrace report", optarg, &fmt))
 				goto bad;
-			}
 			break;
 		case OPT_JSON:
 			fmt = ET_FMT_JSON;

@@ -97,6 +97,8 @@ void et_common_free(struct et_common *c);
 /* Progress of long reads on stderr, when it is a terminal. */
 void et_common_progress(struct et_common *c);
 int et_exit_for(enum et_err e);
+/* --format=text|json|csv into *fmt; -1 (said) on anything else */
+int et_parse_format(const char *who, const char *arg, enum et_format *fmt);
 /* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
 int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
 /* "WHO: see 'WHO --help'": after a usage error, instead of the whole text. */

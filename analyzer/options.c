@@ -269,6 +269,21 @@ void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 		(last - first) / 1e9);
 }
 
+/* --format for the table commands: text, json or csv */
+int et_parse_format(const char *who, const char *arg, enum et_format *fmt)
+{
+	static const struct { const char *name; enum et_format fmt; } f[] = {
+		{ "text", ET_FMT_TEXT }, { "json", ET_FMT_JSON }, { "csv", ET_FMT_CSV },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!strcmp(arg, f[i].name)) {
+			*fmt = f[i].fmt;
+			return 0;
+		}
+	return et_bad_value(who, "--format", arg, "expected text, json or csv");
+}
+
 /*
  * The temporary file being written, for the signal handler: SIGINT, SIGTERM
  * or SIGHUP in the middle of an export leaves no hidden file behind.

@@ -569,14 +569,6 @@ struct et_load {
 	size_t nr_excluded;
 };
 
-/* Both traces are of one architecture (syscall numbers comparable). */
-bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *b);
-/*
- * The recording's clock counts instructions: a QEMU -icount guest, which
- * scripts/guest/run-guest --icount names qemu-icount (the uname's
- * nodename); its times are virtual ns and repeat exactly.
- */
-bool et_info_virtual_clock(const struct et_trace_info *in);
 /* On error errbuf says why, for one line; the load still needs freeing. */
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *opts, char *errbuf, size_t errlen);

@@ -364,7 +364,8 @@ const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
 
 /*
  * Syscalls are ranked by their total time (the TOTAL cells, summed over
- * path signatures); the ranking is computed once per resort.
+ * path signatures).  Each cell and group carries its weights into the sort
+ * (no state outside the stats: two threads may sort two stats at once).
  */
 struct rank {
 	int nr;
@@ -372,14 +373,21 @@ struct rank {
 	uint64_t weight;
 };
 
-static struct rank *ranks;
-static size_t nr_ranks;
+struct keyed {
+	const void *p;		/* the cell or group */
+	uint64_t w;		/* its syscall [work]'s weight (groups: the syscall's) */
+	int nr, second;		/* syscall, then stage rank or 0 */
+	uint32_t work;
+	uint64_t total;		/* groups: the group's own total */
+	long key;
+};
 
-static uint64_t weight_of(int nr, uint32_t work, bool any_work)
+static uint64_t weight_of(const struct rank *ranks, size_t n, int nr, uint32_t work,
+			  bool any_work)
 {
 	uint64_t w = 0;
 
-	for (size_t i = 0; i < nr_ranks; i++)
+	for (size_t i = 0; i < n; i++)
 		if (ranks[i].nr == nr && (any_work || ranks[i].work == work))
 			w += ranks[i].weight;
 	return w;
@@ -392,80 +400,88 @@ static int stage_rank(int stage)
 
 static int cmp_cells(const void *a, const void *b)
 {
-	const struct et_cell *x = *(const struct et_cell *const *)a;
-	const struct et_cell *y = *(const struct et_cell *const *)b;
-	uint64_t wx, wy;
+	const struct keyed *x = a, *y = b;
 
 	if (x->nr != y->nr || x->work != y->work) {
-		wx = weight_of(x->nr, x->work, false);
-		wy = weight_of(y->nr, y->work, false);
-		if (wx != wy)
-			return wx > wy ? -1 : 1;
+		if (x->w != y->w)
+			return x->w > y->w ? -1 : 1;
 		if (x->nr != y->nr)
 			return x->nr < y->nr ? -1 : 1;
 		return x->work < y->work ? -1 : 1;
 	}
-	return stage_rank(x->stage) - stage_rank(y->stage);
+	return x->second - y->second;
 }
 
 static int cmp_groups(const void *a, const void *b)
 {
-	const struct et_group *x = *(const struct et_group *const *)a;
-	const struct et_group *y = *(const struct et_group *const *)b;
+	const struct keyed *x = a, *y = b;
 
 	if (x->nr != y->nr) {
-		uint64_t wx = weight_of(x->nr, 0, true), wy = weight_of(y->nr, 0, true);
-
-		if (wx != wy)
-			return wx > wy ? -1 : 1;
+		if (x->w != y->w)
+			return x->w > y->w ? -1 : 1;
 		return x->nr < y->nr ? -1 : 1;
 	}
-	if (x->hist.total != y->hist.total)
-		return x->hist.total > y->hist.total ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static bool resort(struct et_stats *st)
 {
+	size_t n = st->nr_cells > st->nr_groups ? st->nr_cells : st->nr_groups, nr_ranks = 0;
+	struct rank *ranks = calloc(st->nr_cells + 1, sizeof(*ranks));
+	struct keyed *k = calloc(n + 1, sizeof(*k));
 	const struct et_cell **cells;
+	bool ok = false;
 
-	st->dirty = false;
+	if (!ranks || !k)
+		goto out;
 	cells = realloc(st->sorted, (st->nr_cells + 1) * sizeof(*cells));
 	if (!cells)
-		return false;
+		goto out;
 	st->sorted = cells;
-	if (st->nr_cells)
-		memcpy(cells, st->cells, st->nr_cells * sizeof(*cells));
-	ranks = calloc(st->nr_cells + 1, sizeof(*ranks));
-	if (!ranks)
-		return false;
-	nr_ranks = 0;
 	for (size_t i = 0; i < st->nr_cells; i++)
 		if (st->cells[i]->stage == ET_STAGE_TOTAL)
-			ranks[nr_ranks++] = (struct rank){ st->cells[i]->nr,
-							   st->cells[i]->work,
+			ranks[nr_ranks++] = (struct rank){ st->cells[i]->nr, st->cells[i]->work,
 							   st->cells[i]->hist.total };
-	qsort(cells, st->nr_cells, sizeof(*cells), cmp_cells);
+	for (size_t i = 0; i < st->nr_cells; i++) {
+		const struct et_cell *c = st->cells[i];
+
+		k[i] = (struct keyed){ .p = c, .nr = c->nr, .work = c->work,
+				       .second = stage_rank(c->stage),
+				       .w = weight_of(ranks, nr_ranks, c->nr, c->work, false) };
+	}
+	qsort(k, st->nr_cells, sizeof(*k), cmp_cells);
+	for (size_t i = 0; i < st->nr_cells; i++)
+		cells[i] = k[i].p;
 	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
 		const struct et_group **g;
-		size_t n = 0;
+		size_t m = 0;
 
 		g = realloc(st->sorted_groups[by], (st->nr_groups + 1) * sizeof(*g));
-		if (!g) {
-			free(ranks);
-			ranks = NULL;
-			return false;
-		}
+		if (!g)
+			goto out;
 		st->sorted_groups[by] = g;
-		for (size_t i = 0; i < st->nr_groups; i++)
-			if (st->groups[i]->by == (enum et_breakdown)by)
-				g[n++] = st->groups[i];
-		qsort(g, n, sizeof(*g), cmp_groups);
-		st->nr_sorted_groups[by] = n;
+		for (size_t i = 0; i < st->nr_groups; i++) {
+			const struct et_group *gr = st->groups[i];
+
+			if (gr->by != (enum et_breakdown)by)
+				continue;
+			k[m++] = (struct keyed){ .p = gr, .nr = gr->nr, .total = gr->hist.total,
+						 .key = gr->key,
+						 .w = weight_of(ranks, nr_ranks, gr->nr, 0, true) };
+		}
+		qsort(k, m, sizeof(*k), cmp_groups);
+		for (size_t i = 0; i < m; i++)
+			g[i] = k[i].p;
+		st->nr_sorted_groups[by] = m;
 	}
+	st->dirty = false;
+	ok = true;
+out:
 	free(ranks);
-	ranks = NULL;
-	return true;
+	free(k);
+	return ok;
 }
 
 size_t et_stats_cells(const struct et_stats *cst, const struct et_cell ***cells)
