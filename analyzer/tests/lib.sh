@@ -59,6 +59,11 @@ expected() {
 	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"
 }
 
+# The kernel bases and architectures (scripts/lib/bases), and the newest
+# base, the one the tests read most fixtures of
+. "$TOP/scripts/lib/bases.sh"
+BASES=$(et_bases) ARCHES32=$(et_arches32) NEWEST=$(et_newest_base)
+
 # The workload, built once per run.
 sysloop() {
 	make -s -C "$TOP" build/sysloop >/dev/null && echo "$TOP/build/sysloop"

@@ -105,8 +105,8 @@ check "distro: ct_user_exit runs $ctd instructions against $ctt with context tra
 
 # 32-bit powerpc (scripts/kernel/ppc32-mix, PROVENANCE-mix32.md): big-endian
 # 32-bit guests, the ppc32 syscall table, whole syscalls (fallback mode)
-for a in ppc750 ppce500; do
-	for b in 6.12 7.2 7.3; do
+for a in $ARCHES32; do
+	for b in $BASES; do
 		f=$DATA/mix32-$a-$b-bench.mix.gz
 		"$ET" report --json -s getpgid "$f" > p.json 2>/dev/null
 		expect_eq "$a $b: getpgid by its ppc32 name (nr 132), every sample" \

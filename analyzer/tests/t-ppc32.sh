@@ -13,8 +13,8 @@
 mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
 
 found=0
-for a in ppc750 ppce500; do
-	for b in 6.12 7.2 7.3; do
+for a in $ARCHES32; do
+	for b in $BASES; do
 		for kind in stage compact bench; do
 			f=$DATA/$a-$b-$kind
 			[ -f "$f.dat" ] || continue
@@ -99,4 +99,5 @@ for a in ppc750 ppce500; do
 	done
 done
 # every guest, base and kind: a fixture that went missing is a failure
-expect_eq "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures 6.12 7.2 7.3)" "$found" 18
+expect_eq "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures $BASES)" "$found" \
+	$(( $(echo $ARCHES32 | wc -w) * $(echo $BASES | wc -w) * 3 ))

@@ -538,7 +538,7 @@ check "the truth was compared on at least two kernels and SELinux variants" test
 # pair is apart): a missing plugin output or seed recording fails here
 want=""
 for a in ppc64le x86_64; do
-	for k in 6.12 7.2 7.3; do
+	for k in $BASES; do
 		for v in enforcing noselinux selinux; do want="$want $a-$k-$v"; done
 	done
 done

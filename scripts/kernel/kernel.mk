@@ -5,7 +5,7 @@
 # Nothing here is part of 'make check'; 'make check-kernel' runs it all.
 #
 #   make check-vocabulary   the series' copies of tracepoints/ are current
-#   make kernel-fetch       extract linux-source-{6.12,7.2,7.3} into the cache
+#   make kernel-fetch       extract linux-source-BASE of every base into the cache
 #   make kernel-apply       scripts/kernel/apply-series on Debian's trees: the bases,
 #                           other point releases, a git tree, an older tree
 #   make kernel-images      build base + entrytrace kernels (cached)
@@ -36,7 +36,8 @@
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
-KERNEL_BASES     ?= 6.12 7.2 7.3
+# (the one list of bases and arches: scripts/lib/bases)
+KERNEL_BASES     ?= $(shell awk '$$1 == "base" { print $$2 }' scripts/lib/bases)
 KARCH            ?= x86_64
 ENTRYTRACE_CACHE ?= /var/cache/entrytrace
 export ENTRYTRACE_CACHE
@@ -125,7 +126,7 @@ kernel-bisect-demo:
 	scripts/kernel/bisect-demo --arch $(BISECT_ARCH)
 
 # the 32-bit powerpc guests: tinyconfig only
-PPC32_BASES ?= 6.12 7.2 7.3
+PPC32_BASES ?= $(KERNEL_BASES)
 kernel-ppc32:
 	scripts/kernel/ppc32-variants $(PPC32_BASES)
 
