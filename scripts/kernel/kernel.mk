@@ -33,6 +33,12 @@
 #   make kernel-ppc32       the 32-bit powerpc guests (ppc750, ppce500) on
 #                           PPC32_BASES: objdump identity, one boot each of
 #                           base, off and entrytrace
+#   make kernel-stress      the POWER10 report's table: Debian's ppc64el config
+#                           (6.12, 7.2; build-kernel --config debian), stress-ng
+#                           --kill 1 under SELinux enforcing, permissive, disabled
+#   make kernel-8xx         the 8xx report's loops on ppc750 kernels with the
+#                           choices of mpc885_ads_defconfig (--config 8xx), then
+#                           scripts/host/ppc32-8xx-report on them
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -130,6 +136,15 @@ PPC32_BASES ?= $(KERNEL_BASES)
 kernel-ppc32:
 	scripts/kernel/ppc32-variants $(PPC32_BASES)
 
-.PHONY: kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+# the reporters' setups (issue 26): the legacy base and the first generic one
+STRESS_BASES ?= $(shell awk '$$1 == "base" && $$3 == "legacy" { l = $$2 } $$1 == "base" && $$3 == "generic" && !g { g = $$2 } END { print l, g }' scripts/lib/bases)
+kernel-stress:
+	ARCH=ppc64le scripts/kernel/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
+
+kernel-8xx:
+	scripts/kernel/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
+	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx ppc750
+
+.PHONY: kernel-stress kernel-8xx kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
