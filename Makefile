@@ -106,6 +106,26 @@ check:
 bench: all
 	scripts/host/bench-analyzer
 
+# the fast tier (about a minute): the C unit tests and the analyzer on the
+# committed recordings; no root, tracefs, X or kernel (after make check's
+# first install of the packages)
+CHECK_FAST := t-unit t-vocabulary t-errors t-edges t-lost t-mix-where t-views
+check-fast: all san
+	analyzer/tests/run $(CHECK_FAST)
+
+# the Debian packages (debian/): built, installed, used, removed
+deb-check:
+	scripts/host/deb-check
+
+# the analyzer built for ppc64el and s390x (big-endian) with Debian's -dev
+# packages, run under qemu-user: every committed recording read the same
+# as here; on ppc64el also the tests of the reading half
+CHECK_CROSS := t-views t-errors t-edges t-vocabulary t-lost t-mix-report t-mix-where t-ppc32 \
+	       t-diff t-damage t-distro t-export t-perfetto
+check-cross: all
+	scripts/host/cross-analyzer --agree --run $(CHECK_CROSS) ppc64le
+	scripts/host/cross-analyzer --agree s390x
+
 # the mutation campaign: is a damaged file ever read as a clean one?
 robustness: san
 	scripts/host/robustness
@@ -128,7 +148,7 @@ install: all
 clean:
 	rm -rf $(O) analyzer/entrytrace
 
-.PHONY: all san deps-check demo check bench bench-replicates robustness docs seed-report install clean fuzz libentrytrace
+.PHONY: all san deps-check demo check check-fast check-cross deb-check bench bench-replicates robustness docs seed-report install clean fuzz libentrytrace
 -include scripts/kernel/kernel.mk
 -include analyzer/kernelshark/kshark.mk
 include analyzer/qemu-plugin/plugin.mk
