@@ -39,6 +39,8 @@
 #   make kernel-8xx         the 8xx report's loops on ppc750 kernels with the
 #                           choices of mpc885_ads_defconfig (--config 8xx), then
 #                           scripts/host/ppc32-8xx-report on them
+#   make kernel-own-analyzer  the ppc64el analyzer inside a ppc64le guest:
+#                           entrytrace record + report there, against the host's
 #
 # KERNEL_BASES and KARCH select what runs; the cache is $(ENTRYTRACE_CACHE).
 
@@ -141,10 +143,13 @@ STRESS_BASES ?= $(shell awk '$$1 == "base" && $$3 == "legacy" { l = $$2 } $$1 ==
 kernel-stress:
 	ARCH=ppc64le scripts/kernel/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
 
+kernel-own-analyzer:
+	scripts/kernel/kernel-own-analyzer
+
 kernel-8xx:
 	scripts/kernel/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx ppc750
 
-.PHONY: kernel-stress kernel-8xx kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: kernel-stress kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
