@@ -448,6 +448,8 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int n = 0, ret = -1;
+	/* plugin output counts instructions, traces time */
+	const char *unit = rep->base_files[0].mix ? "instructions" : "ns";
 	struct et_output o;
 	FILE *out;
 
@@ -462,8 +464,9 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 			continue;
 		snprintf(titles[n], sizeof(titles[n]), "%s %s [%s]", name ? name : "?",
 			 et_stages[c->stage].name, et_work_str(c->work, wb, sizeof(wb)));
-		snprintf(notes[n], sizeof(notes[n]), "median %+.0f ns, mean %+.0f ns%s",
-			 c->d_median, c->d_mean, c->significant ? ", significant" : "");
+		snprintf(notes[n], sizeof(notes[n]), "median %+.0f %s, mean %+.0f %s%s",
+			 c->d_median, unit, c->d_mean, unit,
+			 c->significant ? ", significant" : "");
 		panels[n] = (struct et_plot_panel){
 			.title = titles[n], .note = notes[n], .nr_series = 2,
 			.series = { { "base", c->base, "#1f77b4" },

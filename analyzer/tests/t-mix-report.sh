@@ -51,6 +51,15 @@ expect_exit "diff --fail-on: a rule on a stage neither side ran checked nothing"
 "$ET" diff --fail-on 'kill:lsm_task_kill>20%' "$L" "$G" > /dev/null 2>&1
 expect_eq "diff --fail-on: a 20% rule holds" "$?" 0
 
+# The 8xx-like ppc750 pair (ppc32-mix --config 8xx): the plot and the
+# functions table speak in instructions, and name the handler's growth.
+E6=$DATA/mix32-ppc750-6.12-8xx-bench.mix.gz E7=$DATA/mix32-ppc750-7.2-8xx-bench.mix.gz
+"$ET" diff -s getppid --plot p8.svg "$E6" "$E7" > p8.txt 2>&1
+check "diff --plot on plugin output: notes in instructions, not ns" \
+	grep -q 'median +33 instructions, mean +33 instructions' p8.svg
+check "diff: 8xx-like getppid, entry code +13 and the handler (other) +19" \
+	sh -c "grep -Eq '^entry \(both\) +212.0 +225.0 +\+13.0' p8.txt && grep -Eq '^other +45.0 +64.0 +\+19.0' p8.txt"
+
 # Kinds do not mix; damage is said and changes the exit code.
 expect_exit "diff: a trace against a .mix is refused" 2 \
 	"$ET" diff "$DATA/x86_64-7.3-compact.dat" "$X"
