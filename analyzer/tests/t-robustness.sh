@@ -108,7 +108,9 @@ m=$DATA/mix-ppc64le-7.2-entrytrace-selinux.mix.gz
 head -c $(( $(stat -c %s "$m") - 8 )) "$m" > cut.mix.gz
 expect_exit ".mix.gz without its gzip trailer: exit 3" 3 "$ET" report cut.mix.gz
 check "...naming why" grep -q "unexpected end of file" <("$ET" report cut.mix.gz 2>&1)
-v1=$(ls "$DATA"/mix32-*.mix.gz | head -1)
+# a version 1 file (no checksum: edits pass the CRC, so what is read is tested)
+v1=$(for f in "$DATA"/mix32-*.mix.gz "$DATA"/mix-*.mix.gz; do [ "$(zcat "$f" | head -n1)" = "entrytrace-mix 1" ] && echo "$f" && break; done)
+check "(a version 1 .mix is committed: $(basename "${v1:-none}"))" test -n "$v1"
 zcat "$v1" | sed '0,/^\(stat [a-z_]* whole [0-9]* [0-9]* [0-9]* [0-9]* [0-9]*\) [0-9.]* /s//\1 nan /' > nan.mix
 check "(the nan is in)" grep -q '^stat [a-z_]* whole [0-9 ]* nan ' nan.mix
 expect_exit "a version 1 .mix with a nan mean: exit 3 (not bare nan in JSON)" 3 "$ET" report --json nan.mix
