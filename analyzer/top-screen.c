@@ -77,36 +77,14 @@ struct sc_row {
 	const struct et_cell *const *stages;	/* the cells after the total */
 	size_t nr_stages;
 	double key;
+	bool by_name;
 };
-
-static double row_key(enum et_sort by, const struct et_hist *h)
-{
-	switch (by) {
-	case ET_SORT_TOTAL:
-		return (double)h->total;
-	case ET_SORT_COUNT:
-		return (double)h->count;
-	case ET_SORT_MEAN:
-		return et_hist_mean(h);
-	case ET_SORT_P50:
-		return (double)et_hist_quantile(h, 0.5);
-	case ET_SORT_P99:
-		return (double)et_hist_quantile(h, 0.99);
-	case ET_SORT_MAX:
-		return (double)h->max;
-	case ET_SORT_NAME:
-		break;
-	}
-	return 0;
-}
-
-static enum et_sort sort_by;
 
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct sc_row *x = a, *y = b;
 
-	if (sort_by == ET_SORT_NAME)
+	if (x->by_name)
 		return strcmp(x->name, y->name);
 	if (x->key != y->key)
 		return x->key > y->key ? -1 : 1;
@@ -275,7 +253,8 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 		if (v->filter[0] && !strstr(name, v->filter))
 			continue;
 		rows[nr] = (struct sc_row){ .nr = t->nr, .total = t, .stages = cells + i + 1,
-					    .key = row_key(v->sort, &t->hist) };
+					    .key = et_sort_key(v->sort, &t->hist),
+					    .by_name = v->sort == ET_SORT_NAME };
 		/* names of unnamed syscalls are built in nb: keep them apart */
 		rows[nr].name = name == nb ? strdup(nb) : name;
 		while (i + 1 + rows[nr].nr_stages < n &&
@@ -284,7 +263,6 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 			rows[nr].nr_stages++;
 		nr++;
 	}
-	sort_by = v->sort;
 	qsort(rows, nr, sizeof(*rows), cmp_rows);
 	header_row(&s, &c);
 	/* keep the last line for what did not fit */

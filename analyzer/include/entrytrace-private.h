@@ -754,6 +754,8 @@ int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
 /* "total" -> ET_SORT_TOTAL ...; -1 if none */
 int et_sort_by_name(const char *name);
 const char *et_sort_name(enum et_sort s);
+/* What a row sorts by, largest first (ET_SORT_NAME: 0, sorted by name). */
+double et_sort_key(enum et_sort by, const struct et_hist *h);
 int et_unit_by_name(const char *name);
 
 /* The N syscalls with the longest total, kept as they come. */

@@ -317,7 +317,7 @@ static int cmp_runs(const void *a, const void *b)
 	return x->first < y->first ? -1 : 1;
 }
 
-static double run_key(enum et_sort by, const struct et_hist *h)
+double et_sort_key(enum et_sort by, const struct et_hist *h)
 {
 	switch (by) {
 	case ET_SORT_TOTAL:
@@ -376,7 +376,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 		}
 		runs[nr_runs - 1].n++;
 		if (cells[i]->stage == ET_STAGE_TOTAL)
-			runs[nr_runs - 1].key = run_key(rep->sort, &cells[i]->hist);
+			runs[nr_runs - 1].key = et_sort_key(rep->sort, &cells[i]->hist);
 	}
 	if (rep->sort != ET_SORT_TOTAL)
 		qsort(runs, nr_runs, sizeof(*runs), cmp_runs);
@@ -587,6 +587,14 @@ static void json_hist(FILE *out, const struct et_hist *h, double div)
 		h->max, h->max_ts / div, et_hist_stddev(h), h->total);
 }
 
+/* "KEY": [v0, v1, ...], one value per CPU */
+static void json_per_cpu(FILE *out, const char *key, const uint64_t *v, int nr_cpus)
+{
+	fprintf(out, "\"%s\": [", key);
+	for (int c = 0; c < nr_cpus; c++)
+		fprintf(out, "%s%" PRIu64, c ? ", " : "", v[c]);
+	fprintf(out, "]");
+}
 static void json_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_trace_info *in = &f->info;
@@ -632,28 +640,21 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		et_json_str(out, inv[i]);
 	}
 	fprintf(out, "],\n     \"records\": %" PRIu64 ", \"decoded\": %" PRIu64
-		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64
-		", \"lost_per_cpu\": [", f->counts.records, f->counts.used,
-		f->counts.lost_events, f->counts.lost_unknown);
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.lost_per_cpu[c]);
-	fprintf(out, "],\n     \"damaged\": %s, \"pages_per_cpu\": [",
+		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64 ", ",
+		f->counts.records, f->counts.used, f->counts.lost_events, f->counts.lost_unknown);
+	json_per_cpu(out, "lost_per_cpu", f->counts.lost_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ",\n     \"damaged\": %s, ",
 		et_counts_damaged(&f->counts) ? "true" : "false");
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_per_cpu[c]);
-	fprintf(out, "], \"pages_read_per_cpu\": [");
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.pages_read_per_cpu[c]);
-	fprintf(out, "], \"time_back_per_cpu\": [");
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.time_back_per_cpu[c]);
-	fprintf(out, "], \"bad_pages_per_cpu\": [");
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.bad_pages_per_cpu[c]);
-	fprintf(out, "], \"unread_bytes_per_cpu\": [");
-	for (int c = 0; c < f->counts.nr_cpus; c++)
-		fprintf(out, "%s%" PRIu64, c ? ", " : "", f->counts.unread_bytes_per_cpu[c]);
-	fprintf(out, "], \"implausible_syscalls\": %" PRIu64 ", \"seq_unexplained\": %" PRIu64,
+	json_per_cpu(out, "pages_per_cpu", f->counts.pages_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ", ");
+	json_per_cpu(out, "pages_read_per_cpu", f->counts.pages_read_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ", ");
+	json_per_cpu(out, "time_back_per_cpu", f->counts.time_back_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ", ");
+	json_per_cpu(out, "bad_pages_per_cpu", f->counts.bad_pages_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ", ");
+	json_per_cpu(out, "unread_bytes_per_cpu", f->counts.unread_bytes_per_cpu, f->counts.nr_cpus);
+	fprintf(out, ", \"implausible_syscalls\": %" PRIu64 ", \"seq_unexplained\": %" PRIu64,
 		f->counts.implausible, f->counts.seq_unexplained);
 	fprintf(out, ", \"abi_errors\": %" PRIu64 ", \"unknown_stages\": %" PRIu64
 		", \"first_ts\": %.9f, \"last_ts\": %.9f", f->counts.abi_errors,
