@@ -207,3 +207,100 @@ deb_fetch() {
 		die "sha256 mismatch for $deb_path: got $deb_sha, Packages index says $want"
 	echo "$tool: $(basename "$deb_path") ($deb_version) from $deb_suite, sha256 $deb_sha (matches the Packages index)" >&2
 }
+
+# Sysroots of Debian packages of another architecture (guest-sysroot,
+# cross-analyzer): this machine's apt sources, a temporary apt state under
+# $ET_CACHE/dl/apt-DEBARCH, nothing under /etc/apt or dpkg's database.
+#
+# sysroot_apt TOOL DEBARCH: set aptopts and aptdir for DEBARCH and refresh
+# its index at most once a day.
+sysroot_apt() {
+	local tool=$1 stamp
+	sysroot_tool=$1 sysroot_debarch=$2
+	aptdir=$ET_CACHE/dl/apt-$sysroot_debarch
+	mkdir -p "$aptdir/lists/partial" "$aptdir/cache/archives/partial" "$aptdir/debs"
+	aptopts=(-o "Dir::Cache=$aptdir/cache" -o "Dir::State::Lists=$aptdir/lists"
+		 -o "Debug::NoLocking=1" -o "APT::Sandbox::User=root"
+		 -o "APT::Architecture=$sysroot_debarch"
+		 -o "APT::Architectures::=$sysroot_debarch")
+	stamp=$aptdir/lists/.updated
+	if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +1440)" ]; then
+		# An index that fails (a mirror caught mid-sync) is left out by
+		# apt; the packages must still be found in the others.
+		apt-get "${aptopts[@]}" update -qq >&2 ||
+			echo "$tool: apt-get update ($sysroot_debarch) reported errors; going on with the indexes it got" >&2
+		touch "$stamp"
+	fi
+}
+
+# sysroot_closure PKG...: the packages PKG... depend on, themselves
+# included (no recommends), one per line, sorted.
+sysroot_closure() {
+	apt-cache "${aptopts[@]}" depends --recurse --no-recommends --no-suggests \
+		--no-conflicts --no-breaks --no-replaces --no-enhances "$@" 2>/dev/null |
+		grep -v -e '^ ' -e '^<' | sort -u
+}
+
+# sysroot_unpack ROOT PKG...: the candidate version of each PKG, each .deb
+# checked against the Packages index and unpacked (dpkg -x) into ROOT, with
+# ROOT/SOURCES naming them.  Kept as it is while the packages and versions
+# apt offers are the same.
+sysroot_unpack() {
+	local root=$1 want="" p v sha deb got
+	shift
+	for p in "$@"; do
+		v=$(apt-cache "${aptopts[@]}" policy "$p" | awk '/Candidate:/ {print $2}')
+		[ -n "$v" ] && [ "$v" != "(none)" ] || die "$p:$sysroot_debarch not found"
+		want+="$p $v"$'\n'
+	done
+	# ($(cat) drops the last newline that $want ends with)
+	[ -f "$root/.entrytrace-sysroot" ] &&
+		[ "$(cat "$root/.entrytrace-want")" = "${want%$'\n'}" ] && return 0
+	echo "$sysroot_tool: unpacking $# $sysroot_debarch packages into $root" >&2
+	rm -rf "$root.tmp"
+	mkdir -p "$root.tmp"
+	: >"$root.tmp/SOURCES"
+	while read -r p v; do
+		[ -n "$p" ] || continue
+		sha=$(apt-cache "${aptopts[@]}" show "$p=$v" | awk '/^SHA256:/ {print $2; exit}')
+		(cd "$aptdir/debs" && apt-get "${aptopts[@]}" download -qq "$p=$v" >&2)
+		deb=$(ls -1 "$aptdir/debs/${p}_"*"_$sysroot_debarch.deb" "$aptdir/debs/${p}_"*"_all.deb" 2>/dev/null |
+			grep -F "_$(echo "$v" | sed 's/:/%3a/')_" | head -n1 || true)
+		[ -f "$deb" ] || die "download of $p=$v produced no .deb"
+		got=$(sha256sum "$deb" | cut -d' ' -f1)
+		[ "$got" = "$sha" ] || die "sha256 mismatch for $deb: $got, index says $sha"
+		dpkg -x "$deb" "$root.tmp"
+		echo "$p $v $(basename "$deb") sha256=$got" >>"$root.tmp/SOURCES"
+	done <<<"$want"
+	printf '%s' "$want" >"$root.tmp/.entrytrace-want"
+	touch "$root.tmp/.entrytrace-sysroot"
+	rm -rf "$root"
+	mv "$root.tmp" "$root"
+}
+
+# debian_flavour ARCH: Debian's architecture and generic kernel flavour for
+# ARCH (darch, flavour); returns 1 for an ARCH Debian has no kernel for.
+debian_flavour() {
+	case "$1" in
+	x86_64) darch=amd64 flavour=amd64_none_amd64 ;;
+	ppc64le) darch=ppc64el flavour=ppc64el_none_powerpc64le ;;
+	*) return 1 ;;
+	esac
+}
+
+# debian_config_get TOOL X.Y DARCH FLAVOUR OUT SUITE...: Debian's kernel
+# config of that flavour from linux-config-X.Y (deb_fetch: the first SUITE
+# that has it, checked against its index), decompressed into OUT.  Leaves
+# deb_path, deb_version and deb_suite set.
+debian_config_get() {
+	local tool=$1 ver=$2 dar=$3 flav=$4 out=$5 tmp dcfg
+	shift 5
+	need xz-utils dpkg
+	tmp=$(mktemp -d)
+	deb_fetch "$tool" "linux-config-$ver" "$dar" "$tmp" "$@"
+	dpkg -x "$deb_path" "$tmp/x"
+	dcfg=$(ls -1 "$tmp"/x/usr/src/linux-config-*/config."$flav".xz 2>/dev/null | head -n1)
+	[ -f "$dcfg" ] || { rm -rf "$tmp"; die "$(basename "$deb_path") has no config.$flav.xz"; }
+	xz -dc "$dcfg" >"$out"
+	rm -rf "$tmp"
+}
