@@ -62,9 +62,7 @@ kernel_lock_name() {
 #   prov_end HEADER_FN        FILE = what HEADER_FN prints, then the rows
 #
 # and the cells most tables have:
-#   series_hash BASE [ARCH]   sha256 (16 hex) of kernel/BASE's patches, and
-#                             of arch/powerpc/BASE's for the powerpc ARCHes
-#                             (ppc64le, ppc750, ppce500)
+#   series_hash BASE [ARCH]   sha256 (16 hex) of the exported series (below)
 #   config_hash IMAGE_DIR     sha256 (16 hex) of a built image's .config
 #   tracecmd_version RUN_DIR  trace-cmd's version as the guest printed it
 prov_begin() {
@@ -90,14 +88,46 @@ prov_end() {
 	echo "wrote $PROV"
 }
 
-series_hash() {
-	local top
+# ---- The series, exported from its one source (scripts/kernel/series-export) --
+#   series_dir BASE [ARCH]      export BASE's series for ARCH (default x86_64)
+#                               into $ENTRYTRACE_CACHE/series/ (one directory
+#                               per content) and print it: DIR/kernel/BASE/,
+#                               and DIR/arch/powerpc/BASE/ for a powerpc ARCH
+#   series_patches BASE [ARCH]  those patches in git-am order, no cover letter
+#   series_hash BASE [ARCH]     sha256 (16 hex) of series_patches' content
+series_dir() {
+	local top cache tmp h dst cls
+	local -a list
 	top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+	cache=${ENTRYTRACE_CACHE:-/var/cache/entrytrace}/series
+	mkdir -p "$cache"
+	tmp=$(mktemp -d "$cache/.export.XXXXXX")
+	mapfile -t list < <("$top/scripts/kernel/series-export" --arch "${2:-x86_64}" \
+		--list "$1" "$tmp") || { rm -rf "$tmp"; die "series-export ${2:-x86_64} $1 failed"; }
+	[ ${#list[@]} -gt 0 ] || { rm -rf "$tmp"; die "series-export ${2:-x86_64} $1 wrote no patch"; }
+	h=$(cat "${list[@]}" | sha256sum | cut -c1-16)
+	case "${2:-x86_64}" in x86_64) cls=x86 ;; *) cls=powerpc ;; esac
+	dst=$cache/$1-$cls-$h
+	if [ -d "$dst" ]; then
+		rm -rf "$tmp"
+	else
+		mv -T "$tmp" "$dst" 2>/dev/null || rm -rf "$tmp"
+	fi
+	echo "$dst"
+}
 
-	{ cat "$top/kernel/$1"/[0-9][0-9][0-9][0-9]-*.patch
-	  case "${2:-}" in ppc64le|ppc750|ppce500)
-		cat "$top/arch/powerpc/$1"/[0-9][0-9][0-9][0-9]-*.patch ;; esac
-	  true; } | sha256sum | cut -c1-16
+series_patches() {
+	local d
+	d=$(series_dir "$@") || return 1
+	find "$d" -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' |
+		awk -F/ '{ print ($(NF-2) == "powerpc" ? 1 : 0) "\t" $0 }' | sort | cut -f2-
+}
+
+series_hash() {
+	local -a p
+	mapfile -t p < <(series_patches "$@")
+	[ ${#p[@]} -gt 0 ] || die "no series for $*"
+	cat "${p[@]}" | sha256sum | cut -c1-16
 }
 
 config_hash() {

@@ -1,0 +1,145 @@
+# SPDX-License-Identifier: GPL-2.0
+# One series source (scripts/kernel/series-export): the files the series adds
+# live once in kernel/src, arch/powerpc/src and tracepoints/; the per-base
+# patches hold only hunks into files that exist upstream; the export fills in
+# the rest as git format-patch would.  Checked on the committed series, and
+# with a fix planted in a copy of the sources: it must reach every base.
+# (That the exported series applies to every Debian tree and builds is
+# scripts/kernel/kernel-apply-check's and build-kernel's: they need trees.)
+. "$(dirname "$0")/lib.sh"
+
+SE=$TOP/scripts/kernel/series-export
+. "$TOP/scripts/lib/bases.sh"
+read -ra BASES <<<"$(et_bases)"
+NEWEST=$(et_newest_base)
+# git and patch: scripts/setup --tests (make check runs it)
+
+for b in "${BASES[@]}"; do
+	for a in x86_64 ppc64le; do
+		check "$b $a: exports" "$SE" --arch "$a" "$b" "exp-$a"
+	done
+	nk=$(ls "$TOP/kernel/$b"/[0-9]*.patch | wc -l)
+	np=$(ls "$TOP/arch/powerpc/$b"/[0-9]*.patch | wc -l)
+	expect_eq "$b: one exported patch per source patch (kernel)" \
+		"$(ls exp-x86_64/kernel/"$b"/[0-9]*.patch | grep -vc /0000-)" "$nk"
+	expect_eq "$b: one exported patch per source patch (powerpc)" \
+		"$(ls exp-ppc64le/arch/powerpc/"$b"/[0-9]*.patch | grep -vc /0000-)" "$np"
+	expect_eq "$b: the powerpc export carries the same kernel part as x86_64's" \
+		"$(cat exp-ppc64le/kernel/"$b"/*.patch | sha256sum)" "$(cat exp-x86_64/kernel/"$b"/*.patch | sha256sum)"
+done
+
+# Every exported patch: its diffstat is what git counts in its diff, its
+# subject numbers it n/m, and git mailinfo reads it as a mail with a patch.
+statcheck() {
+	local f n m bad=0 want got i=0 seen=0
+	for part in exp-ppc64le/kernel/* exp-ppc64le/arch/powerpc/*; do
+		m=$(ls "$part"/[0-9]*.patch | grep -vc /0000-)
+		i=0
+		for f in $(ls "$part"/[0-9]*.patch | grep -v /0000-); do
+			i=$((i + 1)) seen=$((seen + 1))
+			want=$(git apply --numstat "$f" | awk '{ a += $1; d += $2; n++ } END { print n, a, d }')
+			got=$(awk '/^ [0-9]+ files? changed/ {
+				n = $1; a = 0; d = 0
+				for (k = 2; k <= NF; k++) {
+					if ($k ~ /^insertion/) a = $(k - 1)
+					if ($k ~ /^deletion/) d = $(k - 1)
+				}
+				print n, a + 0, d + 0; exit }' "$f")
+			[ "$want" = "$got" ] || { echo "$f: diffstat says $got, git counts $want"; bad=1; }
+			grep -q "^Subject: \[PATCH $i/$m\] " "$f" || { echo "$f: not [PATCH $i/$m]"; bad=1; }
+			git mailinfo msg patch <"$f" >info || { echo "$f: git mailinfo fails"; bad=1; }
+			[ -s patch ] || { echo "$f: no patch in the mail"; bad=1; }
+			n=$(git apply --numstat patch | wc -l)
+			[ "$n" -gt 0 ] || { echo "$f: the mail's patch is empty"; bad=1; }
+		done
+		grep -q "^Subject: \[PATCH 0/$m\] " "$part/0000-cover-letter.patch" ||
+			{ echo "$part: cover letter not [PATCH 0/$m]"; bad=1; }
+	done
+	echo "$seen patches"
+	[ "$seen" -ge 30 ] || { echo "only $seen patches checked"; bad=1; }
+	return $bad
+}
+check "every exported patch: diffstat as git counts it, [PATCH n/m], a mail git reads" statcheck
+
+# added TREE BASE PATH: the content the exported series adds at PATH
+added() {
+	local -a p=("$1"/kernel/"$2"/[0-9]*.patch)
+	[ -d "$1/arch/powerpc/$2" ] && p+=("$1"/arch/powerpc/"$2"/[0-9]*.patch)
+	awk -v f="+++ b/$3" 'FNR == 1 { on = 0 }
+			$0 == f { on = 1; getline; next }
+			on && /^diff --git / { on = 0 }
+			on && /^\+/ { print substr($0, 2) }' "${p[@]}"
+}
+# Each file of src/ is added once per series, as src/ has it for the newest
+# base, and as patch(1) makes src/ + BASE/src.diff for an older one.
+srccheck() {
+	local bad=0 b part f want seen=0
+	for b in "${BASES[@]}"; do
+		for part in kernel arch/powerpc; do
+			rm -rf want && cp -r "$TOP/$part/src" want
+			if [ -f "$TOP/$part/$b/src.diff" ]; then
+				[ "$b" != "$NEWEST" ] || { echo "$part/$b/src.diff: the newest base is src/ itself"; bad=1; }
+				(cd want && patch -s -p1 <"$TOP/$part/$b/src.diff") || { bad=1; continue; }
+			fi
+			while read -r f; do
+				f=${f#want/} seen=$((seen + 1))
+				n=$(cat exp-ppc64le/"$part"/"$b"/[0-9]*.patch | grep -c "^+++ b/$f\$")
+				[ "$n" = 1 ] || { echo "$b: $f added $n times"; bad=1; }
+				added exp-ppc64le "$b" "$f" | cmp -s - "want/$f" ||
+					{ echo "$b: $f is not src/'s (+ src.diff)"; bad=1; }
+			done < <(find want -type f)
+		done
+	done
+	[ "$seen" -ge 15 ] || { echo "only $seen files checked"; bad=1; }
+	return $bad
+}
+check "every base: each src/ file added once, as src/ (+ the base's src.diff) has it" srccheck
+expect_eq "the vocabulary: every base adds tracepoints/stages.def as entry_stage_defs.h" \
+	"$(for b in "${BASES[@]}"; do added exp-x86_64 "$b" include/linux/entry_stage_defs.h | cmp -s - "$TOP/tracepoints/stages.def" && echo same; done | sort -u)" same
+
+check "the export is deterministic" bash -c "'$SE' --arch ppc64le 7.2 again && diff -r again/kernel/7.2 exp-ppc64le/kernel/7.2 && diff -r again/arch/powerpc/7.2 exp-ppc64le/arch/powerpc/7.2"
+expect_eq "--hash is the sha256 of the exported patches, cover letters excepted" \
+	"$("$SE" --arch ppc64le --hash 7.2)" \
+	"$( { ls exp-ppc64le/kernel/7.2/[0-9]*.patch; ls exp-ppc64le/arch/powerpc/7.2/[0-9]*.patch; } |
+		grep -v /0000- | xargs cat | sha256sum | cut -c1-16)"
+
+# ---- a fix is made once: planted in a copy of the sources -----------------
+mkdir -p copy/scripts/kernel copy/scripts/lib
+cp -r "$TOP/kernel" "$TOP/arch" "$TOP/tracepoints" copy/
+cp "$SE" copy/scripts/kernel/
+cp "$TOP/scripts/lib/bases" copy/scripts/lib/
+echo '/* planted: a fix made once */' >>copy/kernel/src/kernel/entry/stage.c
+echo '/* planted: a powerpc fix made once */' >>copy/arch/powerpc/src/arch/powerpc/kernel/entry_stage.c
+sed -i 's/^ENTRY_STAGE(.*/&  \/\* planted \*\//; t done; b; :done; n; b done' copy/tracepoints/stages.def 2>/dev/null || true
+for b in "${BASES[@]}"; do
+	check "$b: the copy exports" copy/scripts/kernel/series-export --arch ppc750 "$b" "fix-$b"
+	expect_eq "$b: the fix in kernel/src reaches the series" \
+		"$(added "fix-$b" "$b" kernel/entry/stage.c | tail -n1)" '/* planted: a fix made once */'
+	expect_eq "$b: the fix in arch/powerpc/src reaches the series" \
+		"$(added "fix-$b" "$b" arch/powerpc/kernel/entry_stage.c | tail -n1)" '/* planted: a powerpc fix made once */'
+	expect_eq "$b: tracepoints/stages.def reaches the series as it is" \
+		"$(added "fix-$b" "$b" include/linux/entry_stage_defs.h | sha256sum)" "$(sha256sum <copy/tracepoints/stages.def)"
+done
+
+# ---- what the export refuses (exit 2, one line naming the file) -------------
+rm -rf bad && cp -r copy bad
+p=$(ls bad/kernel/7.2/0002-*.patch)
+cat >>"$p" <<'EOF'
+diff --git a/kernel/entry/stage.c b/kernel/entry/stage.c
+--- a/kernel/entry/stage.c
++++ b/kernel/entry/stage.c
+@@ -1,1 +1,1 @@
+-x
++y
+EOF
+expect_exit "a per-base hunk into a file of src/ is refused" 2 bad/scripts/kernel/series-export 7.2 out1
+grep_err() { bad/scripts/kernel/series-export "$@" 2>&1 >/dev/null | grep -q 'kernel/entry/stage.c, which lives in kernel/src'; }
+check "... and the error names the file and its home" grep_err 7.2 out1b
+rm -rf bad && cp -r copy bad
+sed -i 's/^+/+ damaged/' bad/kernel/6.12/src.diff
+expect_exit "a src.diff that does not apply is refused" 2 bad/scripts/kernel/series-export 6.12 out2
+rm -rf bad && cp -r copy bad
+sed -i 's/^Adds: kernel\/entry\/stage.c$/Adds: kernel\/entry\/stage2.c/' bad/kernel/7.3/0001-*.patch
+expect_exit "an Adds: line naming no file of src/ is refused" 2 bad/scripts/kernel/series-export 7.3 out3
+expect_exit "an unknown base is refused" 2 "$SE" 9.9 out4
+expect_exit "an unknown arch is refused" 2 "$SE" --arch mips 7.2 out5

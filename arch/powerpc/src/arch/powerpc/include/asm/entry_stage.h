@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * powerpc part of the syscall entry/exit stage stamps (see
+ * include/linux/entry_stage.h): the site's static branch, current, and the
+ * stamp value, the timebase (or, with CONFIG_ENTRY_STAGE_PMU, PMC5 and
+ * PMC6: instructions and cycles).
+ */
+#ifndef _ASM_POWERPC_ENTRY_STAGE_H
+#define _ASM_POWERPC_ENTRY_STAGE_H
+
+#include <linux/stddef.h>
+#include <linux/jump_label.h>
+#include <asm/paca.h>
+#include <asm/reg.h>
+#include <asm/time.h>
+
+#ifdef CONFIG_PPC64
+#define ARCH_ENTRY_STAGE_SITE_ADDR	".8byte 1b"
+#else
+/* the entry's 8-byte address field, big-endian: a zero upper word */
+#define ARCH_ENTRY_STAGE_SITE_ADDR	".long 0, 1b"
+#endif
+
+/* A static branch, as arch_static_branch(), with its site entry. */
+static __always_inline bool arch_entry_stage_branch(struct static_key *key,
+						    const u8 st, const u8 ed,
+						    const u8 st2, const u8 fl)
+{
+	asm goto(ARCH_STATIC_BRANCH_ASM("%c[key]", "%l[l_yes]")
+		 ENTRY_STAGE_SITE_ASM
+		 : : [key] "i" (key), ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl)
+		 : : l_yes);
+	return false;
+l_yes:
+	return true;
+}
+
+#ifdef CONFIG_PPC64
+/*
+ * current, loaded from the paca at every stamp (get_current() lets the
+ * compiler cache it), so that every stamp is the same few instructions.
+ */
+static __always_inline struct task_struct *arch_entry_stage_current(void)
+{
+	struct task_struct *t;
+
+	asm volatile("ld %0,%1(13)" : "=r" (t)
+		     : "i" (offsetof(struct paca_struct, __current)));
+	return t;
+}
+#else
+/* current lives in r2 on 32-bit: there is nothing to cache */
+static __always_inline struct task_struct *arch_entry_stage_current(void)
+{
+	return current;
+}
+#endif
+
+#ifdef CONFIG_ENTRY_STAGE_PMU
+/* PMC5 (instructions) in the upper, PMC6 (cycles) in the lower 32 bits. */
+static __always_inline u64 arch_entry_stage_read(void)
+{
+	return (u64)mfspr(SPRN_PMC5) << 32 | (u32)mfspr(SPRN_PMC6);
+}
+#else
+static __always_inline u64 arch_entry_stage_read(void)
+{
+	return get_tb();
+}
+#endif
+
+static inline u64 arch_entry_stage_counter_hz(void)
+{
+	return ppc_tb_freq;
+}
+
+/*
+ * syscall_exit_prepare() ends the syscall body itself, and goes on after
+ * syscall_exit_to_user_mode() (user_enter_irqoff() again,
+ * prep_irq_for_enabled_exit() and its retry, the kuap restore): it ends
+ * arch_exit_tail there (entry_stage_tail_end()), not exit_to_user_mode().
+ */
+#define ARCH_ENTRY_STAGE_BODY_END	1
+#define ARCH_ENTRY_STAGE_EXIT_TAIL	1
+
+#endif /* _ASM_POWERPC_ENTRY_STAGE_H */

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _LINUX_ENTRY_STAGE_TYPES_H
+#define _LINUX_ENTRY_STAGE_TYPES_H
+
+#include <linux/types.h>
+
+/* Stage ids: positions in include/linux/entry_stage_defs.h. */
+enum entry_stage_id {
+#define ENTRY_STAGE(SYM, ...) ENTRY_STAGE_##SYM,
+#include <linux/entry_stage_defs.h>
+	ENTRY_STAGE_NR,
+	ENTRY_STAGE_NONE = 0xff,
+};
+
+/* Path signature bits: which optional work ran for a syscall. */
+enum entry_stage_work_bit {
+#define ENTRY_STAGE_WORK(SYM, ...) ENTRY_STAGE_WORK_##SYM,
+#include <linux/entry_stage_defs.h>
+	ENTRY_STAGE_WORK_NR
+};
+
+enum entry_stage_kind {
+	ENTRY_STAGE_KIND_TIMED,
+	ENTRY_STAGE_KIND_NOINSTR,
+	ENTRY_STAGE_KIND_DEFERRED,
+	ENTRY_STAGE_KIND_AGG,
+};
+
+/*
+ * A stamp site, as recorded in the non-allocated .entry_stage_sites section
+ * of vmlinux for tools (one 16-byte entry per site: address of the site's
+ * static branch, stage, edge, second stage, flags).  Nothing in the kernel
+ * reads the section.
+ */
+#define ENTRY_STAGE_EDGE_BEGIN		0	/* the stage begins */
+#define ENTRY_STAGE_EDGE_END		1	/* the stage ends */
+#define ENTRY_STAGE_EDGE_SWITCH		2	/* it ends and stage2 begins */
+
+#define ENTRY_STAGE_SITE_SYSCALL_BEGIN	0x01	/* begins a staged syscall */
+#define ENTRY_STAGE_SITE_SYSCALL_END	0x02	/* ends it */
+#define ENTRY_STAGE_SITE_SHARED		0x04	/* also runs outside syscalls */
+#define ENTRY_STAGE_SITE_AGG		0x08	/* may run many times */
+#define ENTRY_STAGE_SITE_TAIL		0x10	/* arch exit tail: ignore others */
+#define ENTRY_STAGE_SITE_RESUME		0x20	/* stage2 goes on: its time is kept */
+
+/* Stamp sources (entry_stage:entry_stage_calib's source). */
+#define ENTRY_STAGE_SOURCE_COUNTER	0	/* TSC, timebase: ns */
+#define ENTRY_STAGE_SOURCE_PMU		1	/* cycles and instructions */
+
+/* entry_stage_task::flags */
+#define ENTRY_STAGE_TAIL		0x1	/* in the arch exit tail */
+#define ENTRY_STAGE_RESTART		0x2	/* in a redone exit */
+#define ENTRY_STAGE_TAIL_VALID		0x4	/* tail_* holds a syscall */
+
+/**
+ * struct entry_stage_task - per-task scratch of the stage stamps
+ * @ts:		raw counter at each stage's begin and end; for AGG stages the
+ *		begin of the last occurrence and the sum over occurrences
+ * @count:	AGG stages: occurrences in this syscall
+ * @ran:	stages that ended since the last burst (bit = stage id): this
+ *		syscall's, and the DEFERRED ones of syscall @tail_seq
+ * @entry:	counter when the staged syscall began
+ * @tail_ref:	counter at the burst of syscall @tail_seq: its DEFERRED
+ *		stages were stamped after it
+ * @start_ns:	trace_clock_local() time of the first stamp (burst)
+ * @seq:	syscall sequence number, counting every syscall of the task
+ *		while staging is on (sampled or not)
+ * @work:	path signature bits set by the stamps of syscall @seq
+ * @nr:		syscall number as the entry work left it (-1: skipped)
+ * @ret:	return value, once the body returned
+ * @tail_seq:	the syscall the DEFERRED stages in @ts belong to, with its
+ *		@tail_work, @tail_nr and @tail_ret
+ * @countdown:	syscalls of the task until the next sampled one
+ * @epoch:	entry_stage_epoch when syscall @seq began, @tail_epoch when
+ *		syscall @tail_seq did
+ * @flags:	ENTRY_STAGE_TAIL, _RESTART, _TAIL_VALID
+ *
+ * Allocated for every task while staging is on (and kept until the task
+ * is freed).  task_struct::entry_stage_cur points here while the task is
+ * inside a sampled syscall and is NULL otherwise: that is the one test
+ * every stamp makes.
+ */
+struct entry_stage_task {
+	u64	ts[ENTRY_STAGE_NR][2];
+	u32	count[ENTRY_STAGE_NR];
+	u64	ran;
+	u64	entry;
+	u64	tail_ref;
+	u64	start_ns;
+	u32	seq;
+	u32	work;
+	int	nr;
+	long	ret;
+	u32	tail_seq;
+	u32	tail_work;
+	int	tail_nr;
+	long	tail_ret;
+	u32	countdown;
+	u32	epoch;
+	u32	tail_epoch;
+	u32	flags;
+};
+
+/* What entry_stage:entry_stage_calib reports (see kernel/entry/stage.c). */
+struct entry_stage_calib {
+	u32	source;
+	u64	counter_hz;
+	u32	cost_min;
+	u32	cost_median;
+	u32	agg_cost_median;
+	u32	insn_cost_min;
+	u32	insn_cost_median;
+	u32	scratch;
+	u32	failed;
+};
+
+#endif /* _LINUX_ENTRY_STAGE_TYPES_H */

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Syscall entry/exit stage stamps and their trace events.
+ *
+ * See include/linux/entry_stage.h.  The stamps themselves are inline in the
+ * entry code; this file switches them on and off (the static key, the
+ * per-task scratch, the stamp cost calibration) and turns the stamps of a
+ * syscall into events, in one burst at its last instrumentable point.
+ */
+#include <linux/clocksource.h>
+#include <linux/entry_stage.h>
+#include <linux/entry_stage_names.h>
+#include <linux/jiffies.h>
+#include <linux/jump_label.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/signal.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/string.h>
+#include <linux/trace_clock.h>
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/entry_stage.h>
+
+#undef MODULE_PARAM_PREFIX
+#define MODULE_PARAM_PREFIX "entry_stage."
+
+DEFINE_STATIC_KEY_FALSE(entry_stage_key);
+
+/*
+ * Bumped each time staging is switched on, so that a syscall begun in an
+ * earlier period is not mistaken for one of this period.
+ */
+unsigned int entry_stage_epoch;
+
+/* Stage one syscall in N of each task (entry_stage.sample). */
+unsigned int entry_stage_sample = 1;
+
+static int entry_stage_sample_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+	int ret = kstrtouint(val, 0, &n);
+
+	if (ret)
+		return ret;
+	if (!n)
+		return -EINVAL;
+	WRITE_ONCE(entry_stage_sample, n);
+	return 0;
+}
+
+static const struct kernel_param_ops entry_stage_sample_ops = {
+	.set = entry_stage_sample_set,
+	.get = param_get_uint,
+};
+module_param_cb(sample, &entry_stage_sample_ops, &entry_stage_sample, 0644);
+MODULE_PARM_DESC(sample, "stage one syscall in N of each task (N >= 1)");
+
+static_assert(ENTRY_STAGE_NR <= 64);	/* the masks of stage ids are u64 */
+#define entry_stage_deferred_mask	ENTRY_STAGE_DEFERRED_MASK
+#define entry_stage_agg_mask		ENTRY_STAGE_AGG_MASK
+#define ENTRY_STAGE_ALL_MASK	(BIT_ULL(ENTRY_STAGE_NR) - 1)
+
+/* The path signature bit a stage sets when it runs. */
+static const u32 entry_stage_work_of[ENTRY_STAGE_NR] = {
+	[ENTRY_STAGE_ENTER_AUDIT]	= BIT(ENTRY_STAGE_WORK_AUDIT),
+	[ENTRY_STAGE_EXIT_AUDIT]	= BIT(ENTRY_STAGE_WORK_AUDIT),
+	[ENTRY_STAGE_SECCOMP]		= BIT(ENTRY_STAGE_WORK_SECCOMP),
+	[ENTRY_STAGE_ENTER_PTRACE]	= BIT(ENTRY_STAGE_WORK_PTRACE),
+	[ENTRY_STAGE_EXIT_PTRACE]	= BIT(ENTRY_STAGE_WORK_PTRACE),
+	[ENTRY_STAGE_ENTER_TRACEPOINT]	= BIT(ENTRY_STAGE_WORK_TRACEPOINT),
+	[ENTRY_STAGE_EXIT_TRACEPOINT]	= BIT(ENTRY_STAGE_WORK_TRACEPOINT),
+	[ENTRY_STAGE_USER_DISPATCH]	= BIT(ENTRY_STAGE_WORK_USER_DISPATCH),
+	[ENTRY_STAGE_RSEQ_SLICE]	= BIT(ENTRY_STAGE_WORK_RSEQ_SLICE),
+	[ENTRY_STAGE_RESCHED]		= BIT(ENTRY_STAGE_WORK_RESCHED),
+	[ENTRY_STAGE_SIGNAL]		= BIT(ENTRY_STAGE_WORK_SIGNAL),
+	[ENTRY_STAGE_NOTIFY_RESUME]	= BIT(ENTRY_STAGE_WORK_NOTIFY_RESUME),
+	[ENTRY_STAGE_UPROBE]		= BIT(ENTRY_STAGE_WORK_UPROBE),
+	[ENTRY_STAGE_KLP]		= BIT(ENTRY_STAGE_WORK_KLP),
+};
+
+/* Counter ticks to ns (the PMU source reports its own units). */
+static u32 entry_stage_mult, entry_stage_shift;
+struct entry_stage_calib entry_stage_calib;
+unsigned int entry_stage_khz;	/* 0: the PMU source */
+static DEFINE_PER_CPU(unsigned int, entry_stage_calib_epoch);
+static DEFINE_PER_CPU(unsigned long, entry_stage_calib_next);	/* jiffies */
+
+/* Tasks with scratch, and tasks for which it could not be allocated. */
+static atomic_t entry_stage_scratch, entry_stage_failed;
+
+/* Registered entry_stage events (serialized by tracepoints_mutex). */
+static unsigned int entry_stage_users;
+
+/* While set, fork gives new tasks their scratch. */
+static bool entry_stage_alloc;
+
+/* Stages that set a path signature bit (entry_stage_work_of[]). */
+#define ENTRY_STAGE_WORK_MASK						\
+	(BIT_ULL(ENTRY_STAGE_ENTER_AUDIT) | BIT_ULL(ENTRY_STAGE_EXIT_AUDIT) |	\
+	 BIT_ULL(ENTRY_STAGE_SECCOMP) | BIT_ULL(ENTRY_STAGE_ENTER_PTRACE) |	\
+	 BIT_ULL(ENTRY_STAGE_EXIT_PTRACE) | BIT_ULL(ENTRY_STAGE_ENTER_TRACEPOINT) | \
+	 BIT_ULL(ENTRY_STAGE_EXIT_TRACEPOINT) | BIT_ULL(ENTRY_STAGE_USER_DISPATCH) | \
+	 BIT_ULL(ENTRY_STAGE_RSEQ_SLICE) | BIT_ULL(ENTRY_STAGE_RESCHED) |	\
+	 BIT_ULL(ENTRY_STAGE_SIGNAL) | BIT_ULL(ENTRY_STAGE_NOTIFY_RESUME) |	\
+	 BIT_ULL(ENTRY_STAGE_UPROBE) | BIT_ULL(ENTRY_STAGE_KLP))
+
+static __always_inline u64 entry_stage_ns(u64 ticks)
+{
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return ticks;
+	return mul_u64_u32_shr(ticks, entry_stage_mult, entry_stage_shift);
+}
+
+/*
+ * When a stamp taken at @then was on the trace clock, from the clock and
+ * the counter read side by side (@now_ns, @now).  PMU stamps count cycles
+ * of no known frequency: they are all placed at @now_ns.
+ */
+static __always_inline u64 entry_stage_on_clock(u64 now_ns, u64 now, u64 then)
+{
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return now_ns;
+	return now_ns - entry_stage_ns(now - then);
+}
+
+/*
+ * The stamps of stage @id as a delta: counter ticks, or with the PMU
+ * source cycles (low word) and instructions (high word), each 32-bit.
+ * AGG stages hold their sum already.
+ */
+static __always_inline u64 entry_stage_delta(const struct entry_stage_task *es,
+					     int id)
+{
+	u64 b = es->ts[id][0], e = es->ts[id][1];
+
+	if (entry_stage_agg_mask & BIT_ULL(id))
+		return e;
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return (u64)(u32)((e >> 32) - (b >> 32)) << 32 | (u32)((u32)e - (u32)b);
+	return e - b;
+}
+
+/* Zero a summary array: 8 bytes at a time (it is u64-aligned). */
+static __always_inline void entry_stage_zero(u32 *a)
+{
+	memset64((u64 *)a, 0, ENTRY_STAGE_NR / 2);
+	if (ENTRY_STAGE_NR & 1)
+		a[ENTRY_STAGE_NR - 1] = 0;
+}
+
+/* The summary's arrays: ticks (or cycles) and instructions per stage. */
+void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
+		      u64 mask)
+{
+	u64 m;
+	int id;
+
+	entry_stage_zero(delta);
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
+		entry_stage_zero(insns);
+		for (; mask; mask &= mask - 1) {
+			u64 d = entry_stage_delta(es, id = __ffs64(mask));
+
+			delta[id] = d;
+			insns[id] = d >> 32;
+		}
+		return;
+	}
+	/* 32 bits of ticks: a longer stage saturates */
+	for (m = mask & ~entry_stage_agg_mask; m; m &= m - 1) {
+		id = __ffs64(m);
+		delta[id] = min_t(u64, es->ts[id][1] - es->ts[id][0], U32_MAX);
+	}
+	for (m = mask & entry_stage_agg_mask; m; m &= m - 1) {
+		id = __ffs64(m);
+		delta[id] = min_t(u64, es->ts[id][1], U32_MAX);
+	}
+}
+
+static struct entry_stage_task *entry_stage_alloc_one(void)
+{
+	struct entry_stage_task *es = kzalloc(sizeof(*es), GFP_KERNEL);
+
+	if (es)
+		es->countdown = 1;
+	else
+		atomic_inc(&entry_stage_failed);
+	return es;
+}
+
+void entry_stage_fork(struct task_struct *p)
+{
+	p->entry_stage_cur = NULL;
+	p->entry_stage = NULL;
+	if (!READ_ONCE(entry_stage_alloc))
+		return;
+	p->entry_stage = entry_stage_alloc_one();
+	if (p->entry_stage)
+		atomic_inc(&entry_stage_scratch);
+}
+
+void entry_stage_free(struct task_struct *p)
+{
+	if (p->entry_stage)
+		atomic_dec(&entry_stage_scratch);
+	kfree(p->entry_stage);
+	p->entry_stage = NULL;
+}
+
+/* Give every task its scratch (as ftrace's graph tracer does its stacks). */
+static int entry_stage_alloc_tasks(void)
+{
+	struct task_struct *g, *t;
+	struct entry_stage_task **batch;
+	unsigned int n = 64, i, used, missing;
+	int ret = 0;
+
+	batch = kcalloc(n, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+	WRITE_ONCE(entry_stage_alloc, true);
+	do {
+		for (i = 0; i < n; i++) {
+			batch[i] = entry_stage_alloc_one();
+			if (!batch[i]) {
+				ret = -ENOMEM;
+				break;
+			}
+		}
+		n = i;
+		used = 0;
+		missing = 0;
+		rcu_read_lock();
+		for_each_process_thread(g, t) {
+			if (t->entry_stage)
+				continue;
+			if (used == n) {
+				missing++;
+				continue;
+			}
+			WRITE_ONCE(t->entry_stage, batch[used++]);
+		}
+		rcu_read_unlock();
+		atomic_add(used, &entry_stage_scratch);
+		for (i = used; i < n; i++)
+			kfree(batch[i]);
+	} while (missing && !ret);
+	kfree(batch);
+	return ret;
+}
+
+static int entry_stage_cmp_u32(const void *a, const void *b)
+{
+	u32 x = *(const u32 *)a, y = *(const u32 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * One stamp of calibration: an end stamp's code (the most common kind)
+ * without its site entry.
+ */
+#define ENTRY_STAGE_CAL(i)						\
+	do {								\
+		if (static_branch_unlikely(&entry_stage_key))		\
+			__entry_stage_stamp(i, ENTRY_STAGE_EDGE_END,	\
+					    ENTRY_STAGE_NONE);		\
+	} while (0)
+
+/* An AGG stage's begin and end, as the body probes take them. */
+static __always_inline void entry_stage_cal_agg_pair(void)
+{
+	if (static_branch_unlikely(&entry_stage_key))
+		__entry_stage_acc_begin(ENTRY_STAGE_LSM_TASK_KILL, true);
+	if (static_branch_unlikely(&entry_stage_key))
+		__entry_stage_acc_end(ENTRY_STAGE_LSM_TASK_KILL, true);
+}
+
+#define ENTRY_STAGE_CAL_ROUNDS	16
+#define ENTRY_STAGE_CAL_RUN	8
+
+/* 9 back-to-back stamps into the end slots of stages 0..8. */
+static noinline void entry_stage_cal_run(void)
+{
+	ENTRY_STAGE_CAL(0);
+	ENTRY_STAGE_CAL(1);
+	ENTRY_STAGE_CAL(2);
+	ENTRY_STAGE_CAL(3);
+	ENTRY_STAGE_CAL(4);
+	ENTRY_STAGE_CAL(5);
+	ENTRY_STAGE_CAL(6);
+	ENTRY_STAGE_CAL(7);
+	ENTRY_STAGE_CAL(8);
+}
+
+/* A stamp, 8 AGG begin/end pairs, a stamp (end slots of stages 0 and 1). */
+static noinline void entry_stage_cal_agg(void)
+{
+	ENTRY_STAGE_CAL(0);
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	entry_stage_cal_agg_pair();
+	ENTRY_STAGE_CAL(1);
+}
+
+/*
+ * Thousandths of a tick (of a cycle with the PMU source) and of an
+ * instruction that the span from @b to @e costs per each of @n stamps.
+ */
+static void entry_stage_cal_span(u64 b, u64 e, unsigned int n, u32 *cost,
+				 u32 *insn)
+{
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
+		*cost = div_u64(((u32)e - (u32)b) * 1000ULL, n);
+		*insn = div_u64(((u32)(e >> 32) - (u32)(b >> 32)) * 1000ULL, n);
+	} else {
+		*cost = min_t(u64, div_u64((e - b) * 1000, n), U32_MAX);
+		*insn = 0;
+	}
+}
+
+/*
+ * Measure what a stamp costs: the time between back-to-back stamps (the
+ * mean of a run of 8), over 16 runs with interrupts off, on a scratch of
+ * its own.  Every stage time includes about one stamp, from the counter
+ * read that begins it to the one that ends it; a parent stage also
+ * includes two for each child, and the body one AGG pair per AGG stage
+ * occurrence (agg_cost_median, the pair's cost over a stamp's).
+ */
+static void entry_stage_calibrate(void)
+{
+	struct entry_stage_task *es = entry_stage_alloc_one(), *cur;
+	u32 cost[ENTRY_STAGE_CAL_ROUNDS], insn[ENTRY_STAGE_CAL_ROUNDS];
+	u32 agg[ENTRY_STAGE_CAL_ROUNDS], a, ai;
+	struct entry_stage_calib *c = &entry_stage_calib;
+	unsigned long flags;
+	int r;
+
+	if (!es)
+		return;
+	local_irq_save(flags);
+	cur = current->entry_stage_cur;
+	WRITE_ONCE(current->entry_stage_cur, es);
+	for (r = 0; r < ENTRY_STAGE_CAL_ROUNDS; r++) {
+		entry_stage_cal_run();
+		entry_stage_cal_span(es->ts[0][1], es->ts[ENTRY_STAGE_CAL_RUN][1],
+				     ENTRY_STAGE_CAL_RUN, &cost[r], &insn[r]);
+	}
+	es->ts[ENTRY_STAGE_SYSCALL][0] = 1;	/* inside the body */
+	for (r = 0; r < ENTRY_STAGE_CAL_ROUNDS; r++) {
+		entry_stage_cal_agg();
+		entry_stage_cal_span(es->ts[0][1], es->ts[1][1], 8, &a, &ai);
+		agg[r] = a;
+	}
+	WRITE_ONCE(current->entry_stage_cur, cur);
+	local_irq_restore(flags);
+	kfree(es);
+
+	sort(cost, ENTRY_STAGE_CAL_ROUNDS, sizeof(u32), entry_stage_cmp_u32, NULL);
+	sort(insn, ENTRY_STAGE_CAL_ROUNDS, sizeof(u32), entry_stage_cmp_u32, NULL);
+	sort(agg, ENTRY_STAGE_CAL_ROUNDS, sizeof(u32), entry_stage_cmp_u32, NULL);
+	c->cost_min = cost[0];
+	c->cost_median = cost[ENTRY_STAGE_CAL_ROUNDS / 2];
+	c->insn_cost_min = insn[0];
+	c->insn_cost_median = insn[ENTRY_STAGE_CAL_ROUNDS / 2];
+	/* each pair ran between two stamps: 8 pairs and one stamp */
+	a = agg[ENTRY_STAGE_CAL_ROUNDS / 2];
+	c->agg_cost_median = a > c->cost_median / 8 ? a - c->cost_median / 8 : 0;
+}
+
+static int entry_stage_start(void)
+{
+	struct entry_stage_calib *c = &entry_stage_calib;
+	u64 hz = arch_entry_stage_counter_hz();
+	int ret;
+
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
+		ret = arch_entry_stage_pmu_start();
+		if (ret)
+			return ret;
+		c->source = ENTRY_STAGE_SOURCE_PMU;
+	} else {
+		if (hz < 1000) {
+			pr_warn("entry_stage: the stamp counter's frequency is unknown (%llu Hz)\n",
+				hz);
+			return -ENODEV;
+		}
+		entry_stage_khz = div_u64(hz, 1000);
+		clocks_calc_mult_shift(&entry_stage_mult, &entry_stage_shift,
+				       entry_stage_khz, NSEC_PER_MSEC, 0);
+		c->source = ENTRY_STAGE_SOURCE_COUNTER;
+	}
+	c->counter_hz = hz;
+	ret = entry_stage_alloc_tasks();
+	if (ret)
+		pr_warn("entry_stage: no stamp scratch for some tasks (%d): they are not staged\n",
+			ret);
+	WRITE_ONCE(entry_stage_epoch, entry_stage_epoch + 1);
+	static_branch_enable(&entry_stage_key);
+	entry_stage_calibrate();
+	return 0;
+}
+
+int entry_stage_reg(void)
+{
+	int ret;
+
+	if (!entry_stage_users) {
+		ret = entry_stage_start();
+		if (ret)
+			return ret;
+	}
+	entry_stage_users++;
+	return 0;
+}
+
+void entry_stage_unreg(void)
+{
+	if (--entry_stage_users)
+		return;
+	static_branch_disable(&entry_stage_key);
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		arch_entry_stage_pmu_stop();
+}
+
+/*
+ * At most once a second on each CPU: what the stamps are and what they
+ * cost, so that a recording that starts at any time has it.
+ */
+static void entry_stage_emit_calib(void)
+{
+	unsigned int epoch = READ_ONCE(entry_stage_epoch);
+
+	if (!trace_entry_stage_calib_enabled())
+		return;
+	if (this_cpu_read(entry_stage_calib_epoch) == epoch &&
+	    time_before(jiffies, this_cpu_read(entry_stage_calib_next)))
+		return;
+	this_cpu_write(entry_stage_calib_epoch, epoch);
+	this_cpu_write(entry_stage_calib_next, jiffies + HZ);
+	entry_stage_calib.scratch = atomic_read(&entry_stage_scratch);
+	entry_stage_calib.failed = atomic_read(&entry_stage_failed);
+	trace_entry_stage_calib(&entry_stage_calib, epoch);
+}
+
+/*
+ * The burst: the syscall's last instrumentable point (the emit stage has
+ * just begun).  Turn this syscall's stamps, and the DEFERRED ones of the
+ * task's previous staged syscall, into events: the stages in @ran.  Every
+ * stage that ends was begun in the same staged syscall (the stamps are
+ * placed so, and a syscall begun before staging was switched on has no
+ * scratch in entry_stage_cur); the body, which an architecture's entry
+ * code begins on several paths, is checked.
+ */
+void __entry_stage_burst(void)
+{
+	struct task_struct *t = current;
+	struct entry_stage_task *es = t->entry_stage_cur;
+	u64 emit = es->ts[ENTRY_STAGE_EMIT][0];
+	u64 ran, tail, mask, now_ns, now, d;
+	u32 rcu = 0;
+	int id;
+
+	ran = es->ran & ~entry_stage_deferred_mask;
+	tail = es->ran & entry_stage_deferred_mask;
+	es->ran = 0;
+	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch))) {
+		es->flags &= ~(ENTRY_STAGE_TAIL_VALID | ENTRY_STAGE_RESTART);
+		WRITE_ONCE(t->entry_stage_cur, NULL);
+		return;
+	}
+	if (unlikely(es->ts[ENTRY_STAGE_SYSCALL][0] < es->entry))
+		ran &= ~BIT_ULL(ENTRY_STAGE_SYSCALL);
+	for (mask = ran & ENTRY_STAGE_WORK_MASK; mask; mask &= mask - 1)
+		es->work |= entry_stage_work_of[__ffs64(mask)];
+
+	/* emit's begin has just been overwritten by this burst's own */
+	es->ts[ENTRY_STAGE_EMIT][0] = es->tail_ref;
+	if (!(es->flags & ENTRY_STAGE_TAIL_VALID) || es->tail_epoch != es->epoch)
+		tail = 0;
+
+	/* the trace's default clock ("local"), so that starts and events align */
+	now_ns = trace_clock_local();
+	now = arch_entry_stage_read();
+	es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
+	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
+		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
+
+	if (trace_entry_stage_summary_enabled())
+		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu);
+	if (trace_entry_stage_time_enabled()) {
+		for (mask = tail; mask; mask &= mask - 1) {
+			id = __ffs64(mask);
+			d = entry_stage_delta(es, id);
+			trace_entry_stage_time(es->tail_seq, es->tail_nr, id,
+					       es->tail_work, 1,
+					       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
+					       d, es->tail_ret);
+		}
+		for (mask = ran; mask; mask &= mask - 1) {
+			u32 count = 1;
+
+			id = __ffs64(mask);
+			d = entry_stage_delta(es, id);
+			if (entry_stage_agg_mask & BIT_ULL(id))
+				count = es->count[id];
+			trace_entry_stage_time(es->seq, es->nr, id, es->work, count,
+					       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
+					       d, es->ret);
+		}
+	}
+	entry_stage_emit_calib();
+
+	es->ts[ENTRY_STAGE_EMIT][0] = emit;
+	es->tail_ref = emit;
+	es->tail_seq = es->seq;
+	es->tail_nr = es->nr;
+	es->tail_work = es->work;
+	es->tail_ret = es->ret;
+	es->tail_epoch = es->epoch;
+	es->flags = (es->flags & ~ENTRY_STAGE_RESTART) | ENTRY_STAGE_TAIL_VALID;
+}
