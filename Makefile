@@ -109,7 +109,7 @@ bench: all
 # the fast tier (about a minute): the C unit tests and the analyzer on the
 # committed recordings; no root, tracefs, X or kernel (after make check's
 # first install of the packages)
-CHECK_FAST := t-unit t-vocabulary t-errors t-edges t-lost t-mix-where t-views
+CHECK_FAST := t-unit t-vocabulary t-series t-errors t-edges t-lost t-mix-where t-views
 check-fast: all san
 	analyzer/tests/run $(CHECK_FAST)
 
