@@ -11,12 +11,10 @@
 . "$(dirname "$0")/lib.sh"
 
 KS=$TOP/scripts/kernel/kernel-sites
-nstages=$(grep -c '^ENTRY_STAGE(' "$TOP/tracepoints/stages.def")
+"$TOP/scripts/lib/stagesdef.py" stages > stages.tsv
+nstages=$(wc -l < stages.tsv)
 # sid NAME: a stage's id, its position among the ENTRY_STAGE lines
-sid() {
-	grep '^ENTRY_STAGE(' "$TOP/tracepoints/stages.def" |
-		awk -F'[(,]' -v n="$1" '{ gsub(/ /, "", $3) } $3 == n { print NR - 1; exit }'
-}
+sid() { awk -F'\t' -v n="$1" '$3 == n { print $1; exit }' stages.tsv; }
 ARCH_ENTER=$(sid arch_enter) CT_USER_EXIT=$(sid ct_user_exit) SYSCALL=$(sid syscall)
 LSM=$(sid lsm_task_kill) TAIL=$(sid arch_exit_tail) RESTART=$(sid exit_restart)
 EXIT_PREPARE=$(sid exit_prepare)
