@@ -41,9 +41,10 @@
 			 { 29, "ct_user_enter" },	\
 			 { 30, "rcu_eqs_enter" },	\
 			 { 31, "arch_exit_tail" },	\
-			 { 32, "exit_restart" })
+			 { 32, "exit_restart" },	\
+			 { 33, "arch_syscall_entry" })
 
-#define ENTRY_STAGE_TIMED_MASK	0x83f9ff0ULL
+#define ENTRY_STAGE_TIMED_MASK	0x2083f9ff0ULL
 #define ENTRY_STAGE_NOINSTR_MASK	0xfULL
 #define ENTRY_STAGE_DEFERRED_MASK	0x1f0000000ULL
 #define ENTRY_STAGE_AGG_MASK	0x7c06000ULL
