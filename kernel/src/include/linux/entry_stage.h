@@ -226,19 +226,37 @@ static __always_inline void entry_stage_syscall_end(const u8 id)
 	WRITE_ONCE(t->entry_stage_cur, NULL);
 }
 
-/* The syscall body begins: its stage and the syscall number. */
-static __always_inline void entry_stage_body_begin(long nr)
+/*
+ * The generic entry is done: entry_work ends and arch_syscall_entry, the
+ * arch code up to the handler call, begins, for syscall @nr (-1 when the
+ * entry work skips the syscall).
+ */
+static __always_inline void entry_stage_arch_entry_begin(long nr)
 {
 	struct entry_stage_task *es;
+	u64 now;
 
-	if (!entry_stage_site(ENTRY_STAGE_SYSCALL, ENTRY_STAGE_EDGE_BEGIN,
-			      ENTRY_STAGE_NONE, 0))
+	if (!entry_stage_site(ENTRY_STAGE_ENTRY_WORK, ENTRY_STAGE_EDGE_SWITCH,
+			      ENTRY_STAGE_ARCH_SYSCALL_ENTRY, 0))
 		return;
 	es = entry_stage_cur();
 	if (!es)
 		return;
-	es->ts[ENTRY_STAGE_SYSCALL][0] = arch_entry_stage_read();
+	now = arch_entry_stage_read();
+	es->ts[ENTRY_STAGE_ENTRY_WORK][1] = now;
+	es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][0] = now;
+	es->ran |= BIT_ULL(ENTRY_STAGE_ENTRY_WORK);
 	es->nr = nr;
+}
+
+/*
+ * The body, the handler call alone, begins: right before the arch calls
+ * the handler, and ends (entry_stage_body_switch() to arch_syscall_exit)
+ * right after it returns.
+ */
+static __always_inline void entry_stage_body_begin(void)
+{
+	entry_stage_switch(ENTRY_STAGE_ARCH_SYSCALL_ENTRY, ENTRY_STAGE_SYSCALL);
 }
 
 /* The body ends with return value @ret, and stage @next begins (or none). */
@@ -473,19 +491,33 @@ static __always_inline void entry_stage_restart_end(void)
 }
 
 /*
- * The generic exit code ends the body and, last, arch_exit_tail and the
- * staged syscall, unless the architecture does either itself
- * (ARCH_ENTRY_STAGE_BODY_END, ARCH_ENTRY_STAGE_EXIT_TAIL).
+ * The arch code after the handler (arch_syscall_exit) ends where the generic
+ * exit begins.  A syscall that called no handler (skipped by the entry
+ * work, or a number out of range) is still in arch_syscall_entry: that
+ * ends here instead, so that the arch code is counted once either way.
  */
-#ifdef ARCH_ENTRY_STAGE_BODY_END
-static __always_inline void entry_stage_exit_body_end(long ret) { }
-#else
-static __always_inline void entry_stage_exit_body_end(long ret)
+static __always_inline void entry_stage_arch_exit_end(void)
 {
-	entry_stage_body_end(ret);
-}
-#endif
+	struct entry_stage_task *es;
+	u8 id = ENTRY_STAGE_ARCH_SYSCALL_EXIT;
 
+	if (!entry_stage_site(ENTRY_STAGE_ARCH_SYSCALL_EXIT, ENTRY_STAGE_EDGE_END,
+			      ENTRY_STAGE_NONE, 0))
+		return;
+	es = entry_stage_cur();
+	if (!es)
+		return;
+	if (es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][0] >
+	    es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][1])
+		id = ENTRY_STAGE_ARCH_SYSCALL_ENTRY;
+	es->ts[id][1] = arch_entry_stage_read();
+	es->ran |= BIT_ULL(id);
+}
+
+/*
+ * The generic exit code ends, last, arch_exit_tail and the staged syscall,
+ * unless the architecture does that itself (ARCH_ENTRY_STAGE_EXIT_TAIL).
+ */
 #ifdef ARCH_ENTRY_STAGE_EXIT_TAIL
 static __always_inline void entry_stage_exit_tail(void)
 {
@@ -511,7 +543,8 @@ static inline void entry_stage_shared_end(const u8 id) { }
 static inline void entry_stage_shared_switch(const u8 id, const u8 next) { }
 static inline void entry_stage_syscall_begin(void) { }
 static inline void entry_stage_syscall_end(const u8 id) { }
-static inline void entry_stage_body_begin(long nr) { }
+static inline void entry_stage_arch_entry_begin(long nr) { }
+static inline void entry_stage_body_begin(void) { }
 static inline void entry_stage_body_switch(long ret, const u8 next) { }
 static inline void entry_stage_body_end(long ret) { }
 static inline void entry_stage_agg_begin(const u8 id) { }
@@ -525,7 +558,7 @@ static inline void entry_stage_tail_begin(void) { }
 static inline void entry_stage_tail_end(void) { }
 static inline void entry_stage_restart_begin(void) { }
 static inline void entry_stage_restart_end(void) { }
-static inline void entry_stage_exit_body_end(long ret) { }
+static inline void entry_stage_arch_exit_end(void) { }
 static inline void entry_stage_exit_tail(void) { }
 static inline void entry_stage_fork(struct task_struct *p) { }
 static inline void entry_stage_free(struct task_struct *p) { }

@@ -75,12 +75,11 @@ static inline u64 arch_entry_stage_counter_hz(void)
 }
 
 /*
- * syscall_exit_prepare() ends the syscall body itself, and goes on after
- * syscall_exit_to_user_mode() (user_enter_irqoff() again,
- * prep_irq_for_enabled_exit() and its retry, the kuap restore): it ends
- * arch_exit_tail there (entry_stage_tail_end()), not exit_to_user_mode().
+ * syscall_exit_prepare() goes on after syscall_exit_to_user_mode()
+ * (user_enter_irqoff() again, prep_irq_for_enabled_exit() and its retry,
+ * the kuap restore): it ends arch_exit_tail there (entry_stage_tail_end()),
+ * not exit_to_user_mode().
  */
-#define ARCH_ENTRY_STAGE_BODY_END	1
 #define ARCH_ENTRY_STAGE_EXIT_TAIL	1
 
 #endif /* _ASM_POWERPC_ENTRY_STAGE_H */
