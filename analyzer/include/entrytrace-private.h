@@ -30,6 +30,7 @@ struct et_stage_info {
 };
 
 extern const struct et_stage_info et_stages[ET_STAGE_NR];
+int et_stage_path_rank(int stage);
 extern const char *const et_work_names[ET_WORK_NR];
 extern const char *const et_work_descs[ET_WORK_NR];
 /* First id of the stages the kernel emits; ids >= this are derived. */

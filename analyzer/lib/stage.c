@@ -163,6 +163,25 @@ const char *et_stage_desc(int stage)
 	return valid(stage) ? et_stages[stage].desc : NULL;
 }
 
+/*
+ * A stage's place in the tables: the kernel stages in path order (entry,
+ * body, exit; by id within a phase, so that a stage appended to stages.def,
+ * such as series v3's arch_syscall_entry, is listed where it runs), then
+ * the derived stages by id.  For the stages before v3 this is the id.
+ */
+int et_stage_path_rank(int stage)
+{
+	int rank = 0;
+
+	if (stage < 0 || stage >= ET_NR_KERNEL_STAGES)
+		return stage;
+	for (int s = 0; s < ET_NR_KERNEL_STAGES; s++)
+		if (et_stages[s].phase < et_stages[stage].phase ||
+		    (et_stages[s].phase == et_stages[stage].phase && s < stage))
+			rank++;
+	return rank;
+}
+
 enum et_phase et_stage_phase(int stage)
 {
 	return valid(stage) ? et_stages[stage].phase : ET_PHASE_ALL;

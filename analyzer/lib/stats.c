@@ -395,7 +395,7 @@ static uint64_t weight_of(const struct rank *ranks, size_t n, int nr, uint32_t w
 
 static int stage_rank(int stage)
 {
-	return stage == ET_STAGE_TOTAL ? -1 : stage;
+	return stage == ET_STAGE_TOTAL ? -1 : et_stage_path_rank(stage);
 }
 
 static int cmp_cells(const void *a, const void *b)
