@@ -143,6 +143,15 @@ STRESS_BASES ?= $(shell awk '$$1 == "base" && $$3 == "legacy" { l = $$2 } $$1 ==
 kernel-stress:
 	ARCH=ppc64le scripts/kernel/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
 
+# series v3: the stages tile (the mix plugin's gap) and powerpc's two paths
+# compare stage by stage (scripts/kernel/stage-compare-allow)
+kernel-tiling:
+	ARCH=ppc64le scripts/kernel/kernel-tiling $(TILING_ARGS) $(KERNEL_BASES)
+	scripts/kernel/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
+		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.2-entrytrace/enforcing-1.mix
+	scripts/kernel/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
+		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.3-entrytrace/enforcing-1.mix
+
 kernel-own-analyzer:
 	scripts/kernel/kernel-own-analyzer
 
@@ -150,6 +159,6 @@ kernel-8xx:
 	scripts/kernel/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx ppc750
 
-.PHONY: kernel-stress kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: kernel-stress kernel-tiling kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
