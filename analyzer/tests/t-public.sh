@@ -48,3 +48,105 @@ for c in d["cells"]: print(c["syscall"], c["stage"], c["count"], c["total"], c["
 	expect_eq "$b: the slowest total = list --slowest=1's" "$(v slowest)" \
 		"$("$ET" list --slowest=1 "$f" 2>/dev/null | grep -o ' total [0-9]*' | awk '{ print $2 }')"
 done
+
+# The getters the CLI does not call (issue 23: test or remove every public
+# function), each against what report --json, list, report --stages or
+# trace-cmd print of the same file.
+F=$DATA/host-kill-getppid.dat
+./public-api "$F" > pub.txt 2>&1 || _fail "public-api ran on $(basename "$F")"
+"$ET" report --json "$F" > r.json 2>/dev/null
+v() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' pub.txt; }
+f0() { jget r.json "d['files'][0]['$1']"; }
+expect_eq "et_trace_path = report's path" "$(v path)" "$(f0 path)"
+expect_eq "et_trace_uname = report's uname" "$(v uname)" "$(f0 uname)"
+expect_eq "et_trace_clock = report's clock" "$(v clock)" "$(f0 clock)"
+expect_eq "et_trace_file_version = report's" "$(v file_version)" "$(f0 file_version)"
+expect_eq "et_trace_compression = report's" "$(v compression)" "$(f0 compression)"
+# ET_HAVE_* bits from the families report names
+want=$(python3 -c 'import json,sys
+bits = {"raw_syscalls": 0x1, "context_tracking": 0x2, "signal_deliver": 0x4, "rseq_update": 0x8,
+        "sched_switch": 0x10, "irq": 0x20, "entry_stage_time": 0x40, "entry_stage_summary": 0x80,
+        "sched_process_*": 0x100}
+p = json.load(open(sys.argv[1]))["files"][0]["events_present"]
+print(hex(sum(bits[x.strip()] for x in p.split(","))))' r.json)
+expect_eq "et_trace_present = the event families report names" "$(v present)" "$want"
+expect_eq "et_trace_entry_path: a stock recording is path S" "$(v entry_path)" 0x4
+# the slowest syscall's getters, as 'list --slowest=1' prints it:
+#   COMM-PID [CPU] SECONDS: NAME(NR) = RET  total NS ...
+"$ET" list --slowest=1 "$F" 2>/dev/null | head -n1 > slow.txt
+read -r comm pid tgid cpu_in cpu_out nr ret start overlays <<<"$(v slowest_sc)"
+want=$(sed -E 's/^ *(.+)-([0-9]+) \[0*([0-9]+)\] ([0-9]+)\.([0-9]+): [a-z_0-9]+\(([0-9]+)\) = (-?[0-9]+).*/\1 \2 \3 \4\5 \6 \7/' slow.txt)
+expect_eq "et_syscall_comm/pid/cpu_enter/start/nr/ret = list --slowest=1's" \
+	"$comm $pid $cpu_in $start $nr $ret" "$want"
+check "et_syscall_tgid is the pid or -1 (single-threaded sysloop: $tgid)" \
+	sh -c "[ '$tgid' = '$pid' ] || [ '$tgid' = -1 ]"
+check "et_syscall_cpu_exit is one of the trace's CPUs ($cpu_out of $(v cpus))" \
+	sh -c "[ '$cpu_out' -ge 0 ] && [ '$cpu_out' -lt '$(v cpus)' ]"
+# (host-edges.dat: a stock recording with switches and interrupts in syscalls)
+read -r nov badov <<<"$(./public-api "$DATA/host-edges.dat" 2>/dev/null | awk '$1 == "overlays" { print $2, $3 }')"
+check "et_syscall_nr_overlays/et_syscall_overlay: host-edges' $nov intervals switched out or interrupted, each inside its syscall" \
+	sh -c "[ '${nov:-0}' -gt 0 ] && [ '$badov' = 0 ]"
+read -r tcount tmax <<<"$(v totals)"
+expect_eq "et_hist_alloc/add/free: one total per syscall in the table" "$tcount" "$(v table)"
+expect_eq "... and its max is the slowest syscall's" "$tmax" "$(v slowest)"
+# per-pid groups: et_stats_nr_groups, et_stats_group_at, et_group_*
+awk '$1 == "group" { print $2, $3, $4, $5, $6 }' pub.txt | sort > groups-pub.txt
+python3 -c 'import json,sys
+for g in json.load(open(sys.argv[1]))["breakdown"]["pid"]:
+    print(g["syscall"], g["pid"], g["comm"], g["count"], g["total"])' r.json | sort > groups-report.txt
+check "et_stats_group_at by pid: every group ($(wc -l < groups-pub.txt)) = report's pid breakdown" \
+	cmp groups-pub.txt groups-report.txt
+check "... and there are groups to compare" test -s groups-pub.txt
+# events by CPU (et_event_cpu) against trace-cmd's own report of the file
+trace-cmd report -i "$F" 2>/dev/null | awk 'match($0, /\[[0-9]+\]/) { c[substr($0, RSTART + 1, RLENGTH - 2) + 0]++ }
+	END { for (k in c) print k, c[k] }' | sort > cpu-tc.txt
+awk '$1 == "events_cpu" && $3 > 0 { print $2, $3 }' pub.txt | sort > cpu-pub.txt
+check "et_event_cpu: events per CPU = trace-cmd report's ($(tr '\n' ' ' < cpu-pub.txt))" cmp cpu-pub.txt cpu-tc.txt
+expect_eq "et_event_pid: no event without a pid (no events lost here)" "$(v events_nopid)" 0
+# the stage and path-signature tables against report --stages
+"$ET" report --stages > stages.txt
+awk '/^bit +work/ { exit } NR > 1 && $1 ~ /^[0-9]+$/ { d = ""; for (i = 7; i <= NF; i++) d = d (i > 7 ? " " : "") $i
+	print $1, $2, ($6 == "-" ? "" : $6), d }' stages.txt > st-cli.txt
+awk '$1 == "stage" { d = ""; for (i = 5; i <= NF; i++) d = d (i > 5 ? " " : "") $i; print $2, $3, $4, d }' pub.txt > st-pub.txt
+check "et_stage_paths/et_stage_desc = report --stages ($(wc -l < st-pub.txt) stages)" cmp st-pub.txt st-cli.txt
+expect_eq "et_stage_kernel_count = report --stages' kernel stages" "$(v kernel_stages)" \
+	"$(awk '/^bit +work/ { exit } NR > 1 && $1 ~ /^[0-9]+$/ && $4 != "derived"' stages.txt | wc -l)"
+awk '/^bit +work/ { w = 1; next } w && NF { d = ""; for (i = 3; i <= NF; i++) d = d (i > 3 ? " " : "") $i; print $1, $2, d }' \
+	stages.txt > work-cli.txt
+awk '$1 == "work" { d = ""; for (i = 4; i <= NF; i++) d = d (i > 4 ? " " : "") $i; print $2, $3, d }' pub.txt > work-pub.txt
+check "et_work_count/name/desc = report --stages' bits ($(wc -l < work-pub.txt))" cmp work-pub.txt work-cli.txt
+
+# The rest, on a stage recording (AGG stages, path signatures, stamps).
+F=$DATA/x86_64-7.3-stage.dat
+./public-api "$F" > pub2.txt 2>&1 || _fail "public-api ran on $(basename "$F")"
+"$ET" report --json "$F" > r2.json 2>/dev/null
+"$ET" report --by-work --json "$F" > r2w.json 2>/dev/null
+v2() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' pub2.txt; }
+awk '$1 == "cellx" { $1 = ""; sub(/^ /, ""); print }' pub2.txt > cellx-pub.txt
+python3 -c 'import json,sys
+for c in json.load(open(sys.argv[1]))["cells"]:
+    ns = lambda s: round(s * 1e9)
+    print(c["syscall"], c["stage"], c["work"] or 0, c["occurrences"], c["subtracted_exclusive"],
+          c["subtracted_overhead"], c["min"], ns(c["min_at"]), ns(c["max_at"]))' r2.json > cellx-report.txt
+check "et_cell_work/occurrences/subtracted_*, et_hist_min/min_ts/max_ts: every cell ($(wc -l < cellx-pub.txt)) = report's" \
+	cmp cellx-pub.txt cellx-report.txt
+read -r tfirst efirst <<<"$(v2 first_ts)"
+read -r tlast elast <<<"$(v2 last_ts)"
+expect_eq "et_trace_first_ts = the first et_event_ts = report's first_ts" "$tfirst $efirst" \
+	"$(jget r2.json "round(d['files'][0]['first_ts'] * 1e9)") $tfirst"
+expect_eq "et_trace_last_ts = the last et_event_ts = report's last_ts" "$tlast $elast" \
+	"$(jget r2.json "round(d['files'][0]['last_ts'] * 1e9)") $tlast"
+expect_eq "et_trace_lost_gaps = report's lost_unknown_gaps" "$(v2 lost_gaps)" \
+	"$(jget r2.json "d['files'][0]['lost_unknown_gaps']")"
+expect_eq "et_trace_lost_on_cpu = report's lost_per_cpu" "$(awk '$1 == "lost_cpu" { printf "%s%s", n++ ? "," : "", $3 }' pub2.txt)" \
+	"$(jget r2.json "','.join(map(str, d['files'][0]['lost_per_cpu']))")"
+expect_eq "et_timeline_excluded(OPEN_START) = report's" "$(v2 excluded_open_start)" \
+	"$(jget r2.json "d['files'][0]['syscalls']['excluded']['open_start']")"
+expect_eq "et_syscall_count: AGG occurrences summed = report's AGG cells'" "$(v2 agg_count)" \
+	"$(jget r2.json "sum(c['occurrences'] for c in d['cells'] if c['kind'] == 'agg')")"
+names=$(python3 -c 'import sys
+bits = int(sys.argv[1], 16)
+names = {int(l.split()[1]): l.split()[2] for l in open(sys.argv[2]) if l.startswith("work ")}
+print(" ".join(sorted(names[b] for b in names if bits >> b & 1)))' "$(v2 work_seen)" pub2.txt)
+expect_eq "et_syscall_work: the bits seen = the signatures report --by-work splits by" "$names" \
+	"$(jget r2w.json "' '.join(sorted({w for c in d['cells'] if c['work'] and c['work'] != '-' for w in c['work'].split('|')}))")"
