@@ -17,20 +17,31 @@ v3() { echo "$DATA/mix-ppc64le-$1-entrytrace-v3-enforcing.mix.gz"; }
 v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-enforcing.mix.gz"; }
 
 ARCH=ppc64le "$KT" --mix "$(v3 6.12)" "$(v3 7.2)" "$(v3 7.3)" -- 6.12 7.2 7.3 >tiling.txt 2>&1
-expect_eq "v3: the stages tile on 6.12, 7.2 and 7.3 (kernel-tiling exit)" "$?" 0
+rc=$?
+expect_eq "v3: the stages tile on 6.12, 7.2 and 7.3 (kernel-tiling exit)" "$rc" 0
 sed 's/^/#   /' tiling.txt | grep -E 'gap|samples'
 gaps=$(awk '$2 == "gap" && NF == 5 { print $3, $4, $5 }' tiling.txt | sort -u | tr '\n' ' ')
 check "v3: a median gap per syscall and kernel was read, each at most 10 ($gaps)" \
 	test "$(awk '$2 == "gap" && NF == 5 { for (i = 3; i <= 5; i++) if ($i <= 10) n++ } END { print n }' tiling.txt)" = 6
 ARCH=ppc64le "$KT" --mix "$(v2 6.12)" "$(v2 7.2)" -- 6.12 7.2 >tiling-v2.txt 2>&1
-expect_eq "v2: the stages do not tile (gap over one stamp's worth)" "$?" 1
+rc=$?
+expect_eq "v2: the stages do not tile (gap over one stamp's worth)" "$rc" 1
 check "v2: ... and it says which kernel and how much" grep -q "7.2 getppid: median gap 35 instructions, over 10" tiling-v2.txt
+X=$DATA/mix-x86_64-7.3-entrytrace
+gapof() { awk '$1 == "getppid" && $2 == "gap" && NF == 3 { print $3 }' "$1"; }
+"$KT" --mix "$X-v3-enforcing.mix.gz" -- 7.3 >tiling-x86.txt 2>&1
+rc=$?
+expect_eq "v3: the stages tile on x86_64 7.3 (getppid gap $(gapof tiling-x86.txt))" "$rc" 0
+"$KT" --mix "$X-enforcing.mix.gz" -- 7.3 >tiling-x86-v2.txt 2>&1
+rc=$?
+expect_eq "v2: they do not on x86_64 7.3 (getppid gap $(gapof tiling-x86-v2.txt))" "$rc" 1
 expect_exit "a --mix file count that does not match the bases is refused" 2 \
 	env ARCH=ppc64le "$KT" --mix "$(v3 6.12)" -- 6.12 7.2
 
 for g in 7.2 7.3; do
 	"$KC" --lines "$(v3 6.12)" "$(v3 $g)" >cmp-$g.txt 2>&1
-	expect_eq "v3 6.12 vs $g: every stage difference is explained (kernel-stage-compare exit)" "$?" 0
+	rc=$?
+	expect_eq "v3 6.12 vs $g: every stage difference is explained (kernel-stage-compare exit)" "$rc" 0
 	sed 's/^/#   /' cmp-$g.txt | grep -E '^#   (allowed|NOT|STALE|[0-9]+ differences)'
 done
 check "v3: kstack_rand, irq_on, arch_syscall_entry are compared on both paths" \
@@ -44,8 +55,10 @@ expect_eq "an allowlist without '$(cut -f1,2 dropped | tr '\t' ' ')' fails" "$rc
 check "... naming the difference NOT EXPLAINED" grep -q "^NOT EXPLAINED: $(cut -f1 dropped) $(cut -f2 dropped):" short.txt
 { cat "$TOP/scripts/kernel/stage-compare-allow"; printf 'kstack_rand\tinsns\t7.3\tplanted: kstack_rand does not differ\n'; } >stale.allow
 "$KC" --allow stale.allow "$(v3 6.12)" "$(v3 7.3)" >stale.txt 2>&1
-expect_eq "an allowlist line no difference uses fails (stale)" "$?" 1
+rc=$?
+expect_eq "an allowlist line no difference uses fails (stale)" "$rc" 1
 check "... naming it STALE" grep -q "^STALE: kstack_rand insns" stale.txt
 "$KC" "$(v2 6.12)" "$(v2 7.2)" >cmp-v2.txt 2>&1
-expect_eq "v2: the stages do not compare like for like (kernel-stage-compare exit)" "$?" 1
+rc=$?
+expect_eq "v2: the stages do not compare like for like (kernel-stage-compare exit)" "$rc" 1
 expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 6.12)" /nonexistent.mix
