@@ -24,11 +24,14 @@ check "public-api.c builds with only analyzer/include and tracepoints/ in reach"
 	gcc -std=c11 -Wall -Wextra -Werror -I"$TOP/analyzer/include" -I"$TOP/tracepoints" \
 		-o public-api "$TOP/analyzer/tests/public-api.c" "$so" -Wl,-rpath,"$TOP/build"
 
+# val FILE KEY: the rest of public-api's "KEY ..." line in FILE
+val() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print }' "$1"; }
+v() { val pub.txt "$1"; }
+
 for f in "$DATA"/host-kill-getppid.dat "$DATA"/host-lost.dat; do
 	b=$(basename "$f" .dat)
 	./public-api "$f" > pub.txt 2>&1 || { _fail "$b: public-api ran"; continue; }
 	"$ET" report --json "$f" > r.json 2>/dev/null
-	v() { awk -v k="$1" '$1 == k { print $2 }' pub.txt; }
 	expect_eq "$b: records through the public API = report's" "$(v records)" \
 		"$(jget r.json "d['files'][0]['records']")"
 	expect_eq "$b: syscalls seen = report's" "$(v seen)" \
@@ -55,7 +58,6 @@ done
 F=$DATA/host-kill-getppid.dat
 ./public-api "$F" > pub.txt 2>&1 || _fail "public-api ran on $(basename "$F")"
 "$ET" report --json "$F" > r.json 2>/dev/null
-v() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' pub.txt; }
 f0() { jget r.json "d['files'][0]['$1']"; }
 expect_eq "et_trace_path = report's path" "$(v path)" "$(f0 path)"
 expect_eq "et_trace_uname = report's uname" "$(v uname)" "$(f0 uname)"
@@ -121,7 +123,6 @@ F=$DATA/x86_64-7.3-stage.dat
 ./public-api "$F" > pub2.txt 2>&1 || _fail "public-api ran on $(basename "$F")"
 "$ET" report --json "$F" > r2.json 2>/dev/null
 "$ET" report --by-work --json "$F" > r2w.json 2>/dev/null
-v2() { awk -v k="$1" '$1 == k { $1 = ""; sub(/^ /, ""); print }' pub2.txt; }
 awk '$1 == "cellx" { $1 = ""; sub(/^ /, ""); print }' pub2.txt > cellx-pub.txt
 python3 -c 'import json,sys
 for c in json.load(open(sys.argv[1]))["cells"]:
@@ -130,23 +131,23 @@ for c in json.load(open(sys.argv[1]))["cells"]:
           c["subtracted_overhead"], c["min"], ns(c["min_at"]), ns(c["max_at"]))' r2.json > cellx-report.txt
 check "et_cell_work/occurrences/subtracted_*, et_hist_min/min_ts/max_ts: every cell ($(wc -l < cellx-pub.txt)) = report's" \
 	cmp cellx-pub.txt cellx-report.txt
-read -r tfirst efirst <<<"$(v2 first_ts)"
-read -r tlast elast <<<"$(v2 last_ts)"
+read -r tfirst efirst <<<"$(val pub2.txt first_ts)"
+read -r tlast elast <<<"$(val pub2.txt last_ts)"
 expect_eq "et_trace_first_ts = the first et_event_ts = report's first_ts" "$tfirst $efirst" \
 	"$(jget r2.json "round(d['files'][0]['first_ts'] * 1e9)") $tfirst"
 expect_eq "et_trace_last_ts = the last et_event_ts = report's last_ts" "$tlast $elast" \
 	"$(jget r2.json "round(d['files'][0]['last_ts'] * 1e9)") $tlast"
-expect_eq "et_trace_lost_gaps = report's lost_unknown_gaps" "$(v2 lost_gaps)" \
+expect_eq "et_trace_lost_gaps = report's lost_unknown_gaps" "$(val pub2.txt lost_gaps)" \
 	"$(jget r2.json "d['files'][0]['lost_unknown_gaps']")"
 expect_eq "et_trace_lost_on_cpu = report's lost_per_cpu" "$(awk '$1 == "lost_cpu" { printf "%s%s", n++ ? "," : "", $3 }' pub2.txt)" \
 	"$(jget r2.json "','.join(map(str, d['files'][0]['lost_per_cpu']))")"
-expect_eq "et_timeline_excluded(OPEN_START) = report's" "$(v2 excluded_open_start)" \
+expect_eq "et_timeline_excluded(OPEN_START) = report's" "$(val pub2.txt excluded_open_start)" \
 	"$(jget r2.json "d['files'][0]['syscalls']['excluded']['open_start']")"
-expect_eq "et_syscall_count: AGG occurrences summed = report's AGG cells'" "$(v2 agg_count)" \
+expect_eq "et_syscall_count: AGG occurrences summed = report's AGG cells'" "$(val pub2.txt agg_count)" \
 	"$(jget r2.json "sum(c['occurrences'] for c in d['cells'] if c['kind'] == 'agg')")"
 names=$(python3 -c 'import sys
 bits = int(sys.argv[1], 16)
 names = {int(l.split()[1]): l.split()[2] for l in open(sys.argv[2]) if l.startswith("work ")}
-print(" ".join(sorted(names[b] for b in names if bits >> b & 1)))' "$(v2 work_seen)" pub2.txt)
+print(" ".join(sorted(names[b] for b in names if bits >> b & 1)))' "$(val pub2.txt work_seen)" pub2.txt)
 expect_eq "et_syscall_work: the bits seen = the signatures report --by-work splits by" "$names" \
 	"$(jget r2w.json "' '.join(sorted({w for c in d['cells'] if c['work'] and c['work'] != '-' for w in c['work'].split('|')}))")"
