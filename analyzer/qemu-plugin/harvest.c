@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The markers' callbacks: counters harvested into frames; syscalls and stages. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+
+static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n)
+{
+	if (sc->nents == sc->capents) {
+		sc->capents = sc->capents ? 2 * sc->capents : 256;
+		sc->ents = realloc(sc->ents, sc->capents * sizeof(*sc->ents));
+		if (!sc->ents)
+			die_oom();
+	}
+	sc->ents[sc->nents++] = (struct ent){ .type = type, .acc = acc, .id = id, .n = n };
+}
+
+/* Give total instructions (their slots) to what is current on v. */
+static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, int nd)
+{
+	if (!total)
+		return;
+	if (!v->depth) {
+		int name = v->base == BASE_USER ? P.n_user : P.n_unsynced;
+
+		if (v->base == BASE_USER) {
+			P.count.ins_user += total;
+			if (v->user_since >= 0)
+				v->user_since += total;
+		} else {
+			P.count.ins_unsynced += total;
+		}
+		for (int i = 0; i < nd; i++)
+			*map_slot(&P.sums, sum_key(name, P.acc_whole, 0, ds[i].id)) += ds[i].n;
+		return;
+	}
+	struct frame *f = &v->st[v->depth - 1];
+
+	if (f->type == FR_IRQ) {
+		f->insns += total;
+		P.count.ins_irq += total;
+		for (int i = 0; i < nd; i++)
+			*map_slot(&P.sums, sum_key(f->vector, P.acc_whole, 0, ds[i].id)) += ds[i].n;
+		return;
+	}
+	struct sysrec *sc = &v->sc;
+	int accs[MAX_ACC], na = 0;
+
+	P.count.ins_syscall += total;
+	accs[na++] = P.acc_whole;
+	if (P.sf.sites_mode) {
+		if (sc->window) {
+			accs[na++] = P.acc_total;
+			if (!sc->open)
+				accs[na++] = P.acc_gap;
+			for (uint64_t o = sc->open; o; o &= o - 1)
+				accs[na++] = __builtin_ctzll(o);
+		} else {
+			accs[na++] = sc->pending ? P.acc_pending : P.acc_outside;
+		}
+	}
+	for (int a = 0; a < na; a++) {
+		sc->acc[accs[a]] += total;
+		sc->entered[accs[a]] = true;
+		for (int i = 0; i < nd; i++)
+			add_ent(sc, 0, accs[a], ds[i].id, ds[i].n);
+	}
+}
+
+void harvest(struct vcpu *v)
+{
+	uint64_t total = 0;
+	int nd = 0;
+
+	for (int c = 0; c <= (P.nslots - 1) >> CHUNK_BITS; c++) {
+		int first = c << CHUNK_BITS, end = P.nslots < first + CHUNK ? P.nslots : first + CHUNK;
+
+		for (int b = 0; first + 64 * b < end; b++) {
+			uint64_t *cn = P.cnt_chunk[c] + 64 * b;
+			int n = end - (first + 64 * b) < 64 ? end - (first + 64 * b) : 64;
+
+			if (!P.hint_chunk[c][b])
+				continue;
+			P.hint_chunk[c][b] = 0;
+			for (int i = 0; i < n; i++) {
+				if (!cn[i])
+					continue;
+				P.dslot[nd++] = (struct delta){ first + 64 * b + i, cn[i] };
+				total += cn[i];
+				cn[i] = 0;
+			}
+		}
+	}
+	attribute(v, total, P.dslot, nd);
+}
+
+/* ---- frames --------------------------------------------------------------- */
+static bool want_sample(int name)
+{
+	if (P.opt.samples_none)
+		return false;
+	if (!P.opt.sample_names)
+		return true;
+	for (int i = 0; i < P.opt.nsample_names; i++)
+		if (!strcmp(P.opt.sample_names[i], P.sf.names[name]))
+			return true;
+	return false;
+}
+
+bool want_table(int name)
+{
+	if (!P.opt.table_names)
+		return true;
+	for (int i = 0; i < P.opt.ntable_names; i++)
+		if (!strcmp(P.opt.table_names[i], P.sf.names[name]))
+			return true;
+	return false;
+}
+
+static void write_sample(const struct sysrec *sc)
+{
+	bool first = true;
+
+	sappend("sample %" PRIu64 " %s ", sc->seq, P.sf.names[sc->name]);
+	for (int i = 0; i < NFLAGS; i++) {
+		if (sc->flags & (1u << i)) {
+			sappend("%s%s", first ? "" : ",", flag_names[i]);
+			first = false;
+		}
+	}
+	if (first)
+		sappend("ok");
+	if (sc->user_before >= 0)
+		sappend(" user=%" PRId64, sc->user_before);
+	else
+		sappend(" user=-");
+	sappend(" whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
+		sc->acc[P.acc_whole], sc->irq, sc->nirq);
+	if (P.sf.sites_mode) {
+		sappend(" total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
+			sc->acc[P.acc_total], sc->acc[P.acc_gap], sc->acc[P.acc_outside]);
+		for (int s = 0; s < P.sf.nstages; s++) {
+			if (!sc->entered[s])
+				continue;
+			sappend(" s.%s=%" PRIu64, P.sf.stages[s].name, sc->acc[s]);
+			if (sc->runs[s] != 1)
+				sappend(" r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
+		}
+	}
+	sappend("\n");
+}
+
+/* detail=: one syscall's whole instructions by function, merged */
+static void write_detail(const struct sysrec *sc)
+{
+	struct map m = { 0 };
+
+	/* keys: function index + 2 (user -2, unknown -1) */
+	for (size_t i = 0; i < sc->nents; i++)
+		if (sc->ents[i].type == 0 && sc->ents[i].acc == P.acc_whole)
+			*map_slot(&m, slot_func(sc->ents[i].id) + 2) += sc->ents[i].n;
+	for (size_t i = 0; i < m.cap; i++)
+		if (m.k[i])
+			sappend("detail %" PRIu64 " %s %s %" PRIu64 "\n", sc->seq, P.sf.names[sc->name],
+				func_name((int)(m.k[i] - 1) - 2), m.v[i]);
+	free(m.k);
+	free(m.v);
+}
+
+/*
+ * What ran since a restart's end: the restart stage's (and total's) if
+ * another restart follows (several restarts in a row are one stage, from
+ * the first begin to the last end), outside's if the syscall returns.
+ */
+static void settle_pending(struct sysrec *sc, int stage)
+{
+	size_t n = sc->nents;
+	int to = stage >= 0 ? stage : P.acc_outside;
+
+	if (!sc->pending)
+		return;
+	sc->pending = false;
+	for (size_t i = 0; i < n; i++) {
+		struct ent e = sc->ents[i];
+
+		if (e.acc != P.acc_pending)
+			continue;
+		sc->ents[i].acc = to;
+		if (stage >= 0)
+			add_ent(sc, e.type, P.acc_total, e.id, e.n);
+	}
+	if (!sc->acc[P.acc_pending])
+		return;
+	sc->acc[to] += sc->acc[P.acc_pending];
+	sc->entered[to] = true;
+	if (stage >= 0)
+		sc->acc[P.acc_total] += sc->acc[P.acc_pending];
+	sc->acc[P.acc_pending] = 0;
+}
+
+void finish_syscall(struct vcpu *v, unsigned reason)
+{
+	struct sysrec *sc = &v->sc;
+
+	settle_pending(sc, -1);
+	sc->flags |= reason;
+	P.count.syscalls++;
+	if (sc->flags & F_SETAPART) {
+		P.count.setapart++;
+		for (int i = 0; i < NFLAGS; i++)
+			if (reason & (1u << i))
+				*map_slot(&P.sums, sum_key(sc->name, P.acc_whole, 2, i)) += 1;
+	} else {
+		for (int a = 0; a < P.nacc; a++)
+			if (sc->entered[a])
+				stat_push(sc->name, a, sc->acc[a], a < P.sf.nstages ? sc->runs[a] : 1);
+		for (size_t i = 0; i < sc->nents; i++) {
+			struct ent *e = &sc->ents[i];
+
+			*map_slot(&P.sums, sum_key(sc->name, e->acc, e->type, e->id)) += e->n;
+		}
+	}
+	if (want_sample(sc->name))
+		write_sample(sc);
+	for (int i = 0; i < P.opt.ndetail; i++)
+		if (P.opt.detail_seqs[i] == sc->seq)
+			write_detail(sc);
+}
+
+static void begin_syscall(struct vcpu *v)
+{
+	struct sysrec *sc = &v->sc;
+	struct ent *ents = sc->ents;
+	size_t cap = sc->capents;
+
+	memset(sc, 0, sizeof(*sc));
+	sc->ents = ents;
+	sc->capents = cap;
+	sc->seq = P.seq++;
+	sc->name = 0;
+	sc->user_before = v->base == BASE_USER ? v->user_since : -1;
+	if (v->user_irq && sc->user_before >= 0)
+		sc->flags |= F_GAPIRQ;
+	v->st[0] = (struct frame){ .type = FR_SYSCALL };
+	v->depth = 1;
+}
+
+/* every open frame ends without its return: a context switch, a desync */
+static void abandon(struct vcpu *v, unsigned reason)
+{
+	for (int d = v->depth - 1; d >= 0; d--) {
+		if (v->st[d].type == FR_SYSCALL)
+			finish_syscall(v, reason);
+		else
+			P.count.abandoned_irqs++;
+	}
+	v->depth = 0;
+	v->base = BASE_UNSYNCED;
+	v->user_since = -1;
+	v->user_irq = false;
+}
+
+static void enter_syscall(struct vcpu *v)
+{
+	if (v->depth) {
+		P.count.desync++;
+		abandon(v, F_DESYNC);
+	}
+	begin_syscall(v);
+}
+
+static void enter_irq(struct vcpu *v, int vector)
+{
+	if (v->depth == MAX_DEPTH) {
+		P.count.overflow++;
+		return;
+	}
+	if (!v->depth && v->base == BASE_USER)
+		v->user_irq = true;
+	v->st[v->depth++] = (struct frame){ .type = FR_IRQ, .vector = vector };
+}
+
+static void do_return(struct vcpu *v, const struct marker *m)
+{
+	struct frame *f;
+
+	if (!v->depth) {
+		P.count.unmatched_returns++;
+		if (m->to_user && v->base == BASE_UNSYNCED) {
+			/* sysret/rfscv only go to user mode: in step again */
+			v->base = BASE_USER;
+			v->user_since = 0;
+			v->user_irq = false;
+		}
+		return;
+	}
+	f = &v->st[--v->depth];
+	if (f->type == FR_IRQ) {
+		P.count.irqs++;
+		stat_push(f->vector, P.acc_whole, f->insns, 1);
+		if (v->depth && v->st[0].type == FR_SYSCALL) {
+			P.count.irqs_in_syscall++;
+			v->sc.irq += f->insns;
+			v->sc.nirq++;
+			v->sc.flags |= F_IRQ;
+		}
+		return;
+	}
+	finish_syscall(v, 0);
+	v->base = BASE_USER;
+	v->user_since = 0;
+	v->user_irq = false;
+}
+
+static void anomaly(struct sysrec *sc, uint64_t *counter)
+{
+	(*counter)++;
+	sc->flags |= F_ANOMALY;
+}
+
+static void stage_begin(struct sysrec *sc, int s)
+{
+	uint64_t bit = 1ULL << s;
+
+	if (sc->open & bit)
+		anomaly(sc, &P.count.reopen);
+	sc->open |= bit;
+	sc->runs[s]++;
+	sc->entered[s] = true;
+}
+
+static void stage_end(struct sysrec *sc, int s)
+{
+	uint64_t bit = 1ULL << s;
+
+	if (!(sc->open & bit))
+		anomaly(sc, &P.count.end_not_open);
+	sc->open &= ~bit;
+}
+
+/* powerpc's syscall_exit_restart(): a DEFERRED stage after the syscall ended */
+static void restart_begin(struct sysrec *sc, const struct marker *m)
+{
+	if (!sc->window_done) {
+		P.count.ign_outside_window++;	/* the kernel restarts the exit of a staged syscall */
+		return;
+	}
+	sc->window = true;
+	sc->restart = true;
+	if (!sc->restart_seen) {
+		sc->restart_seen = true;
+		sc->restart_stage = m->stage;
+		stage_begin(sc, m->stage);
+	} else {
+		settle_pending(sc, sc->restart_stage);
+		sc->open |= 1ULL << sc->restart_stage;
+	}
+}
+
+static void syscall_end(struct sysrec *sc)
+{
+	if (sc->open) {
+		P.count.unclosed += __builtin_popcountll(sc->open);
+		sc->flags |= F_ANOMALY;
+	}
+	sc->open = 0;
+	sc->window = false;
+	sc->tail = false;
+	sc->window_done = true;
+}
+
+/*
+ * The site rules of include/linux/entry_stage.h, where every stamp but the
+ * markers tests entry_stage_cur (set from the syscall begin to its end,
+ * cleared by the tail begin): a site counts only in the syscall frame
+ * (not in an interrupt) and inside the staged syscall's window.
+ */
+static void site_hit(struct vcpu *v, const struct marker *m)
+{
+	struct sysrec *sc = &v->sc;
+
+	P.count.site_hits++;
+	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL) {
+		P.count.ign_not_syscall++;	/* interrupt context, or not in step */
+		return;
+	}
+	if (m->stage == STAGE_NONE && (m->flags & SF_SYSCALL_BEGIN)) {
+		/* entry_stage_syscall_begin() */
+		if (sc->window) {
+			anomaly(sc, &P.count.begin_in_window);
+			return;
+		}
+		if (sc->window_done)
+			anomaly(sc, &P.count.window_reopened);
+		sc->window = true;
+		return;
+	}
+	if (!sc->window) {
+		if (m->flags & SF_SYSCALL_BEGIN)
+			restart_begin(sc, m);
+		else
+			P.count.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
+		return;
+	}
+	if (sc->restart) {
+		/* entry_stage_restart_end(): the one site that counts in a restart */
+		if (m->stage == sc->restart_stage && m->edge == EDGE_END &&
+		    (m->flags & SF_SYSCALL_END)) {
+			stage_end(sc, m->stage);
+			sc->window = false;
+			sc->restart = false;
+			sc->pending = true;
+		} else {
+			P.count.ign_tail++;
+		}
+		return;
+	}
+	if (m->stage == STAGE_NONE) {
+		/* entry_stage_tail_begin(): only the tail's end counts from here */
+		if (sc->tail)
+			P.count.ign_tail++;
+		sc->tail = true;
+		return;
+	}
+	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
+	bool tail_end = (m->flags & SF_SYSCALL_END) && !(m->flags & SF_SHARED);
+
+	if (sc->tail && !tail_end) {
+		P.count.ign_tail++;
+		return;
+	}
+	if (!sc->tail && tail_end) {
+		anomaly(sc, &P.count.end_outside_tail);	/* the kernel ignores it */
+		return;
+	}
+	if (m->flags & SF_SYSCALL_BEGIN) {
+		anomaly(sc, &P.count.begin_in_window);	/* a restart inside the syscall */
+		return;
+	}
+	/* entry_stage_agg_*(): the body's AGG stages count inside the body only */
+	if ((m->flags & SF_AGG) && P.sf.stages[m->stage].phase == PH_BODY &&
+	    !(sc->open & P.body_mask)) {
+		P.count.ign_agg_outside_body++;
+		return;
+	}
+	switch (m->edge) {
+	case EDGE_BEGIN:
+		stage_begin(sc, m->stage);
+		break;
+	case EDGE_END:
+		stage_end(sc, m->stage);
+		break;
+	case EDGE_SWITCH:
+		stage_end(sc, m->stage);
+		stage_begin(sc, m->stage2);
+		break;
+	}
+	if (m->flags & SF_SYSCALL_END)
+		syscall_end(sc);
+}
+
+static void handler_hit(struct vcpu *v, const struct marker *m)
+{
+	struct sysrec *sc = &v->sc;
+
+	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL || sc->name)
+		return;
+	/* with a site table: only once the body has begun */
+	if (P.sf.sites_mode && !(sc->open & P.body_mask))
+		return;
+	sc->name = m->handler;
+}
+
+void on_marker(unsigned int cpu, void *udata)
+{
+	struct marker *m = udata;
+	struct vcpu *v;
+	struct delta self = { m->slot, 1 };
+
+	if (cpu >= (unsigned)P.nvcpus)
+		return;
+	v = &P.vcpus[cpu];
+	m->hits++;
+	P.count.marker_hits++;
+	harvest(v);
+	/* transitions before the marker instruction */
+	if (m->roles & R_SYSENTRY)
+		enter_syscall(v);
+	else if (m->roles & R_VECTOR)
+		enter_irq(v, m->vector);
+	if (m->roles & R_SWITCH) {
+		P.count.switches++;
+		abandon(v, F_SWITCHED);
+	}
+	attribute(v, 1, &self, 1);
+	/* transitions after it */
+	if (m->roles & R_HANDLER)
+		handler_hit(v, m);
+	if (m->roles & R_SITE)
+		site_hit(v, m);
+	if (m->roles & R_RETURN)
+		do_return(v, m);
+}

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The .mix file, written when QEMU exits. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plugin.h"
+
+static const char *acc_name(int a)
+{
+	if (a < P.sf.nstages)
+		return P.sf.stages[a].name;
+	if (a == P.acc_whole)
+		return "whole";
+	if (a == P.acc_total)
+		return "total";
+	if (a == P.acc_gap)
+		return "gap";
+	return "outside";
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_stat(const void *a, const void *b)
+{
+	const struct stat *x = a, *y = b;
+	int c = strcmp(P.sf.names[x->name], P.sf.names[y->name]);
+
+	return c ? c : x->acc - y->acc;
+}
+
+struct row {
+	int name, acc, type;
+	uint32_t id;
+	uint64_t n;
+};
+
+/* by name, account, type; then instruction slots by address, the rest by id */
+static int cmp_row(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	int c = strcmp(P.sf.names[x->name], P.sf.names[y->name]);
+
+	if (c)
+		return c;
+	if (x->acc != y->acc)
+		return x->acc - y->acc;
+	if (x->type != y->type)
+		return x->type - y->type;
+	if (x->type == 0 && P.islots[x->id].addr != P.islots[y->id].addr)
+		return P.islots[x->id].addr < P.islots[y->id].addr ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static int cmp_slot_addr(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (P.islots[x].addr != P.islots[y].addr)
+		return P.islots[x].addr < P.islots[y].addr ? -1 : 1;
+	return x - y;
+}
+
+struct nrow {			/* a count of an id (kind, function + 2), sorted by count */
+	int id;
+	uint64_t n;
+	const char *name;
+};
+
+static int cmp_nrow(const void *a, const void *b)
+{
+	const struct nrow *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->name && y->name)
+		return strcmp(x->name, y->name);
+	return x->id - y->id;
+}
+
+/* CRC-32 (IEEE 802.3, zlib's crc32()) of the output, for its "end" line */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+	static uint32_t table[256];
+	uint32_t c = 0xffffffff;
+
+	if (!table[1])
+		for (uint32_t i = 0; i < 256; i++) {
+			uint32_t r = i;
+
+			for (int k = 0; k < 8; k++)
+				r = r & 1 ? 0xedb88320 ^ (r >> 1) : r >> 1;
+			table[i] = r;
+		}
+	for (size_t i = 0; i < n; i++)
+		c = table[(c ^ p[i]) & 0xff] ^ (c >> 8);
+	return c ^ 0xffffffff;
+}
+
+/*
+ * One name x account's instruction slots (rows[i..j), type 0): its kinds,
+ * classes and functions.  The insn/at lines come after every table.
+ */
+static void write_group(FILE *f, const struct row *r, size_t n, struct nrow *kn, struct nrow *fn,
+			struct map *fidx)
+{
+	const char *name = P.sf.names[r[0].name], *acc = acc_name(r[0].acc);
+	uint64_t cls[MIX_NCLASSES] = { 0 };
+	size_t nf = 0;
+	int rank = 0;
+
+	for (int k = 0; k < nkinds; k++)
+		kn[k] = (struct nrow){ .id = k };
+	for (size_t i = 0; i < n; i++) {
+		const struct islot *is = &P.islots[r[i].id];
+		uint64_t *fi = map_slot(fidx, slot_func(r[i].id) + 2);
+
+		if (r[i].id != SLOT_USER && is->kind >= 0)
+			kn[is->kind].n += r[i].n;
+		if (r[i].id != SLOT_USER && is->callkind >= 0)
+			kn[is->callkind].n += r[i].n;
+		if (!*fi) {
+			fn[nf] = (struct nrow){ .id = slot_func(r[i].id),
+						.name = func_name(slot_func(r[i].id)) };
+			*fi = ++nf;
+		}
+		fn[*fi - 1].n += r[i].n;
+	}
+	qsort(kn, nkinds, sizeof(*kn), cmp_nrow);
+	for (int k = 0; k < nkinds && kn[k].n; k++) {
+		fprintf(f, "kinds %s %s %s %" PRIu64 "\n", name, acc, kinds[kn[k].id].name, kn[k].n);
+		for (int c = 0; c < MIX_NCLASSES; c++)
+			if (kinds[kn[k].id].classes & (1u << c))
+				cls[c] += kn[k].n;
+	}
+	for (int c = 0; c < MIX_NCLASSES; c++)
+		if (cls[c])
+			fprintf(f, "class %s %s %s %" PRIu64 "\n", name, acc, class_names[c], cls[c]);
+	qsort(fn, nf, sizeof(*fn), cmp_nrow);
+	for (size_t i = 0; i < nf && (!P.opt.topk || rank < P.opt.topk); i++)
+		fprintf(f, "func %s %s %d %s %" PRIu64 "\n", name, acc, ++rank, fn[i].name, fn[i].n);
+	for (size_t i = 0; i < fidx->cap; i++)
+		fidx->k[i] = 0;
+	fidx->n = 0;
+}
+
+static int write_body(FILE *f)
+{
+	struct row *rows;
+	size_t nrows = 0;
+	uint64_t mism = 0;
+	struct nrow *kn, *fn;
+	struct map fidx = { 0 };
+	int *ids, nids = 0;
+
+	fprintf(f, "entrytrace-mix %d\n", OUTPUT_VERSION);
+	fprintf(f, "arch %s\n", P.sf.arch_name);
+	fprintf(f, "build_id %s\n", P.sf.build_id);
+	fprintf(f, "sites_sha256 %s\n", P.sf.sites_sha[0] ? P.sf.sites_sha : "none");
+	fprintf(f, "table_hash %s\n", P.sf.table_hash);
+	fprintf(f, "mode %s\n", P.sf.sites_mode ? "sites" : "fallback");
+	fprintf(f, "naming first-handler-entry%s\n", P.sf.sites_mode ? "-in-body" : "");
+	fprintf(f, "vcpus %d\n", P.nvcpus);
+	fprintf(f, "qemu_api %d %d\n", P.qemu_api_min, P.qemu_api_cur);
+	fprintf(f, "samples %s\n", P.opt.samples_arg);
+	fprintf(f, "tables %s\n", P.opt.tables_arg);
+	fprintf(f, "calls %s\n", P.opt.calls_arg);
+	fprintf(f, "armed %s\n", P.opt.armed_ok ? "ok" : "no");
+	if (P.opt.topk)
+		fprintf(f, "functions top %d\n", P.opt.topk);
+	else
+		fprintf(f, "functions all\n");
+	for (int a = 0; a < P.nacc; a++)
+		if (P.sf.sites_mode || a == P.acc_whole)
+			fprintf(f, "account %d %s %s\n", a, acc_name(a),
+				a < P.sf.nstages ? (P.sf.stages[a].parent >= 0 ?
+						  P.sf.stages[P.sf.stages[a].parent].name : "-") : "-");
+	for (int k = 0; k < nkinds; k++) {
+		fprintf(f, "kind %d %s ", k, kinds[k].name);
+		bool first = true;
+
+		for (int c = 0; c < MIX_NCLASSES; c++)
+			if (kinds[k].classes & (1u << c)) {
+				fprintf(f, "%s%s", first ? "" : ",", class_names[c]);
+				first = false;
+			}
+		fprintf(f, "%s\n", first ? "-" : "");
+	}
+#define COUNT(x) fprintf(f, "count %s %" PRIu64 "\n", #x, P.count.x)
+	COUNT(syscalls); COUNT(setapart); COUNT(switches); COUNT(desync);
+	COUNT(unmatched_returns); COUNT(abandoned_irqs); COUNT(irqs); COUNT(irqs_in_syscall);
+	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
+	COUNT(site_hits); COUNT(ign_not_syscall); COUNT(ign_outside_window); COUNT(ign_tail);
+	COUNT(ign_agg_outside_body);
+	COUNT(reopen); COUNT(end_not_open); COUNT(unclosed); COUNT(begin_in_window);
+	COUNT(window_reopened); COUNT(end_outside_tail);
+	COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);
+	COUNT(site_mismatches);
+	if (P.opt.armed_ok)
+		COUNT(sites_armed);
+	COUNT(translations);
+	if (P.opt.disas_check) {
+		COUNT(disas_agree); COUNT(disas_differ); COUNT(disas_undecided);
+		COUNT(disas_undecodable); COUNT(disas_skipped);
+	}
+#undef COUNT
+	fprintf(f, "count slots %d\n", P.nslots);
+	for (size_t i = 0; i < P.sf.nmarkers; i++) {
+		struct marker *m = &P.sf.markers[i];
+		char want[40] = "", got[40] = "";
+
+		if (!m->mismatch)
+			continue;
+		mism++;
+		hexbytes(want, sizeof(want), m->bytes, m->nbytes);
+		hexbytes(got, sizeof(got), m->got, m->nbytes);
+		fprintf(f, "unarmed %#" PRIx64 " %x %s %s\n", m->addr, m->roles, want, got);
+	}
+	for (int i = 0; i < P.nddiff; i++)
+		fprintf(f, "disas_diff %#" PRIx64 " %s %s bytes=%s disas=%s\n", P.ddiff[i].addr,
+			P.ddiff[i].bytes, P.ddiff[i].text,
+			P.ddiff[i].bk >= 0 ? kinds[P.ddiff[i].bk].name : "-",
+			P.ddiff[i].dk >= 0 ? kinds[P.ddiff[i].dk].name : P.ddiff[i].dk == -2 ? "spr?" : "-");
+	/* markers by role: how often each kind of marker ran */
+	{
+		static const char *const rn[] = { "sysentry", "vector", "return", "switch",
+						  "handler", "site" };
+		uint64_t listed[6] = { 0 }, seen[6] = { 0 }, hits[6] = { 0 };
+
+		for (size_t i = 0; i < P.sf.nmarkers; i++)
+			for (int r = 0; r < 6; r++)
+				if (P.sf.markers[i].roles & (1u << r)) {
+					listed[r]++;
+					seen[r] += P.sf.markers[i].checked;
+					hits[r] += P.sf.markers[i].hits;
+				}
+		for (int r = 0; r < 6; r++)
+			fprintf(f, "markers %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", rn[r],
+				listed[r], seen[r], hits[r]);
+	}
+
+	if (P.nstats)
+		qsort(P.stats, P.nstats, sizeof(*P.stats), cmp_stat);
+	for (size_t i = 0; i < P.nstats; i++) {
+		struct stat *s = &P.stats[i];
+		uint64_t sum = 0;
+
+		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+		for (size_t j = 0; j < s->n; j++)
+			sum += s->v[j];
+		fprintf(f, "stat %s %s %zu %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 "\n",
+			P.sf.names[s->name], acc_name(s->acc), s->n, s->runs, sum, s->v[0],
+			s->v[(s->n - 1) / 2], (double)sum / s->n, s->v[s->n - 1]);
+	}
+
+	rows = malloc((P.sums.n + 1) * sizeof(*rows));
+	kn = malloc((nkinds + 1) * sizeof(*kn));
+	fn = malloc((P.sf.nfuncs + 2) * sizeof(*fn));
+	ids = malloc((P.nslots + 1) * sizeof(*ids));
+	if (!rows || !kn || !fn || !ids)
+		die_oom();
+	for (size_t i = 0; i < P.sums.cap; i++) {
+		uint64_t k;
+
+		if (!P.sums.k[i])
+			continue;
+		k = P.sums.k[i] - 1;
+		if ((k >> 30 & 3) != 2 && !want_table(k >> 40))
+			continue;
+		rows[nrows++] = (struct row){ .name = k >> 40, .acc = (k >> 32) & 0xff,
+					      .type = (k >> 30) & 3, .id = k & 0x3fffffff,
+					      .n = P.sums.v[i] };
+	}
+	if (nrows)
+		qsort(rows, nrows, sizeof(*rows), cmp_row);
+	/* kinds, classes and functions, per name x account */
+	for (size_t i = 0; i < nrows;) {
+		size_t j = i;
+
+		while (j < nrows && rows[j].name == rows[i].name && rows[j].acc == rows[i].acc &&
+		       rows[j].type == rows[i].type)
+			j++;
+		if (rows[i].type == 0)
+			write_group(f, rows + i, j - i, kn, fn, &fidx);
+		i = j;
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 2)
+			fprintf(f, "setapart %s %s %" PRIu64 "\n", P.sf.names[rows[i].name],
+				flag_names[rows[i].id], rows[i].n);
+	/*
+	 * The instructions the tables counted, by address (insn ID ADDR
+	 * FUNC+OFF KINDS), then how often each ran per name x account.
+	 */
+	for (int s = 0; s < P.nslots; s++)
+		ids[s] = -1;
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 0 && rows[i].id != SLOT_USER)
+			ids[rows[i].id] = 0;
+	{
+		int *order = malloc((P.nslots + 1) * sizeof(*order)), no = 0;
+
+		if (!order)
+			die_oom();
+		for (int s = 0; s < P.nslots; s++)
+			if (!ids[s])
+				order[no++] = s;
+		/* slots were handed out in translation order: sort by address */
+		qsort(order, no, sizeof(*order), cmp_slot_addr);
+		for (int o = 0; o < no; o++) {
+			const struct islot *is = &P.islots[order[o]];
+
+			ids[order[o]] = nids++;
+			fprintf(f, "insn %d %#" PRIx64 " ", ids[order[o]], is->addr);
+			if (is->func >= 0)
+				fprintf(f, "%s+%#" PRIx64, P.sf.funcs[is->func].name,
+					is->addr - P.sf.funcs[is->func].addr);
+			else
+				fprintf(f, "-");
+			fprintf(f, " %s%s%s\n", is->kind >= 0 ? kinds[is->kind].name : "-",
+				is->callkind >= 0 ? "," : "",
+				is->callkind >= 0 ? kinds[is->callkind].name : "");
+		}
+		free(order);
+	}
+	for (size_t i = 0; i < nrows; i++)
+		if (rows[i].type == 0 && rows[i].id != SLOT_USER)
+			fprintf(f, "at %s %s %d %" PRIu64 "\n", P.sf.names[rows[i].name],
+				acc_name(rows[i].acc), ids[rows[i].id], rows[i].n);
+	free(rows);
+	free(kn);
+	free(fn);
+	free(ids);
+	free(fidx.k);
+	free(fidx.v);
+	if (P.nsamp)
+		fwrite(P.samp, 1, P.nsamp, f);
+	return (int)mism;
+}
+
+static void write_output(void)
+{
+	char tmp[4096], *buf = NULL;
+	size_t len = 0, lines = 0;
+	FILE *mem = open_memstream(&buf, &len), *f;
+	int mism;
+
+	if (!mem)
+		die_oom();
+	mism = write_body(mem);
+	if (fclose(mem))
+		die_oom();
+	for (size_t i = 0; i < len; i++)
+		lines += buf[i] == '\n';
+	snprintf(tmp, sizeof(tmp), "%s.tmp", P.opt.out_path);
+	f = fopen(tmp, "w");
+	if (!f) {
+		fprintf(stderr, PLUGIN_NAME ": %s: %s\n", tmp, strerror(errno));
+		free(buf);
+		return;
+	}
+	/* what comes before it: its lines and their CRC-32 */
+	fwrite(buf, 1, len, f);
+	fprintf(f, "end %zu %08" PRIx32 "\n", lines, crc32_of((unsigned char *)buf, len));
+	free(buf);
+	if (fclose(f) || rename(tmp, P.opt.out_path)) {
+		fprintf(stderr, PLUGIN_NAME ": writing %s: %s\n", P.opt.out_path, strerror(errno));
+		return;
+	}
+	fprintf(stderr, PLUGIN_NAME ": %" PRIu64 " syscalls (%" PRIu64 " set apart), %" PRIu64
+		" interrupts, %d markers with other code at their address (%" PRIu64
+		" sites), %d instruction addresses -> %s\n", P.count.syscalls, P.count.setapart, P.count.irqs, mism,
+		P.count.site_mismatches, P.nslots - SLOT_FIRST, P.opt.out_path);
+	if (!P.count.syscalls)
+		fprintf(stderr, PLUGIN_NAME ": no syscall matched: no marker of the site file ran "
+			"(wrong kernel, or no syscall made?)\n");
+}
+
+void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	for (int i = 0; i < P.nvcpus; i++) {
+		harvest(&P.vcpus[i]);
+		if (P.vcpus[i].depth && P.vcpus[i].st[0].type == FR_SYSCALL)
+			finish_syscall(&P.vcpus[i], F_UNFINISHED);
+		P.vcpus[i].depth = 0;
+	}
+	write_output();
+}
