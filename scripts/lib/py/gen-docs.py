@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Python half of scripts/host/gen-docs (its arguments: see the call there).
+import re, subprocess, sys
+src, dst, check = sys.argv[1], sys.argv[2], sys.argv[3] == '1'
+LIVE = re.compile(r'entrytrace (record|top)\b|--plot|(^|; *)make ')
+
+def blocks(lines):
+    """(command, output lines) of each console block, in order"""
+    i = 0
+    while i < len(lines):
+        if lines[i].strip() == '```console' and i + 1 < len(lines) and lines[i + 1].startswith('$ '):
+            j = i + 2
+            while lines[j].strip() != '```':
+                j += 1
+            yield i, j, lines[i + 1][2:], lines[i + 2:j]
+            i = j + 1
+        else:
+            i += 1
+
+lines = open(src).read().split('\n')
+shown = {}
+if check:
+    for _, _, cmd, text in blocks(open(dst).read().split('\n')):
+        shown.setdefault(cmd, []).append(text)
+out, last, bad, skipped, same = [], 0, 0, 0, 0
+live_files = set()	# what the live commands write (-o FILE): their readers vary too
+for i, j, cmd, _ in blocks(lines):
+    out += lines[last:i]
+    last = j + 1
+    if check and LIVE.search(cmd):
+        skipped += 1
+        live_files.update(re.findall(r'(?:^| )-o ?(\S+)', cmd))
+        print('  not compared (live or writes files): $ %s' % cmd[:100])
+        continue
+    if check and any(re.search(r'(^| )%s( |$)' % re.escape(f), cmd) for f in live_files):
+        skipped += 1
+        print('  not compared (reads what a live command wrote): $ %s' % cmd[:100])
+        continue
+    # one stream, as a terminal shows it: stderr where it was written
+    res = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True)
+    text = res.stdout.rstrip('\n')
+    new = text.split('\n') if text else []
+    if check:
+        want = shown.get(cmd, [None]).pop(0) if shown.get(cmd) else None
+        if want != new:
+            bad += 1
+            print('  DIFFERS: $ %s' % cmd[:120])
+            for k, (a, b) in enumerate(zip(want or [], new)):
+                if a != b:
+                    print('    page line %d: %s\n    now:         %s' % (k + 1, a[:150], b[:150]))
+                    break
+            else:
+                print('    page %s lines, now %d' % (len(want) if want is not None else 'no block:', len(new)))
+        else:
+            same += 1
+    out += ['```console', '$ ' + cmd] + new + ['```']
+out += lines[last:]
+if check:
+    print('%s: %d commands print what the page shows, %d differ, %d not compared' %
+          (dst, same, bad, skipped))
+    sys.exit(1 if bad else 0)
+open(dst, 'w').write('<!-- generated from %s by scripts/host/gen-docs: edit that file -->\n' % src.split('/')[-1] + '\n'.join(out))
+print('wrote %s' % dst)

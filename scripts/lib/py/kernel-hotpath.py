@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Python half of scripts/kernel/kernel-hotpath (its arguments: see the call there).
+
+import sys
+sys.path.insert(0, sys.argv[4])
+from kelf import Elf, disasm, jump_labels, objdump_tool, sites
+
+base, var, cmode = Elf(sys.argv[1]), Elf(sys.argv[2]), sys.argv[3]
+nobase = sys.argv[5] == '1'
+tool, kind = objdump_tool(var)
+jl = jump_labels(var)
+by_func = {}
+for addr, st, ed, st2, fl in sites(var):
+    by_func.setdefault(var.func_at(addr) or '?', set()).add(addr)
+if not by_func:
+    sys.exit('kernel-hotpath: %s has no .entry_stage_sites' % var.path)
+
+def func(elf, name):
+    for a, size, n in elf.funcs:
+        if n == name and size:
+            return a, size
+    return None
+
+bad = inline = 0
+total = 0
+print('%-34s %10s %10s %5s  %s' % ('function', 'base insns', 'entrytrace', 'sites',
+                                    'off-state instruction at each site'))
+for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
+    f = func(var, name)
+    if not f:
+        continue
+    vi = disasm(tool, var.path, f[0], f[0] + f[1])
+    bf = None if nobase else func(base, name)
+    bi = disasm(tool, base.path, bf[0], bf[0] + bf[1]) if bf else []
+    at = {a: (m, o) for a, m, o in vi}
+    nxt = {vi[i][0]: vi[i + 1] for i in range(len(vi) - 1)}
+    kinds = {}
+    for s in sorted(by_func[name]):
+        total += 1
+        m = at.get(s, ('?', ''))[0]
+        desc = 'nop' if m in ('nop', 'xchg', 'nopl', 'nopw') or m.startswith('nop') else m
+        if s not in jl or desc != 'nop':
+            bad += 1
+        n = nxt.get(s)
+        if n and n[1] in ('jmp', 'b') and jl.get(s) == (nxt.get(n[0]) or (0,))[0]:
+            desc += '+jmp'
+            inline += 1
+        kinds[desc] = kinds.get(desc, 0) + 1
+    print('%-34s %10s %10d %5d  %s' % (name, len(bi) if bf else '-', len(vi),
+                                        len(by_func[name]),
+                                        ', '.join('%d x %s' % (c, k) for k, c in sorted(kinds.items()))))
+print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s build)'
+      % (total, inline, cmode))
+if bad:
+    print('%d sites are not NOPs of entry_stage_key while it is off' % bad)
+    sys.exit(1)
+if cmode == 'distro' and inline:
+    print('-O2: %d sites are not a NOP alone' % inline)
+    sys.exit(1)

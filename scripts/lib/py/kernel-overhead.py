@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Python half of scripts/kernel/kernel-overhead (its arguments: see the call there).
+import json, re, statistics, sys
+pre, cmode, arch, base, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+
+def load(variant):
+    runs = {}
+    for line in open(f'{pre}-{variant}-{cmode}/out/overhead.txt'):
+        p = line.split()
+        if len(p) == 3 and p[2].isdigit():
+            runs.setdefault(p[1], {}).setdefault(p[0], []).append(int(p[2]) / n)
+    return runs
+
+res = {'arch': arch, 'base': base, 'config': cmode, 'n': n, 'runs': {}}
+for variant in ('base', 'entrytrace'):
+    res['runs'][variant] = load(variant)
+    res.setdefault('kernels', {})[variant] = open(f'{pre}-{variant}-{cmode}/kernel').read().strip().split('/')[-1]
+# the compact recording: calibration and per-stage medians (ticks -> ns)
+calib, stages = None, {}
+names = None
+txt = f'{pre}-entrytrace-{cmode}/out/compact-trace.txt'
+for line in open(txt):
+    m = re.search(r'entry_stage_calib: (.*)$', line)
+    if m:
+        calib = dict(re.findall(r'(\w+)=(\S+)', m.group(1)))
+        continue
+    m = re.search(r'entry_stage_summary: (.*) delta=\{([^}]*)\}', line)
+    if m:
+        f = dict(re.findall(r'(\w+)=(\S+)', m.group(1)))
+        if int(f['nr']) != {'x86_64': 110, 'ppc64le': 64}[arch]:
+            continue          # getppid only
+        khz = int(f['khz'])
+        for i, v in enumerate(m.group(2).split(',')):
+            v = int(v, 16)
+            if v:
+                stages.setdefault(i, []).append(v * 1e6 / khz)
+res['calib'] = calib
+res['stages'] = {i: statistics.median(v) for i, v in stages.items()}
+res['getppid_summaries'] = max((len(v) for v in stages.values()), default=0)
+json.dump(res, sys.stdout, indent=1)

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Python half of scripts/kernel/kernel-stage-compare (its arguments: see the call there).
+import json, os, sys
+
+path, allowf, sc, tol, lines, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
+    sys.argv[5] == '1', sys.argv[6]
+sys.path.insert(0, os.path.join(top, 'scripts', 'lib'))
+import stagesdef
+
+defs = stagesdef.load()
+d = json.load(open(path))
+toplevel = [s.name for s in defs.stages if s.parent == 'NONE' and s.phase != 'BODY']
+
+
+def rows(mix):
+    out = {}
+    for r in mix[0]['rows']:
+        if r['syscall'] == sc:
+            out[r['account']] = r
+    return out
+
+
+base, test = rows(d['mix_base']), rows(d['mix_test'])
+if not base or not test:
+    sys.exit('kernel-stage-compare: no %s sample in %s' % (sc, 'the legacy file' if not base else 'the generic file'))
+
+kver = d['mix_test'][0].get('kernel', '')
+gbase = '.'.join(kver.split('.')[:2])
+allow = {}
+for ln in open(allowf):
+    if not ln.strip() or ln.startswith('#'):
+        continue
+    f = ln.rstrip('\n').split('\t')
+    if len(f) != 4 or not f[3].strip():
+        sys.exit('kernel-stage-compare: %s: want STAGE<TAB>WHAT<TAB>BASES<TAB>reason, not %r'
+                 % (allowf, ln.strip()))
+    if gbase in f[2].split(','):
+        allow[(f[0], f[1])] = [f[3], False]
+
+diffs = []
+print('%s, legacy %s -> generic %s (median instructions per call; kinds per call)'
+      % (sc, d['mix_base'][0].get('kernel', '?'), kver))
+print('%-20s %8s %8s %7s  %s' % ('stage', 'legacy', 'generic', 'delta', 'kinds (generic - legacy)'))
+for st in toplevel:
+    b, t = base.get(st), test.get(st)
+    if b is None and t is None:
+        continue
+    bi, ti = (b['p50'] if b else 0), (t['p50'] if t else 0)
+    bk = {k: v / b['calls'] for k, v in (b['kinds'] if b else {}).items()}
+    tk = {k: v / t['calls'] for k, v in (t['kinds'] if t else {}).items()}
+    kd = {k: tk.get(k, 0) - bk.get(k, 0) for k in set(bk) | set(tk)}
+    kd = {k: v for k, v in kd.items() if abs(v) >= 0.5}
+    print('%-20s %8s %8s %+7g  %s' % (st, bi if b else '-', ti if t else '-', ti - bi,
+                                      ' '.join('%s %+g' % (k, round(v, 2)) for k, v in sorted(kd.items()))))
+    if abs(ti - bi) > tol:
+        diffs.append((st, 'insns', '%+g instructions' % (ti - bi)))
+    for k, v in sorted(kd.items()):
+        diffs.append((st, k, '%s %+g per call' % (k, round(v, 2))))
+for g in ('gap',):
+    b, t = base.get(g), test.get(g)
+    print('%-20s %8s %8s' % ('(' + g + ')', b['p50'] if b else '-', t['p50'] if t else '-'))
+
+bad = 0
+print()
+for st, what, desc in diffs:
+    a = allow.get((st, what))
+    if a:
+        a[1] = True
+        print('allowed: %s %s: %s (%s)' % (st, what, desc, a[0]))
+    else:
+        print('NOT EXPLAINED: %s %s: %s' % (st, what, desc))
+        bad = 1
+for (st, what), (why, used) in sorted(allow.items()):
+    if not used:
+        print('STALE: %s %s is allowed (%s) but does not differ' % (st, what, why))
+        bad = 1
+if lines:
+    seen = {st for st, _, _ in diffs}
+    for w in d.get('mix_where', []):
+        if w['syscall'] != sc or w['account'] not in seen:
+            continue
+        for side in ('base', 'test'):
+            x = w.get(side)
+            if not x:
+                continue
+            print('  %-18s %-7s %6.1f  %-13s %s %s:%s%s' % (
+                w['account'], 'legacy' if side == 'base' else 'generic', x['insns'], w['code'],
+                x['first'], w['file'], ','.join(map(str, x['lines'][:8])),
+                ' (%s)' % w['inlined'] if w['inlined'] else ''))
+print('%d differences, %d explained' % (len(diffs), len(diffs) - sum(
+    1 for st, what, _ in diffs if (st, what) not in allow)))
+sys.exit(bad)

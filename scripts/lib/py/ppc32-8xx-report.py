@@ -1,0 +1,104 @@
+# SPDX-License-Identifier: GPL-2.0
+# The Python half of scripts/host/ppc32-8xx-report (its arguments: see the call there).
+import json, os, re, subprocess, sys
+
+et, defs, d, what, basesfile, only = sys.argv[1:7]
+arches = sys.argv[7:]
+names = {'ppc750': 'Book3S-32, 750 core (g3beige)', 'ppce500': 'e500v2 (mpc8544ds)'}
+leroy = {'getppid': '~0%', 'getpgid': '+2.80%', 'fork': '+2.00%', 'execve': '+1.10%'}
+sys.path.insert(0, os.path.join(os.path.dirname(defs), '..', 'scripts', 'lib'))
+import stagesdef
+_defs = stagesdef.load(defs)
+order = {s.name: s.id for s in _defs.stages}
+paths = {s.name: s.paths for s in _defs.stages}
+
+
+def need(path):
+    if not os.path.exists(path):
+        sys.exit(f'ppc32-8xx-report: {path} missing: run scripts/kernel/ppc32-fixtures with the bases of scripts/lib/bases')
+    return path
+
+
+def ops(arch, base):
+    r = {}
+    for line in open(need(f'{d}/{arch}-{base}-bench.out')):
+        w = line.split()
+        if len(w) >= 7 and w[0] == 'sysbench:':
+            r[w[1]] = (int(w[2]), int(w[4]) / int(w[2]))
+    return r
+
+
+# the legacy base first; every other is generic entry, shown beside it
+bases = [tuple(l.split()[1:3]) for l in open(basesfile) if l.split()[:1] == ['base']]
+if only:
+    bad = [b for b in only.split() if b not in [x for x, _ in bases]]
+    if bad:
+        sys.exit('ppc32-8xx-report: --bases: %s not in %s' % (' '.join(bad), basesfile))
+    bases = [x for x in bases if x[0] in only.split()]
+bases.sort(key=lambda x: x[1] != 'legacy')
+if not bases or bases[0][1] != 'legacy':
+    sys.exit('ppc32-8xx-report: --bases: no legacy base to compare against')
+gen = [b for b, k in bases[1:]]
+
+if what in ('both', 'ops'):
+    print('Instructions per op, every entry_stage event off (sysbench, -icount):')
+    print()
+    head = ''.join(f" {b + ' ' + k:>12}" for b, k in bases)
+    chg = ''.join(f" {b + ' chg':>8}" for b in gen)
+    print(f"{'proxy':8} {'loop':8}{head}{chg}   8xx (Leroy)")
+    for a in arches:
+        r = {b: ops(a, b) for b, k in bases}
+        for m in ('getppid', 'getpgid', 'fork', 'execve'):
+            for b, k in bases:
+                if m not in r[b]:
+                    sys.exit(f'ppc32-8xx-report: {a} {b}: no {m} line in the bench output')
+            l = r[bases[0][0]][m][1]
+            cols = ''.join(f' {r[b][m][1]:12.0f}' for b, k in bases)
+            chs = ''.join(f" {(r[b][m][1] - l) / l * 100:+7.2f}%" for b in gen)
+            print(f'{a:8} {m:8}{cols}{chs}   {leroy[m]}')
+    print()
+    print(f'chg: against {bases[0][0]} legacy.')
+    print()
+
+
+def cells(f):
+    r = subprocess.run([et, 'report', '--json', '-c', 'sysbench', '-s',
+                        'getppid,getpgid,clone,execve,wait4', f],
+                       capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f'ppc32-8xx-report: entrytrace report {f}: {r.stderr.strip()}')
+    j = json.loads(r.stdout)
+    return j['files'][0].get('uname', ''), {(c['syscall'], c['stage']): c for c in j['cells']}
+
+
+if what in ('both', 'stages'):
+    for a in arches:
+        u, t = {}, {}
+        for b, k in bases:
+            u[b], t[b] = cells(need(f'{d}/{a}-{b}-bench.dat'))
+        print(f'{a}: {names.get(a, a)}; medians in instructions, stamps subtracted')
+        for b, k in bases:
+            print(f'  {b + " " + k + ":":14} {u[b]}')
+        head = ''.join(f" {'n ' + b:>7} {'p50':>6}" for b, k in bases)
+        dh = ''.join(f" {'d ' + b:>7}" for b in gen)
+        print(f"  {'syscall':8} {'stage':18}{head}{dh}")
+        for sc in ('getppid', 'getpgid', 'clone', 'execve', 'wait4'):
+            st = sorted({s for b in t for (c, s) in t[b] if c == sc},
+                        key=lambda s: (order.get(s, 99), s))
+            for s in st:
+                c = {b: t[b].get((sc, s)) for b, k in bases}
+                # a stage in fewer than 5% of the calls: incidental (a tick)
+                n = {b: t[b].get((sc, 'syscall'), {'count': 1})['count'] for b, k in bases}
+                if all(not c[b] or c[b]['count'] < 0.05 * n[b] for b, k in bases):
+                    continue
+                f = ''.join(f" {c[b]['count']:>7} {c[b]['p50']:>6.0f}" if c[b]
+                            else f" {'-':>7} {'':>6}" for b, k in bases)
+                l = c[bases[0][0]]
+                df = ''.join(f" {c[b]['p50'] - l['p50']:>+7.0f}" if l and c[b]
+                             else f" {'':>7}" for b in gen)
+                on = [b for b, k in bases if c[b]]
+                note = '' if len(on) == len(bases) else \
+                    f"   only on {', '.join(on)} (paths {paths.get(s, 'derived')})"
+                print(f'  {sc:8} {s:18}{f}{df}{note}'.rstrip())
+        print(f"  d: the median's change against {bases[0][0]} legacy")
+        print()
