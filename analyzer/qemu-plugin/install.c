@@ -21,6 +21,22 @@ static int refuse(const char *fmt, ...)
 	return -1;
 }
 
+/* NAME:NAME...: the names, into a list of their own; how many */
+static int split_names(const char *arg, char ***names, int *n)
+{
+	char *t = strdup(arg), *save = NULL;
+
+	if (!t)
+		die_oom();
+	for (char *name = strtok_r(t, ":", &save); name; name = strtok_r(NULL, ":", &save)) {
+		*names = realloc(*names, (*n + 1) * sizeof(char *));
+		if (!*names)
+			die_oom();
+		(*names)[(*n)++] = name;
+	}
+	return *n;
+}
+
 ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,
 				       int argc, char **argv)
 {
@@ -48,16 +64,8 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		} else if (!strncmp(a, "samples=", 8)) {
 			samples = P.opt.samples_arg = a + 8;
 		} else if (!strncmp(a, "tables=", 7)) {
-			char *t = strdup(a + 7), *save = NULL;
-
 			P.opt.tables_arg = a + 7;
-			for (char *n = strtok_r(t, ":", &save); n; n = strtok_r(NULL, ":", &save)) {
-				P.opt.table_names = realloc(P.opt.table_names, (P.opt.ntable_names + 1) * sizeof(char *));
-				if (!P.opt.table_names)
-					die_oom();
-				P.opt.table_names[P.opt.ntable_names++] = n;
-			}
-			if (!P.opt.ntable_names)
+			if (!split_names(a + 7, &P.opt.table_names, &P.opt.ntable_names))
 				return refuse("tables=%s: no syscall name", a + 7);
 		} else if (!strcmp(a, "topk=all")) {
 			P.opt.topk = 0;
@@ -82,16 +90,8 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			}
 			free(d);
 		} else if (!strncmp(a, "calls=", 6)) {
-			char *t = strdup(a + 6), *save = NULL;
-
 			P.opt.calls_arg = a + 6;
-			for (char *n = strtok_r(t, ":", &save); n; n = strtok_r(NULL, ":", &save)) {
-				P.opt.call_names = realloc(P.opt.call_names, (P.opt.ncall_names + 1) * sizeof(char *));
-				if (!P.opt.call_names)
-					die_oom();
-				P.opt.call_names[P.opt.ncall_names++] = n;
-			}
-			if (!P.opt.ncall_names)
+			if (!split_names(a + 6, &P.opt.call_names, &P.opt.ncall_names))
 				return refuse("calls=%s: no function name", a + 6);
 		} else if (!strcmp(a, "armed=ok")) {
 			P.opt.armed_ok = true;
@@ -122,17 +122,9 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			      info->system.smp_vcpus);
 	if (samples && !strcmp(samples, "none")) {
 		P.opt.samples_none = true;
-	} else if (samples && strcmp(samples, "all")) {
-		char *s = strdup(samples), *save = NULL;
-
-		for (char *t = strtok_r(s, ":", &save); t; t = strtok_r(NULL, ":", &save)) {
-			P.opt.sample_names = realloc(P.opt.sample_names, (P.opt.nsample_names + 1) * sizeof(char *));
-			if (!P.opt.sample_names)
-				die_oom();
-			P.opt.sample_names[P.opt.nsample_names++] = t;
-		}
-		if (!P.opt.nsample_names)
-			return refuse("samples=%s: no syscall name", samples);
+	} else if (samples && strcmp(samples, "all") &&
+		   !split_names(samples, &P.opt.sample_names, &P.opt.nsample_names)) {
+		return refuse("samples=%s: no syscall name", samples);
 	}
 	/* check that out= can be written now, not at exit */
 	{
