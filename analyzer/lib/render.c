@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "entrytrace-local.h"
 
 #define TOP_GROUPS 10
@@ -275,7 +276,6 @@ static const char *const sort_names[] = {
 static const char *const unit_names[] = {
 	[ET_UNIT_NS] = "ns", [ET_UNIT_US] = "us", [ET_UNIT_MS] = "ms", [ET_UNIT_S] = "s",
 };
-static const double unit_div[] = { 1, 1e3, 1e6, 1e9 };
 
 int et_sort_by_name(const char *name)
 {
@@ -319,34 +319,9 @@ static int cmp_runs(const void *a, const void *b)
 
 double et_sort_key(enum et_sort by, const struct et_hist *h)
 {
-	switch (by) {
-	case ET_SORT_TOTAL:
-		return (double)h->total;
-	case ET_SORT_COUNT:
-		return (double)h->count;
-	case ET_SORT_MEAN:
-		return et_hist_mean(h);
-	case ET_SORT_P50:
-		return (double)et_hist_quantile(h, 0.5);
-	case ET_SORT_P99:
-		return (double)et_hist_quantile(h, 0.99);
-	case ET_SORT_MAX:
-		return (double)h->max;
-	case ET_SORT_NAME:
-		break;
-	}
-	return 0;
-}
+	int c = by == ET_SORT_NAME ? -1 : et_col_by_key(et_sort_name(by));
 
-/* A time in the table's unit: integers in ns, fixed decimals otherwise. */
-static void tval(FILE *out, int width, double v, enum et_unit u)
-{
-	static const int decimals[] = { 0, 3, 3, 6 };
-
-	if (u == ET_UNIT_NS)
-		fprintf(out, " %*.0f", width, v);
-	else
-		fprintf(out, " %*.*f", width, decimals[u], v / unit_div[u]);
+	return c < 0 ? 0 : et_col_value(c, h);
 }
 
 static void text_cells(const struct et_report *rep, FILE *out)
@@ -382,10 +357,9 @@ static void text_cells(const struct et_report *rep, FILE *out)
 		qsort(runs, nr_runs, sizeof(*runs), cmp_runs);
 	shown = rep->top && (size_t)rep->top < nr_runs ? (size_t)rep->top : nr_runs;
 
-	fprintf(out, "\n%-16s %-18s %9s %9s %11s %9s %9s %9s %9s %10s %11s %14s %15s %15s\n",
-		"syscall", "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9",
-		"max", "stddev", "total", mix ? "min_at(#)" : "min_at(s)",
-		mix ? "max_at(#)" : "max_at(s)");
+	fprintf(out, "\n%-16s %-18s", "syscall", "stage");
+	et_cols_text_head(out, mix);
+	fprintf(out, "\n");
 	for (size_t r = 0; r < shown; r++) {
 		const char *name = syscall_name(rep, runs[r].nr, nb, sizeof(nb));
 
@@ -400,28 +374,9 @@ static void text_cells(const struct et_report *rep, FILE *out)
 
 			if (!stage_shown(rep, c->stage))
 				continue;
-			fprintf(out, "%-16s %-18s %9" PRIu64, name,
-				et_stage_label(c->stage, lb, sizeof(lb)), h->count);
+			fprintf(out, "%-16s %-18s", name, et_stage_label(c->stage, lb, sizeof(lb)));
 			name = "";
-			tval(out, 9, (double)h->min, u);
-			if (u == ET_UNIT_NS)
-				fprintf(out, " %11.1f", et_hist_mean(h));
-			else
-				tval(out, 11, et_hist_mean(h), u);
-			tval(out, 9, (double)et_hist_quantile(h, 0.5), u);
-			tval(out, 9, (double)et_hist_quantile(h, 0.9), u);
-			tval(out, 9, (double)et_hist_quantile(h, 0.99), u);
-			tval(out, 9, (double)et_hist_quantile(h, 0.999), u);
-			tval(out, 10, (double)h->max, u);
-			if (u == ET_UNIT_NS)
-				fprintf(out, " %11.1f", et_hist_stddev(h));
-			else
-				tval(out, 11, et_hist_stddev(h), u);
-			tval(out, 14, (double)h->total, u);
-			if (mix)
-				fprintf(out, " %15.0f %15.0f", (double)h->min_ts, (double)h->max_ts);
-			else
-				fprintf(out, " %15.6f %15.6f", h->min_ts / 1e9, h->max_ts / 1e9);
+			et_cols_text_row(out, h, u, mix);
 			if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
 				fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
 			fprintf(out, "\n");
@@ -447,9 +402,9 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 
 	if (!n)
 		return;
-	fprintf(out, "\n%-16s %-22s %9s %11s %9s %9s %11s %10s %14s   (total per syscall, by %s)\n",
-		"syscall", title[by], "count", "mean", "p50", "p99", "stddev", "max",
-		"total", title[by]);
+	fprintf(out, "\n%-16s %-22s", "syscall", title[by]);
+	et_cols_group_head(out);
+	fprintf(out, "   (total per syscall, by %s)\n", title[by]);
 	for (size_t i = 0; i < n; i++) {
 		const struct et_hist *h = &g[i]->hist;
 		const char *name = "";
@@ -473,15 +428,9 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
 		else
 			snprintf(kb, sizeof(kb), "%s", errno_name(g[i]->key, eb, sizeof(eb)));
-		fprintf(out, "%-16s %-22s %9" PRIu64 " %11.1f", name, kb, h->count,
-			et_hist_mean(h));
-		if (et_hist_has_quantiles(h))
-			fprintf(out, " %9" PRIu64 " %9" PRIu64, et_hist_quantile(h, 0.5),
-				et_hist_quantile(h, 0.99));
-		else
-			fprintf(out, " %9s %9s", "-", "-");
-		fprintf(out, " %11.1f %10" PRIu64 " %14" PRIu64 "\n", et_hist_stddev(h),
-			h->max, h->total);
+		fprintf(out, "%-16s %-22s", name, kb);
+		et_cols_group_row(out, h);
+		fprintf(out, "\n");
 	}
 	if (skipped)
 		fprintf(out, "%-16s ... %zu more (see --json)\n", "", skipped);
@@ -571,21 +520,6 @@ static int render_text(const struct et_report *rep, FILE *out)
 /* ------------------------------------------------------------------ */
 /* JSON                                                                */
 
-
-/* div: exemplar timestamps to seconds (1e9), or 1 for plugin sample numbers */
-static void json_hist(FILE *out, const struct et_hist *h, double div)
-{
-	fprintf(out, "\"count\": %" PRIu64 ", \"min\": %" PRIu64 ", \"min_at\": %.9f, "
-		"\"mean\": %.3f, ", h->count, h->min, h->min_ts / div, et_hist_mean(h));
-	if (et_hist_has_quantiles(h))
-		fprintf(out, "\"p50\": %" PRIu64 ", \"p90\": %" PRIu64 ", \"p99\": %" PRIu64
-			", \"p999\": %" PRIu64, et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999));
-	else
-		fprintf(out, "\"p50\": null, \"p90\": null, \"p99\": null, \"p999\": null");
-	fprintf(out, ", \"max\": %" PRIu64 ", \"max_at\": %.9f, \"stddev\": %.3f, \"total\": %" PRIu64,
-		h->max, h->max_ts / div, et_hist_stddev(h), h->total);
-}
 
 /* "KEY": [v0, v1, ...], one value per CPU */
 static void json_per_cpu(FILE *out, const char *key, const uint64_t *v, int nr_cpus)
@@ -717,7 +651,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
-		json_hist(out, &c->hist, mix ? 1 : 1e9);
+		et_cols_json(out, &c->hist, mix ? 1 : 1e9);
 		fprintf(out, ", \"occurrences\": %" PRIu64 ", \"subtracted_exclusive\": %" PRIu64
 			", \"subtracted_overhead\": %" PRIu64 "}", c->agg_count, c->sub_total,
 			c->ovh_total);
@@ -745,7 +679,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
 			}
 			fprintf(out, ", ");
-			json_hist(out, &g[i]->hist, mix ? 1 : 1e9);
+			et_cols_json(out, &g[i]->hist, mix ? 1 : 1e9);
 			fprintf(out, "}");
 		}
 		fprintf(out, "%s]", ng ? "\n    " : "");
@@ -802,7 +736,9 @@ static int render_csv(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,phase,count,min,min_at,mean,p50,p90,p99,p999,max,max_at,stddev,total,occurrences\n");
+	fprintf(out, "syscall,nr,work,stage,phase,");
+	et_cols_csv_head(out);
+	fprintf(out, ",occurrences\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
 		const struct et_hist *h = &c->hist;
@@ -813,13 +749,10 @@ static int render_csv(const struct et_report *rep, FILE *out)
 		fprintf(out, ",%d,", c->nr);
 		if (et_stats_by_work(rep->stats))	/* empty: not split */
 			csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
-		fprintf(out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.3f,%" PRIu64 ",%" PRIu64 "\n",
-			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
-			h->count, h->min, h->min_ts / 1e9, et_hist_mean(h),
-			et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.9),
-			et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999), h->max, h->max_ts / 1e9,
-			et_hist_stddev(h), h->total, c->agg_count);
+		fprintf(out, ",%s,%s,", et_stages[c->stage].name,
+			et_phase_name(et_stages[c->stage].phase));
+		et_cols_csv_row(out, h);
+		fprintf(out, ",%" PRIu64 "\n", c->agg_count);
 	}
 	return 0;
 }

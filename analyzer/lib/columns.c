@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The statistic columns: one row per statistic, read by every renderer of
+ * a per-stage or per-group table (lib/columns.h).  A new statistic is one
+ * row here and its place in the lists below.
+ */
+#include <inttypes.h>
+#include <string.h>
+
+#include "columns.h"
+#include "entrytrace-local.h"
+
+enum col_type {
+	COL_COUNT,	/* an integer count */
+	COL_TIME,	/* an integer time in ns (instructions for .mix) */
+	COL_FRAC,	/* a fractional time: mean, stddev */
+	COL_QUANTILE,	/* an integer time, null where the hist keeps none */
+	COL_AT,		/* an exemplar's timestamp */
+};
+
+static const struct col_def {
+	const char *text;	/* text heading */
+	const char *key;	/* JSON key, CSV heading */
+	int width;		/* text width */
+	enum col_type type;
+	double q;		/* COL_QUANTILE */
+} cols[ET_COL_NR] = {
+	[ET_COL_COUNT]	= { "count",  "count",  9,  COL_COUNT },
+	[ET_COL_MIN]	= { "min",    "min",    9,  COL_TIME },
+	[ET_COL_MIN_AT]	= { "min_at", "min_at", 15, COL_AT },
+	[ET_COL_MEAN]	= { "mean",   "mean",   11, COL_FRAC },
+	[ET_COL_P50]	= { "p50",    "p50",    9,  COL_QUANTILE, 0.5 },
+	[ET_COL_P90]	= { "p90",    "p90",    9,  COL_QUANTILE, 0.9 },
+	[ET_COL_P99]	= { "p99",    "p99",    9,  COL_QUANTILE, 0.99 },
+	[ET_COL_P999]	= { "p99.9",  "p999",   9,  COL_QUANTILE, 0.999 },
+	[ET_COL_MAX]	= { "max",    "max",    10, COL_TIME },
+	[ET_COL_MAX_AT]	= { "max_at", "max_at", 15, COL_AT },
+	[ET_COL_STDDEV]	= { "stddev", "stddev", 11, COL_FRAC },
+	[ET_COL_TOTAL]	= { "total",  "total",  14, COL_TIME },
+};
+
+/* The breakdown tables' columns, in their order. */
+static const enum et_col group_cols[] = {
+	ET_COL_COUNT, ET_COL_MEAN, ET_COL_P50, ET_COL_P99, ET_COL_STDDEV,
+	ET_COL_MAX, ET_COL_TOTAL,
+};
+
+static const double unit_div[] = { 1, 1e3, 1e6, 1e9 };
+
+int et_col_by_key(const char *key)
+{
+	for (int c = 0; c < ET_COL_NR; c++)
+		if (!strcmp(key, cols[c].key))
+			return c;
+	return -1;
+}
+
+/* Integers print exactly, not through a double. */
+static uint64_t col_u64(enum et_col c, const struct et_hist *h)
+{
+	switch (c) {
+	case ET_COL_COUNT:
+		return h->count;
+	case ET_COL_MIN:
+		return h->min;
+	case ET_COL_MIN_AT:
+		return h->min_ts;
+	case ET_COL_MAX:
+		return h->max;
+	case ET_COL_MAX_AT:
+		return h->max_ts;
+	case ET_COL_TOTAL:
+		return h->total;
+	default:
+		return cols[c].type == COL_QUANTILE ? et_hist_quantile(h, cols[c].q) : 0;
+	}
+}
+
+double et_col_value(enum et_col c, const struct et_hist *h)
+{
+	if (c == ET_COL_MEAN)
+		return et_hist_mean(h);
+	if (c == ET_COL_STDDEV)
+		return et_hist_stddev(h);
+	return (double)col_u64(c, h);
+}
+
+/* The per-stage text table: every column, the exemplars last. */
+static bool text_pass(enum et_col c, int pass)
+{
+	return (cols[c].type == COL_AT) == (pass == 1);
+}
+
+void et_cols_text_head(FILE *out, bool mix)
+{
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < ET_COL_NR; c++) {
+			char h[32];
+
+			if (!text_pass(c, pass))
+				continue;
+			if (cols[c].type == COL_AT)
+				snprintf(h, sizeof(h), "%s(%s)", cols[c].text, mix ? "#" : "s");
+			else
+				snprintf(h, sizeof(h), "%s", cols[c].text);
+			fprintf(out, " %*s", cols[c].width, h);
+		}
+}
+
+void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool mix)
+{
+	static const int decimals[] = { 0, 3, 3, 6 };
+
+	for (int pass = 0; pass < 2; pass++)
+		for (int c = 0; c < ET_COL_NR; c++) {
+			int w = cols[c].width;
+			double v = et_col_value(c, h);
+
+			if (!text_pass(c, pass))
+				continue;
+			switch (cols[c].type) {
+			case COL_COUNT:
+				fprintf(out, " %*" PRIu64, w, col_u64(c, h));
+				break;
+			case COL_AT:
+				if (mix)
+					fprintf(out, " %*.0f", w, v);
+				else
+					fprintf(out, " %*.6f", w, v / 1e9);
+				break;
+			case COL_FRAC:
+				if (u == ET_UNIT_NS) {
+					fprintf(out, " %*.1f", w, v);
+					break;
+				}
+				/* fall through */
+			case COL_TIME:
+			case COL_QUANTILE:
+				if (u == ET_UNIT_NS)
+					fprintf(out, " %*.0f", w, v);
+				else
+					fprintf(out, " %*.*f", w, decimals[u], v / unit_div[u]);
+				break;
+			}
+		}
+}
+
+void et_cols_json(FILE *out, const struct et_hist *h, double div)
+{
+	bool q = et_hist_has_quantiles(h);
+
+	for (int c = 0; c < ET_COL_NR; c++) {
+		fprintf(out, "%s\"%s\": ", c ? ", " : "", cols[c].key);
+		switch (cols[c].type) {
+		case COL_QUANTILE:
+			if (!q) {
+				fprintf(out, "null");
+				break;
+			}
+			/* fall through */
+		case COL_COUNT:
+		case COL_TIME:
+			fprintf(out, "%" PRIu64, col_u64(c, h));
+			break;
+		case COL_FRAC:
+			fprintf(out, "%.3f", et_col_value(c, h));
+			break;
+		case COL_AT:
+			fprintf(out, "%.9f", et_col_value(c, h) / div);
+			break;
+		}
+	}
+}
+
+void et_cols_csv_head(FILE *out)
+{
+	for (int c = 0; c < ET_COL_NR; c++)
+		fprintf(out, "%s%s", c ? "," : "", cols[c].key);
+}
+
+void et_cols_csv_row(FILE *out, const struct et_hist *h)
+{
+	for (int c = 0; c < ET_COL_NR; c++) {
+		if (c)
+			fputc(',', out);
+		switch (cols[c].type) {
+		case COL_COUNT:
+		case COL_TIME:
+		case COL_QUANTILE:
+			fprintf(out, "%" PRIu64, col_u64(c, h));
+			break;
+		case COL_FRAC:
+			fprintf(out, "%.3f", et_col_value(c, h));
+			break;
+		case COL_AT:
+			fprintf(out, "%.9f", et_col_value(c, h) / 1e9);
+			break;
+		}
+	}
+}
+
+void et_cols_group_head(FILE *out)
+{
+	for (size_t i = 0; i < ET_ARRAY_SIZE(group_cols); i++)
+		fprintf(out, " %*s", cols[group_cols[i]].width, cols[group_cols[i]].text);
+}
+
+void et_cols_group_row(FILE *out, const struct et_hist *h)
+{
+	bool q = et_hist_has_quantiles(h);
+
+	for (size_t i = 0; i < ET_ARRAY_SIZE(group_cols); i++) {
+		enum et_col c = group_cols[i];
+		int w = cols[c].width;
+
+		switch (cols[c].type) {
+		case COL_QUANTILE:
+			if (!q) {
+				fprintf(out, " %*s", w, "-");
+				break;
+			}
+			/* fall through */
+		case COL_COUNT:
+		case COL_TIME:
+			fprintf(out, " %*" PRIu64, w, col_u64(c, h));
+			break;
+		case COL_FRAC:
+			fprintf(out, " %*.1f", w, et_col_value(c, h));
+			break;
+		case COL_AT:
+			break;
+		}
+	}
+}
