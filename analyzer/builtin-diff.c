@@ -448,8 +448,7 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
 	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
 	int n = 0, ret = -1;
-	/* plugin output counts instructions, traces time */
-	const char *unit = rep->base_files[0].mix ? "instructions" : "ns";
+	const char *unit = et_file_unit(&rep->base_files[0]);
 	struct et_output o;
 	FILE *out;
 
@@ -477,7 +476,7 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	out = et_output_open(&o, path, "entrytrace diff");
 	if (!out)
 		goto done;
-	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", panels, n);
+	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", unit, panels, n);
 	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:

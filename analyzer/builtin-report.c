@@ -137,7 +137,7 @@ static void hists(FILE *out, const struct et_stats *st, const struct et_trace *n
 
 /* The busiest cells (by total time, at least 30 values), one panel each. */
 static int plot(const char *path, const struct et_stats *st, const struct et_trace *names,
-		const struct et_filter *filter, int max_panels)
+		const struct et_filter *filter, const char *unit, int max_panels)
 {
 	const struct et_cell **cells;
 	size_t n = et_stats_cells(st, &cells), *order = calloc(n + 1, sizeof(*order));
@@ -170,10 +170,10 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 
 		snprintf(titles[np], sizeof(titles[np]), "%s %s", name ? name : "?",
 			 et_stages[c->stage].name);
-		snprintf(notes[np], sizeof(notes[np]), "n %llu, median %llu ns, p99 %llu ns",
+		snprintf(notes[np], sizeof(notes[np]), "n %llu, median %llu %s, p99 %llu %s",
 			 (unsigned long long)c->hist.count,
-			 (unsigned long long)et_hist_quantile(&c->hist, 0.5),
-			 (unsigned long long)et_hist_quantile(&c->hist, 0.99));
+			 (unsigned long long)et_hist_quantile(&c->hist, 0.5), unit,
+			 (unsigned long long)et_hist_quantile(&c->hist, 0.99), unit);
 		panels[np] = (struct et_plot_panel){
 			.title = titles[np], .note = notes[np], .nr_series = 1,
 			.series = { { "syscalls", &c->hist, "#1f77b4" } },
@@ -183,7 +183,7 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 	out = et_output_open(&o, path, "entrytrace report");
 	if (!out)
 		goto done;
-	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", panels, np);
+	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", unit, panels, np);
 	if (et_output_close(&o, ret == 0))
 		ret = -1;
 done:
@@ -396,7 +396,7 @@ int cmd_report(int argc, char **argv)
 		hists(out, ld.stats, ld.traces[0], &com.filter);
 	if (et_output_close(&o, true))
 		ret = ET_EXIT_FAIL;
-	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, 12))
+	if (plot_path && plot(plot_path, ld.stats, ld.traces[0], &com.filter, et_file_unit(&ld.files[0]), 12))
 		ret = ET_EXIT_FAIL;
 	/* a damaged file is damaged, even when nothing of it was left to show */
 	if (ret == ET_EXIT_OK && ld.damaged) {

@@ -730,6 +730,12 @@ struct et_report_file {
 	const struct et_mix *mix;	/* plugin output, else NULL */
 };
 
+/*
+ * What a file's values count: nanoseconds (a trace's clock), cycles (the
+ * PMU stamp source) or instructions (QEMU plugin output).
+ */
+const char *et_file_unit(const struct et_report_file *f);
+
 struct et_report {
 	const struct et_report_file *files;
 	int nr_files;
@@ -803,8 +809,9 @@ struct et_plot_panel {
 	int nr_series;
 };
 
-int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *panels,
-		    int n);
+/* @unit: of the values: "ns", or what a count counts ("instructions") */
+int et_plot_cdf_svg(FILE *out, const char *title, const char *unit,
+		    const struct et_plot_panel *panels, int n);
 
 #ifdef __cplusplus
 }

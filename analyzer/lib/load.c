@@ -270,6 +270,13 @@ void et_load_free(struct et_load *ld)
 }
 
 /* "FILE: the data has holes: CPU 0: 1 of 260 pages unreadable; ..." */
+const char *et_file_unit(const struct et_report_file *f)
+{
+	if (f->mix)
+		return "instructions";
+	return f->tl.pmu ? "cycles" : "ns";
+}
+
 const char *et_damage_text(const char *path, const struct et_trace_counts *c, char *buf,
 			   size_t size)
 {

@@ -51,6 +51,19 @@ static void fmt_ns(double ns, char *buf, size_t size)
 		snprintf(buf, size, "%gns", ns);
 }
 
+/* A count (instructions, cycles): 300, 3k, 30M */
+static void fmt_count(double v, char *buf, size_t size)
+{
+	if (v >= 1e9)
+		snprintf(buf, size, "%gG", v / 1e9);
+	else if (v >= 1e6)
+		snprintf(buf, size, "%gM", v / 1e6);
+	else if (v >= 1e3)
+		snprintf(buf, size, "%gk", v / 1e3);
+	else
+		snprintf(buf, size, "%g", v);
+}
+
 /* The x range of a panel: from the smallest value to the 99.9th percentile. */
 static void range(const struct et_plot_panel *p, double *lo, double *hi)
 {
@@ -114,8 +127,11 @@ static void curve(FILE *out, const struct et_hist *h, const char *color,
 	fprintf(out, " %.1f,%.1f\"/>\n", x0 + w, py);
 }
 
-static void panel(FILE *out, const struct et_plot_panel *p, double ox, double oy)
+/* @unit: of the values, "ns" (times, labelled 1us, 1ms...) or a count's */
+static void panel(FILE *out, const struct et_plot_panel *p, const char *unit, double ox,
+		  double oy)
 {
+	bool ns = !strcmp(unit, "ns");
 	double x0 = ox + PAD_L, y0 = oy + PAD_T;
 	double w = PANEL_W - PAD_L - PAD_R, ht = PANEL_H - PAD_T - PAD_B;
 	double lo, hi;
@@ -137,7 +153,10 @@ static void panel(FILE *out, const struct et_plot_panel *p, double ox, double oy
 	for (double v = lo; v <= hi * 1.0001; v *= 10) {
 		double x = xpos(v, lo, hi, x0, w);
 
-		fmt_ns(v, buf, sizeof(buf));
+		if (ns)
+			fmt_ns(v, buf, sizeof(buf));
+		else
+			fmt_count(v, buf, sizeof(buf));
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			x, y0, x, y0 + ht);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%s</text>\n",
@@ -149,8 +168,8 @@ static void panel(FILE *out, const struct et_plot_panel *p, double ox, double oy
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.2f</text>\n",
 			x0 - 4, y + 3, q / 4.0);
 	}
-	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">time in stage (log)</text>\n",
-		x0 + w / 2, y0 + ht + 27);
+	fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%s in stage (log)</text>\n",
+		x0 + w / 2, y0 + ht + 27, ns ? "time" : unit);
 	for (int i = 0; i < p->nr_series; i++)
 		if (p->series[i].hist && p->series[i].hist->count &&
 		    !p->series[i].hist->moments_only)
@@ -158,8 +177,8 @@ static void panel(FILE *out, const struct et_plot_panel *p, double ox, double oy
 	fprintf(out, "</g>\n");
 }
 
-int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *panels,
-		    int n)
+int et_plot_cdf_svg(FILE *out, const char *title, const char *unit,
+		    const struct et_plot_panel *panels, int n)
 {
 	int rows = (n + COLS - 1) / COLS, cols = n < COLS ? n : COLS;
 	int width = (cols ? cols : 1) * PANEL_W + 20, height = HEAD + rows * PANEL_H + 10;
@@ -185,7 +204,7 @@ int et_plot_cdf_svg(FILE *out, const char *title, const struct et_plot_panel *pa
 	fprintf(out, "<text x=\"%.0f\" y=\"44\" font-size=\"11\" fill=\"#444\">cumulative fraction of syscalls; x axis to the 99.9th percentile</text>\n",
 		lx + 10);
 	for (int i = 0; i < n; i++)
-		panel(out, &panels[i], 10 + (i % COLS) * PANEL_W, HEAD + (i / COLS) * PANEL_H);
+		panel(out, &panels[i], unit, 10 + (i % COLS) * PANEL_W, HEAD + (i / COLS) * PANEL_H);
 	fprintf(out, "</svg>\n");
 	return ferror(out) ? -1 : 0;
 }

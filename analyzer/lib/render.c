@@ -628,7 +628,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 	bool mix = rep->nr_files && rep->files[0].mix;
 
 	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"unit\": \"%s\",\n  \"files\": [\n",
-		ENTRY_STAGE_ABI, mix ? "instructions" : "ns");
+		ENTRY_STAGE_ABI, rep->nr_files ? et_file_unit(&rep->files[0]) : "ns");
 	for (int i = 0; i < rep->nr_files; i++) {
 		json_file(&rep->files[i], out);
 		fprintf(out, "%s\n", i + 1 < rep->nr_files ? "," : "");

@@ -431,7 +431,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 		r->nr_test, et_path_name(r->test_path),
 		et_mode_name(r->test_files[0].info.mode));
 	et_json_str(out, r->test_files[0].info.uname);
-	fprintf(out, "},\n  \"unit\": \"%s\"", r->base_files[0].mix ? "instructions" : "ns");
+	fprintf(out, "},\n  \"unit\": \"%s\"", et_file_unit(&r->base_files[0]));
 	if (r->base_files[0].mix) {
 		const char **wn = NULL;
 		size_t nw;

@@ -57,6 +57,13 @@ E6=$DATA/mix32-ppc750-6.12-8xx-bench.mix.gz E7=$DATA/mix32-ppc750-7.2-8xx-bench.
 "$ET" diff -s getppid --plot p8.svg "$E6" "$E7" > p8.txt 2>&1
 check "diff --plot on plugin output: notes in instructions, not ns" \
 	grep -q 'median +33 instructions, mean +33 instructions' p8.svg
+check "diff --plot on plugin output: the x axis counts instructions (no ns, us)" \
+	sh -c "grep -q '>instructions in stage (log)<' p8.svg && ! grep -Eq '>[0-9.]+(ns|us|ms)<' p8.svg"
+"$ET" report -s getppid --plot r8.svg "$E7" > /dev/null 2>&1
+check "report --plot on plugin output: notes and axis in instructions" \
+	sh -c "grep -q 'median [0-9]* instructions, p99 [0-9]* instructions' r8.svg && grep -q '>instructions in stage (log)<' r8.svg"
+expect_eq "report --json on plugin output: unit instructions" \
+	"$("$ET" report --json -s getppid "$E7" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["unit"])')" instructions
 check "diff: 8xx-like getppid, entry code +13 and the handler (other) +19" \
 	sh -c "grep -Eq '^entry \(both\) +212.0 +225.0 +\+13.0' p8.txt && grep -Eq '^other +45.0 +64.0 +\+19.0' p8.txt"
 
