@@ -15,12 +15,15 @@
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/string.h>
+#include <linux/sysfs.h>
 #include <linux/trace_clock.h>
+#include <linux/workqueue.h>
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/entry_stage.h>
@@ -29,6 +32,12 @@
 #define MODULE_PARAM_PREFIX "entry_stage."
 
 DEFINE_STATIC_KEY_FALSE(entry_stage_key);
+
+/*
+ * The calibration's own key: a branch of the same shape as a site's, on
+ * while the stamps are measured, before entry_stage_key goes on.
+ */
+static DEFINE_STATIC_KEY_FALSE(entry_stage_cal_key);
 
 /*
  * Bumped each time staging is switched on, so that a syscall begun in an
@@ -97,6 +106,18 @@ static unsigned int entry_stage_users;
 
 /* While set, fork gives new tasks their scratch. */
 static bool entry_stage_alloc;
+
+/* entry_stage.scratch: tasks that hold scratch now (0 while staging is off) */
+static int entry_stage_scratch_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_scratch));
+}
+
+static const struct kernel_param_ops entry_stage_scratch_ops = {
+	.get = entry_stage_scratch_get,
+};
+module_param_cb(scratch, &entry_stage_scratch_ops, NULL, 0444);
+MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
 
 /* Stages that set a path signature bit (entry_stage_work_of[]). */
 #define ENTRY_STAGE_WORK_MASK						\
@@ -203,12 +224,20 @@ void entry_stage_fork(struct task_struct *p)
 		atomic_inc(&entry_stage_scratch);
 }
 
+/* A task's scratch, taken once: by its free_task() or by staging's end. */
+static void entry_stage_put(struct task_struct *p)
+{
+	struct entry_stage_task *es = xchg(&p->entry_stage, NULL);
+
+	if (!es)
+		return;
+	atomic_dec(&entry_stage_scratch);
+	kfree(es);
+}
+
 void entry_stage_free(struct task_struct *p)
 {
-	if (p->entry_stage)
-		atomic_dec(&entry_stage_scratch);
-	kfree(p->entry_stage);
-	p->entry_stage = NULL;
+	entry_stage_put(p);
 }
 
 /* Give every task its scratch (as ftrace's graph tracer does its stacks). */
@@ -253,6 +282,37 @@ static int entry_stage_alloc_tasks(void)
 	return ret;
 }
 
+/*
+ * Staging is off (the key is off, fork gives no scratch): take every
+ * task's scratch back.  A task may have been half-way through a stamp
+ * when the key went off, preempted between reading its entry_stage_cur
+ * and storing through it; the stamp then ends before the task's next
+ * voluntary context switch or return to user mode, which is what an RCU
+ * Tasks grace period waits for.  Without preemption a stamp runs to its
+ * end, so a pass of every CPU through the scheduler is enough.  After
+ * that nothing reads the scratch but through entry_stage_cur, which is
+ * cleared here, so that no task comes back to a stale one either.
+ */
+static void entry_stage_nop_work(struct work_struct *work)
+{
+}
+
+static void entry_stage_free_tasks(void)
+{
+	struct task_struct *g, *t;
+
+	if (IS_ENABLED(CONFIG_TASKS_RCU))
+		synchronize_rcu_tasks();
+	else
+		schedule_on_each_cpu(entry_stage_nop_work);
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		WRITE_ONCE(t->entry_stage_cur, NULL);
+		entry_stage_put(t);
+	}
+	rcu_read_unlock();
+}
+
 static int entry_stage_cmp_u32(const void *a, const void *b)
 {
 	u32 x = *(const u32 *)a, y = *(const u32 *)b;
@@ -266,7 +326,7 @@ static int entry_stage_cmp_u32(const void *a, const void *b)
  */
 #define ENTRY_STAGE_CAL(i)						\
 	do {								\
-		if (static_branch_unlikely(&entry_stage_key))		\
+		if (static_branch_unlikely(&entry_stage_cal_key))	\
 			__entry_stage_stamp(i, ENTRY_STAGE_EDGE_END,	\
 					    ENTRY_STAGE_NONE);		\
 	} while (0)
@@ -274,9 +334,9 @@ static int entry_stage_cmp_u32(const void *a, const void *b)
 /* An AGG stage's begin and end, as the body probes take them. */
 static __always_inline void entry_stage_cal_agg_pair(void)
 {
-	if (static_branch_unlikely(&entry_stage_key))
+	if (static_branch_unlikely(&entry_stage_cal_key))
 		__entry_stage_acc_begin(ENTRY_STAGE_LSM_TASK_KILL, true);
-	if (static_branch_unlikely(&entry_stage_key))
+	if (static_branch_unlikely(&entry_stage_cal_key))
 		__entry_stage_acc_end(ENTRY_STAGE_LSM_TASK_KILL, true);
 }
 
@@ -331,7 +391,8 @@ static void entry_stage_cal_span(u64 b, u64 e, unsigned int n, u32 *cost,
 /*
  * Measure what a stamp costs: the time between back-to-back stamps (the
  * mean of a run of 8), over 16 runs with interrupts off, on a scratch of
- * its own.  Every stage time includes about one stamp, from the counter
+ * its own, before any site is on, so that the first event already carries
+ * the cost.  Every stage time includes about one stamp, from the counter
  * read that begins it to the one that ends it; a parent stage also
  * includes two for each child, and the body one AGG pair per AGG stage
  * occurrence (agg_cost_median, the pair's cost over a stamp's).
@@ -347,6 +408,7 @@ static void entry_stage_calibrate(void)
 
 	if (!es)
 		return;
+	static_branch_enable(&entry_stage_cal_key);
 	local_irq_save(flags);
 	cur = current->entry_stage_cur;
 	WRITE_ONCE(current->entry_stage_cur, es);
@@ -363,6 +425,7 @@ static void entry_stage_calibrate(void)
 	}
 	WRITE_ONCE(current->entry_stage_cur, cur);
 	local_irq_restore(flags);
+	static_branch_disable(&entry_stage_cal_key);
 	kfree(es);
 
 	sort(cost, ENTRY_STAGE_CAL_ROUNDS, sizeof(u32), entry_stage_cmp_u32, NULL);
@@ -404,9 +467,9 @@ static int entry_stage_start(void)
 	if (ret)
 		pr_warn("entry_stage: no stamp scratch for some tasks (%d): they are not staged\n",
 			ret);
+	entry_stage_calibrate();
 	WRITE_ONCE(entry_stage_epoch, entry_stage_epoch + 1);
 	static_branch_enable(&entry_stage_key);
-	entry_stage_calibrate();
 	return 0;
 }
 
@@ -427,9 +490,11 @@ void entry_stage_unreg(void)
 {
 	if (--entry_stage_users)
 		return;
+	WRITE_ONCE(entry_stage_alloc, false);
 	static_branch_disable(&entry_stage_key);
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
 		arch_entry_stage_pmu_stop();
+	entry_stage_free_tasks();
 }
 
 /*

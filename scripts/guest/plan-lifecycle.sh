@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest plan: the life of the stamp scratch and calibration across enable
+# and disable of the entry_stage events (series v3, issue 22 item 5).  A
+# sysloop runs in the background all along, so that syscalls are in flight
+# while the key flips.  Writes lifecycle.txt: one "key value" line per
+# observation, read by scripts/kernel/kernel-lifecycle.  /plan.env sets N.
+out=$1
+set -u
+. /plan.env
+T=/sys/kernel/tracing
+E=$T/events/entry_stage
+P=/sys/module/entry_stage/parameters
+o=$out/lifecycle.txt
+: >$o
+say() { echo "$1 $2" >>$o; }
+forks() { i=0; while [ $i -lt 20 ]; do /bin/true; i=$((i + 1)); done; }
+echo 16384 >$T/buffer_size_kb
+say scratch_boot "$(cat $P/scratch 2>/dev/null || echo missing)"
+/work/sysloop -n 100000000 getppid >/dev/null 2>&1 &
+bg=$!
+for round in 1 2 3; do
+	echo >$T/trace
+	echo 1 >$E/entry_stage_summary/enable
+	say scratch_on$round "$(cat $P/scratch)"
+	/work/sysloop -n $N getppid kill0 >/dev/null
+	echo 0 >$E/entry_stage_summary/enable
+	say scratch_off$round "$(cat $P/scratch)"
+	forks
+	say scratch_fork$round "$(cat $P/scratch)"
+	grep 'entry_stage_summary:' $T/trace >$out/summary$round.txt || true
+	say events$round "$(wc -l <$out/summary$round.txt)"
+	say cost0_$round "$(grep -c 'stamp_cost=0 ' $out/summary$round.txt)"
+done
+kill $bg 2>/dev/null
+wait $bg 2>/dev/null
+dmesg | grep -iE 'entry_stage|BUG|WARNING|KASAN' >$out/dmesg.txt || true
+say dmesg_bad "$(grep -ciE 'BUG|WARNING|KASAN' $out/dmesg.txt)"
+cat $o
