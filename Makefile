@@ -111,7 +111,7 @@ bench: all
 # first install of the packages)
 CHECK_FAST := t-unit t-vocabulary t-series t-errors t-edges t-lost t-mix-where t-views
 check-fast: all san
-	analyzer/tests/run $(CHECK_FAST)
+	analyzer/tests/run -j2 $(CHECK_FAST)
 
 # the Debian packages (debian/): built, installed, used, removed
 deb-check:
