@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,15 +29,19 @@
  * libtracecmd 1.3.1 crashes in tracecmd_close() on a handle whose data
  * failed to initialise (tracecmd_open() itself does that on a truncated v6
  * file).  Such a handle is parked here instead: never closed, still
- * reachable, so it is neither a crash nor a leak report.  One per bad file.
+ * reachable, so it is neither a crash nor a leak report.  One per bad file;
+ * the library's only process-wide state, taken one slot at a time, so that
+ * two threads opening bad files do not share one.
  */
 static struct tracecmd_input *parked[64];
-static unsigned int nr_parked;
+static atomic_uint nr_parked;
 
 static void park_handle(struct tracecmd_input *handle)
 {
-	if (nr_parked < ET_ARRAY_SIZE(parked))
-		parked[nr_parked++] = handle;
+	unsigned int i = atomic_fetch_add(&nr_parked, 1);
+
+	if (i < ET_ARRAY_SIZE(parked))
+		parked[i] = handle;
 }
 
 /*
