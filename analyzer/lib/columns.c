@@ -145,30 +145,37 @@ void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool m
 		}
 }
 
+/* A value for a machine (JSON, CSV): exact integers, fixed decimals. */
+static void col_machine(FILE *out, enum et_col c, const struct et_hist *h, double div,
+			bool quantiles)
+{
+	switch (cols[c].type) {
+	case COL_QUANTILE:
+		if (!quantiles) {
+			fprintf(out, "null");
+			break;
+		}
+		/* fall through */
+	case COL_COUNT:
+	case COL_TIME:
+		fprintf(out, "%" PRIu64, col_u64(c, h));
+		break;
+	case COL_FRAC:
+		fprintf(out, "%.3f", et_col_value(c, h));
+		break;
+	case COL_AT:
+		fprintf(out, "%.9f", et_col_value(c, h) / div);
+		break;
+	}
+}
+
 void et_cols_json(FILE *out, const struct et_hist *h, double div)
 {
 	bool q = et_hist_has_quantiles(h);
 
 	for (int c = 0; c < ET_COL_NR; c++) {
 		fprintf(out, "%s\"%s\": ", c ? ", " : "", cols[c].key);
-		switch (cols[c].type) {
-		case COL_QUANTILE:
-			if (!q) {
-				fprintf(out, "null");
-				break;
-			}
-			/* fall through */
-		case COL_COUNT:
-		case COL_TIME:
-			fprintf(out, "%" PRIu64, col_u64(c, h));
-			break;
-		case COL_FRAC:
-			fprintf(out, "%.3f", et_col_value(c, h));
-			break;
-		case COL_AT:
-			fprintf(out, "%.9f", et_col_value(c, h) / div);
-			break;
-		}
+		col_machine(out, c, h, div, q);
 	}
 }
 
@@ -178,24 +185,13 @@ void et_cols_csv_head(FILE *out)
 		fprintf(out, "%s%s", c ? "," : "", cols[c].key);
 }
 
+/* CSV: exemplar times in seconds, quantiles even where the hist keeps none */
 void et_cols_csv_row(FILE *out, const struct et_hist *h)
 {
 	for (int c = 0; c < ET_COL_NR; c++) {
 		if (c)
 			fputc(',', out);
-		switch (cols[c].type) {
-		case COL_COUNT:
-		case COL_TIME:
-		case COL_QUANTILE:
-			fprintf(out, "%" PRIu64, col_u64(c, h));
-			break;
-		case COL_FRAC:
-			fprintf(out, "%.3f", et_col_value(c, h));
-			break;
-		case COL_AT:
-			fprintf(out, "%.9f", et_col_value(c, h) / 1e9);
-			break;
-		}
+		col_machine(out, c, h, 1e9, true);
 	}
 }
 
