@@ -25,18 +25,18 @@ static const struct col_def {
 	enum col_type type;
 	double q;		/* COL_QUANTILE */
 } cols[ET_COL_NR] = {
-	[ET_COL_COUNT]	= { "count",  "count",  9,  COL_COUNT },
-	[ET_COL_MIN]	= { "min",    "min",    9,  COL_TIME },
-	[ET_COL_MIN_AT]	= { "min_at", "min_at", 15, COL_AT },
-	[ET_COL_MEAN]	= { "mean",   "mean",   11, COL_FRAC },
+	[ET_COL_COUNT]	= { "count",  "count",  9,  COL_COUNT, 0 },
+	[ET_COL_MIN]	= { "min",    "min",    9,  COL_TIME, 0 },
+	[ET_COL_MIN_AT]	= { "min_at", "min_at", 15, COL_AT, 0 },
+	[ET_COL_MEAN]	= { "mean",   "mean",   11, COL_FRAC, 0 },
 	[ET_COL_P50]	= { "p50",    "p50",    9,  COL_QUANTILE, 0.5 },
 	[ET_COL_P90]	= { "p90",    "p90",    9,  COL_QUANTILE, 0.9 },
 	[ET_COL_P99]	= { "p99",    "p99",    9,  COL_QUANTILE, 0.99 },
 	[ET_COL_P999]	= { "p99.9",  "p999",   9,  COL_QUANTILE, 0.999 },
-	[ET_COL_MAX]	= { "max",    "max",    10, COL_TIME },
-	[ET_COL_MAX_AT]	= { "max_at", "max_at", 15, COL_AT },
-	[ET_COL_STDDEV]	= { "stddev", "stddev", 11, COL_FRAC },
-	[ET_COL_TOTAL]	= { "total",  "total",  14, COL_TIME },
+	[ET_COL_MAX]	= { "max",    "max",    10, COL_TIME, 0 },
+	[ET_COL_MAX_AT]	= { "max_at", "max_at", 15, COL_AT, 0 },
+	[ET_COL_STDDEV]	= { "stddev", "stddev", 11, COL_FRAC, 0 },
+	[ET_COL_TOTAL]	= { "total",  "total",  14, COL_TIME, 0 },
 };
 
 /* The breakdown tables' columns, in their order. */
