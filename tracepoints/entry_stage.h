@@ -80,13 +80,16 @@ TRACE_EVENT_FN(entry_stage_time,
  * their DEFERRED slots belong to syscall tail_seq (0: none).  sample is
  * the 1-in-N sampling in effect, stamp_cost the calibrated cost of one
  * stamp in thousandths of a tick, which every stage time includes about
- * once.  The print format gives the u32 element size as a literal 4:
+ * once.  span is the syscall's first stamp to its burst, in ticks (cycles
+ * with the PMU source): its top-level stages before emit tile it, so what
+ * it holds beyond their sum is code no stage covers (and about one stamp).
+ * The print format gives the u32 element size as a literal 4:
  * libtraceevent 1.7 cannot parse sizeof() there.
  */
 TRACE_EVENT_FN(entry_stage_summary,
 	       TP_PROTO(const struct entry_stage_task *es, u64 mask,
-			u32 tail_seq, u32 rcu_unlock_slow),
-	       TP_ARGS(es, mask, tail_seq, rcu_unlock_slow),
+			u32 tail_seq, u32 rcu_unlock_slow, u32 span),
+	       TP_ARGS(es, mask, tail_seq, rcu_unlock_slow, span),
 	       TP_STRUCT__entry(__field(u32, seq)
 				__field(int, nr)
 				__field(u32, work)
@@ -97,6 +100,7 @@ TRACE_EVENT_FN(entry_stage_summary,
 				__field(u32, sample)
 				__field(u32, khz)
 				__field(u32, stamp_cost)
+				__field(u32, span)
 				__array(u32, delta, ENTRY_STAGE_NR)
 				__dynamic_array(u32, insns,
 						IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
@@ -111,15 +115,16 @@ TRACE_EVENT_FN(entry_stage_summary,
 			      __entry->sample = READ_ONCE(entry_stage_sample);
 			      __entry->khz = entry_stage_khz;
 			      __entry->stamp_cost = entry_stage_calib.cost_median;
+			      __entry->span = span;
 			      entry_stage_fill(__entry->delta,
 					       IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ?
 					       __get_dynamic_array(insns) : NULL,
 					       es, mask);),
-	       TP_printk("seq=%u nr=%d work=0x%x ret=%ld start=%llu tail_seq=%u rcu_unlock_slow=%u sample=%u khz=%u stamp_cost=%u insns=%s delta=%s",
+	       TP_printk("seq=%u nr=%d work=0x%x ret=%ld start=%llu tail_seq=%u rcu_unlock_slow=%u sample=%u khz=%u stamp_cost=%u span=%u insns=%s delta=%s",
 			 __entry->seq, __entry->nr, __entry->work, __entry->ret,
 			 __entry->start, __entry->tail_seq,
 			 __entry->rcu_unlock_slow, __entry->sample, __entry->khz,
-			 __entry->stamp_cost,
+			 __entry->stamp_cost, __entry->span,
 			 __print_array(__get_dynamic_array(insns),
 				       __get_dynamic_array_len(insns) / 4, 4),
 			 __print_array(__entry->delta, ENTRY_STAGE_NR, 4)),

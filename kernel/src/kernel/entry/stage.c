@@ -165,6 +165,17 @@ static __always_inline u64 entry_stage_delta(const struct entry_stage_task *es,
 	return e - b;
 }
 
+/*
+ * The staged syscall's span, from its first stamp to the burst's: ticks, or
+ * cycles with the PMU source (32-bit, as the stage deltas).
+ */
+static __always_inline u32 entry_stage_span(u64 first, u64 burst)
+{
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return (u32)burst - (u32)first;
+	return min_t(u64, burst - first, U32_MAX);
+}
+
 /* Zero a summary array: 8 bytes at a time (it is u64-aligned). */
 static __always_inline void entry_stage_zero(u32 *a)
 {
@@ -225,7 +236,7 @@ void entry_stage_fork(struct task_struct *p)
 }
 
 /* A task's scratch, taken once: by its free_task() or by staging's end. */
-static void entry_stage_put(struct task_struct *p)
+void entry_stage_free(struct task_struct *p)
 {
 	struct entry_stage_task *es = xchg(&p->entry_stage, NULL);
 
@@ -233,11 +244,6 @@ static void entry_stage_put(struct task_struct *p)
 		return;
 	atomic_dec(&entry_stage_scratch);
 	kfree(es);
-}
-
-void entry_stage_free(struct task_struct *p)
-{
-	entry_stage_put(p);
 }
 
 /* Give every task its scratch (as ftrace's graph tracer does its stacks). */
@@ -308,7 +314,7 @@ static void entry_stage_free_tasks(void)
 	rcu_read_lock();
 	for_each_process_thread(g, t) {
 		WRITE_ONCE(t->entry_stage_cur, NULL);
-		entry_stage_put(t);
+		entry_stage_free(t);
 	}
 	rcu_read_unlock();
 }
@@ -561,7 +567,8 @@ void __entry_stage_burst(void)
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
 
 	if (trace_entry_stage_summary_enabled())
-		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu);
+		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
+					  entry_stage_span(es->entry, emit));
 	if (trace_entry_stage_time_enabled()) {
 		for (mask = tail; mask; mask &= mask - 1) {
 			id = __ffs64(mask);
