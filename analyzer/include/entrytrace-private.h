@@ -106,6 +106,7 @@ struct et_event {
 			bool pmu;
 			const uint64_t *delta;	/* ET_STAGE_NR kernel slots, ns */
 			int nr_delta;
+			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
 		} summary;
 		struct {
 			uint32_t source;	/* 0 counter, 1 PMU */
@@ -225,6 +226,8 @@ struct et_syscall {
 	 * start.
 	 */
 	int64_t clock_offset;
+	uint64_t span;		/* summary mode: the kernel's span, first stamp
+				 * to burst, as stamped (0: not recorded) */
 	/* valid only where stage_mask (start_mask) has the bit: */
 	uint64_t ns[ET_STAGE_NR];
 	uint32_t count[ET_STAGE_NR];

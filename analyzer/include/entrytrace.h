@@ -132,6 +132,7 @@ enum et_mode {
 #define ET_HAVE_STAGES		(1u << 6)
 #define ET_HAVE_SUMMARY		(1u << 7)
 #define ET_HAVE_TASK		(1u << 8)
+#define ET_HAVE_SPAN		(1u << 9)	/* summaries carry span (v3) */
 
 /* A path, or "-" for standard input; on failure errbuf says why in a line. */
 struct et_trace *et_trace_open(const char *path, enum et_err *err,

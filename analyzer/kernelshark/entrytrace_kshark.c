@@ -82,6 +82,7 @@ static const struct ets_rgb palette[ET_STAGE_NR] = {
 	[ET_STAGE_OFF_CPU]		= RGB(0x878787),
 	[ET_STAGE_IRQ]			= RGB(0x542788),
 	[ET_STAGE_USER_GAP]		= RGB(0xd9d9d9),
+	[ET_STAGE_UNTIMED]		= RGB(0x4d4d4d),
 };
 
 /* A stage added to stages.def without a colour here gets its phase's. */

@@ -322,6 +322,9 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 				 info->path);
 			return ET_ERR_ABI;
 		}
+		d->have_su_span = resolve(ev, "span", &d->su_span);
+		if (d->have_su_span)
+			info->present |= ET_HAVE_SPAN;
 		d->su_nr_delta = d->su_delta.size / 4;
 		set_handler(d, ev, H_SUMMARY);
 		info->present |= ET_HAVE_SUMMARY;
@@ -606,6 +609,8 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		}
 		ev->summary.delta = s->su_buf;
 		ev->summary.nr_delta = et_stage_nr_kernel;
+		ev->summary.span = d->have_su_span ?
+			et_ticks_ns(rd_field(d, rec, &d->su_span), khz) : 0;
 		return true;
 	}
 	case H_CALIB: {

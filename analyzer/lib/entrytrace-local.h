@@ -95,7 +95,8 @@ struct et_decoder {
 	struct et_field st_seq, st_nr, st_stage, st_work, st_count, st_khz,
 		st_sample, st_cost, st_start, st_delta, st_insns, st_ret;
 	struct et_field su_seq, su_tail_seq, su_nr, su_work, su_ret, su_start,
-		su_rcu, su_sample, su_khz, su_cost, su_delta;
+		su_rcu, su_sample, su_khz, su_cost, su_delta, su_span;
+	bool have_su_span;	/* series v3's summary carries span */
 	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
 		ca_agg, ca_scratch, ca_failed, ca_abi;
 	int su_nr_delta;	/* the summary's slots in this file */

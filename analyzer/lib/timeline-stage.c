@@ -85,16 +85,19 @@ static uint64_t top_stages(const struct et_syscall *sc, uint64_t *sum)
 /*
  * Stage mode: the time between the syscall's top-level stages that no
  * stage covers (each gap holding about one stamp too, unless
- * --raw-stamps), from the stamps as they are.
+ * --raw-stamps), from the stamps as they are; false if some top-level
+ * stage has no start.
  */
-static uint64_t stage_gaps(struct et_timeline *tl, const struct et_syscall *sc)
+static bool stage_gaps(struct et_timeline *tl, const struct et_syscall *sc,
+		       uint64_t *out)
 {
 	uint64_t sum, end = 0, gaps = 0, top = top_stages(sc, &sum);
 	double c = tl->raw_stamps ? 0 : tl->stamp_ns;
 	int order[ET_STAGE_NR], n = 0;
 
-	if (tl->mode != ET_MODE_STAGES || (top & ~sc->start_mask))
-		return 0;
+	*out = 0;
+	if (tl->mode != ET_MODE_STAGES || !top || (top & ~sc->start_mask))
+		return false;
 	/* emit is no gap: it is the tracer's own interval */
 	if (et_sc_has(sc, ET_STAGE_EMIT) && (sc->start_mask & (1ull << ET_STAGE_EMIT)))
 		top |= 1ull << ET_STAGE_EMIT;
@@ -118,7 +121,31 @@ static uint64_t stage_gaps(struct et_timeline *tl, const struct et_syscall *sc)
 		if (e > end)
 			end = e;
 	}
-	return gaps;
+	*out = gaps;
+	return true;
+}
+
+/*
+ * Summary mode, series v3: the kernel's span (first stamp to burst) less
+ * the top-level stages before the burst as stamped, less the one stamp
+ * that begins the first stage (unless --raw-stamps); false without a span.
+ */
+static bool summary_untimed(struct et_timeline *tl, const struct et_syscall *sc,
+			    uint64_t *out)
+{
+	double c = tl->raw_stamps ? 0 : tl->stamp_ns, left;
+	uint64_t core = 0;
+
+	*out = 0;
+	if (tl->mode != ET_MODE_SUMMARY || !sc->span)
+		return false;
+	for (int i = 0; i < et_stage_nr_kernel; i++)
+		if (et_stages[i].parent == ET_STAGE_NONE && i != ET_STAGE_EMIT &&
+		    et_stages[i].kind != ET_KIND_DEFERRED && et_sc_has(sc, i))
+			core += sc->ns[i];
+	left = (double)sc->span - (double)core - c;
+	*out = left > 0 ? (uint64_t)(left + 0.5) : 0;
+	return true;
 }
 
 /*
@@ -132,6 +159,7 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
 	uint64_t total, gaps, raw_end = 0;
+	bool have_gaps;
 
 	sc->clock_offset = tl->clock_offset;
 	if (tl->mode == ET_MODE_STAGES)
@@ -140,7 +168,7 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
-	gaps = stage_gaps(tl, sc);
+	have_gaps = stage_gaps(tl, sc, &gaps) || summary_untimed(tl, sc, &gaps);
 	/*
 	 * Summary mode has no stamp times: the syscall's last stamp is placed
 	 * at t0 plus its stages as they were stamped (the stamps' own cost is
@@ -155,8 +183,11 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 	stamp_correct(tl, sc);
 	top_stages(sc, &total);
 	total += gaps;
+	/* what lies between the first and the last stamp outside every stage */
+	if (have_gaps)
+		sc_set(sc, ET_STAGE_UNTIMED, gaps);
 	if (tl->mode == ET_MODE_SUMMARY)
-		sc->t1 = raw_end;
+		sc->t1 = raw_end + (sc->span ? gaps : 0);
 	if (tail)
 		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
@@ -364,6 +395,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 	}
 	if (ev->summary.rcu_unlock_slow && et_sc_has(sc, ET_STAGE_RCU_UNLOCK_SLOW))
 		sc->count[ET_STAGE_RCU_UNLOCK_SLOW] = ev->summary.rcu_unlock_slow;
+	sc->span = ev->summary.span;
 	sc->t0 = ev->summary.start;
 	sc->t1 = sc->t0 + core;
 	if (!tl->offset_fixed && ev->ts >= sc->t1 &&

@@ -818,6 +818,12 @@ static const char *const invisible_stock_ct[] = {
 	NULL,
 };
 
+static const char *const invisible_summary_span[] = {
+	"summary mode: stage durations only, no stage start times; total is the kernel's span (first stamp to burst) and the stages after the burst, untimed the part of the span no stage covers (emit is not in total)",
+	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
+	NULL,
+};
+
 static const char *const invisible_summary[] = {
 	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it; emit is not in user_gap)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
@@ -840,7 +846,7 @@ size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **l
 		base = present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
 		break;
 	case ET_MODE_SUMMARY:
-		base = invisible_summary;
+		base = present & ET_HAVE_SPAN ? invisible_summary_span : invisible_summary;
 		break;
 	case ET_MODE_STAGES:
 		break;

@@ -62,3 +62,37 @@ check "... naming it STALE" grep -q "^STALE: kstack_rand insns" stale.txt
 rc=$?
 expect_eq "v2: the stages do not compare like for like (kernel-stage-compare exit)" "$rc" 1
 expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 6.12)" /nonexistent.mix
+
+# The analyzer's side: untimed, the time between a syscall's first and last
+# stamp that no top-level stage covers (stage mode: the gaps between the
+# stage stamps, less a stamp each; summary mode, v3: the kernel's span less
+# the stages and the stamp that begins the first, so the stamps of the
+# boundaries that are not switches stay in it).  The recordings' series:
+# PROVENANCE-kernel.md, PROVENANCE-ppc64le.md (x86_64 7.3 is v3, the rest v2).
+untimed() {	# FILE: getppid's untimed p50, the stamp, and counts of untimed and syscall
+	"$ET" report --json -s getppid "$1" >u.json
+	echo "$(cell u.json getppid untimed p50) $(jget u.json "d['files'][0]['syscalls']['stamp_ns']")" \
+	     "$(cell u.json getppid untimed count) $(cell u.json getppid syscall count)"
+}
+for f in x86_64-7.2-stage ppc64le-$NEWEST-stage; do
+	read -r u50 stamp nu ns < <(untimed "$DATA/$f.dat")
+	check "v2 $f: getppid's untimed p50 $u50 ns is over one stamp ($stamp ns): v2 does not tile" \
+		python3 -c "import sys; sys.exit(not $u50 > $stamp)"
+	expect_eq "v2 $f: untimed counted for every getppid" "$nu" "$ns"
+done
+read -r u50 stamp nu ns < <(untimed "$DATA/x86_64-$NEWEST-stage.dat")
+check "v3 x86_64-$NEWEST-stage: getppid's untimed p50 $u50 ns is at most one stamp ($stamp ns): v3 tiles" \
+	python3 -c "import sys; sys.exit(not $u50 <= $stamp)"
+expect_eq "v3 x86_64-$NEWEST-stage: untimed counted for every getppid" "$nu" "$ns"
+read -r u50 stamp nu ns < <(untimed "$DATA/x86_64-$NEWEST-compact.dat")
+check "v3 x86_64-$NEWEST-compact (span): getppid's untimed p50 $u50 ns is at most two stamps ($stamp ns)" \
+	python3 -c "import sys; sys.exit(not 0 < $u50 <= 2 * $stamp)"
+expect_eq "v3 x86_64-$NEWEST-compact: untimed counted for every getppid" "$nu" "$ns"
+"$ET" report -s getppid "$DATA/x86_64-$NEWEST-compact.dat" >u-v3c.txt
+check "v3 summary: the report says the total is the kernel's span" grep -q "total is the kernel's span" u-v3c.txt
+# v2's summaries carry no span: no untimed, and the report says what the
+# total is instead
+"$ET" report -s getppid "$DATA/x86_64-7.2-compact.dat" >u-v2c.txt
+check "v2 summary: no untimed row without the kernel's span" sh -c "! grep -q ' untimed ' u-v2c.txt"
+check "v2 summary: the total is the sum of the stages, the report says" \
+	grep -q "total is the sum of the top-level stages" u-v2c.txt
