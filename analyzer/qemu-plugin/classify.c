@@ -22,8 +22,21 @@ const char *const class_names[MIX_NCLASSES] = {
 	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
 };
 
-struct kind kinds[MIX_MAX_KINDS];
-int nkinds;
+/* The kinds of this run: the arch's table, then calls= and SPRs as met. */
+static struct {
+	struct kind k[MIX_MAX_KINDS];
+	int n;
+} table;
+
+int classify_nkinds(void)
+{
+	return table.n;
+}
+
+const struct kind *classify_kind(int k)
+{
+	return &table.k[k];
+}
 
 static const struct kind x86_kinds[] = {
 	{ "lock", C_ATOMIC },
@@ -88,8 +101,8 @@ static const struct kind ppc_kinds[] = {
 
 static int find_kind(const char *name)
 {
-	for (int i = 0; i < nkinds; i++)
-		if (!strcmp(kinds[i].name, name))
+	for (int i = 0; i < table.n; i++)
+		if (!strcmp(table.k[i].name, name))
 			return i;
 	return -1;
 }
@@ -100,19 +113,19 @@ static int add_kind(const char *name, unsigned classes)
 
 	if (k >= 0)
 		return k;
-	if (nkinds == MIX_MAX_KINDS)
+	if (table.n == MIX_MAX_KINDS)
 		return find_kind("spr_other");
-	size_t l = strnlen(name, sizeof(kinds[0].name) - 1);
+	size_t l = strnlen(name, sizeof(table.k[0].name) - 1);
 
-	memcpy(kinds[nkinds].name, name, l);
-	kinds[nkinds].name[l] = 0;
-	kinds[nkinds].classes = classes;
-	return nkinds++;
+	memcpy(table.k[table.n].name, name, l);
+	table.k[table.n].name[l] = 0;
+	table.k[table.n].classes = classes;
+	return table.n++;
 }
 
 int classify_add_kind(const char *name, unsigned classes)
 {
-	return nkinds == MIX_MAX_KINDS && find_kind(name) < 0 ? -1 : add_kind(name, classes);
+	return table.n == MIX_MAX_KINDS && find_kind(name) < 0 ? -1 : add_kind(name, classes);
 }
 
 void classify_init(enum arch arch)
@@ -121,7 +134,7 @@ void classify_init(enum arch arch)
 	size_t n = arch == ARCH_X86_64 ? sizeof(x86_kinds) / sizeof(*t) :
 					 sizeof(ppc_kinds) / sizeof(*t);
 
-	nkinds = 0;
+	table.n = 0;
 	for (size_t i = 0; i < n; i++)
 		add_kind(t[i].name, t[i].classes);
 	if (arch == ARCH_PPC64)

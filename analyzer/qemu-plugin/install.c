@@ -146,7 +146,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	 * entry reach too), so that the tables say how often it was called.
 	 */
 	for (int i = 0; i < P.opt.ncall_names; i++) {
-		char kname[sizeof(kinds[0].name)];
+		char kname[MIX_KIND_NAME];
 		size_t f;
 		int k;
 

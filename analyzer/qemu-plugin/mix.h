@@ -99,8 +99,9 @@ const char *site_problem(const struct sitefile *sf, unsigned stage, int edge, un
 int intern(struct sitefile *sf, const char *name);
 
 /* classify.c: an instruction kind, or -1 */
+#define MIX_KIND_NAME 64
 struct kind {
-	char name[64];
+	char name[MIX_KIND_NAME];
 	unsigned classes;
 };
 enum {
@@ -113,8 +114,8 @@ enum {
 };
 #define MIX_NCLASSES 6
 extern const char *const class_names[MIX_NCLASSES];
-extern struct kind kinds[MIX_MAX_KINDS];
-extern int nkinds;
+int classify_nkinds(void);
+const struct kind *classify_kind(int k);	/* 0 <= k < classify_nkinds() */
 void classify_init(enum arch arch);
 int classify_add_kind(const char *name, unsigned classes);
 int classify(enum arch arch, bool big_endian, const uint8_t *p, size_t n);

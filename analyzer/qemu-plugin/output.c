@@ -117,7 +117,7 @@ static void write_group(FILE *f, const struct row *r, size_t n, struct nrow *kn,
 	size_t nf = 0;
 	int rank = 0;
 
-	for (int k = 0; k < nkinds; k++)
+	for (int k = 0; k < classify_nkinds(); k++)
 		kn[k] = (struct nrow){ .id = k };
 	for (size_t i = 0; i < n; i++) {
 		const struct islot *is = &P.islots[r[i].id];
@@ -134,11 +134,11 @@ static void write_group(FILE *f, const struct row *r, size_t n, struct nrow *kn,
 		}
 		fn[*fi - 1].n += r[i].n;
 	}
-	qsort(kn, nkinds, sizeof(*kn), cmp_nrow);
-	for (int k = 0; k < nkinds && kn[k].n; k++) {
-		fprintf(f, "kinds %s %s %s %" PRIu64 "\n", name, acc, kinds[kn[k].id].name, kn[k].n);
+	qsort(kn, classify_nkinds(), sizeof(*kn), cmp_nrow);
+	for (int k = 0; k < classify_nkinds() && kn[k].n; k++) {
+		fprintf(f, "kinds %s %s %s %" PRIu64 "\n", name, acc, classify_kind(kn[k].id)->name, kn[k].n);
 		for (int c = 0; c < MIX_NCLASSES; c++)
-			if (kinds[kn[k].id].classes & (1u << c))
+			if (classify_kind(kn[k].id)->classes & (1u << c))
 				cls[c] += kn[k].n;
 	}
 	for (int c = 0; c < MIX_NCLASSES; c++)
@@ -183,12 +183,12 @@ static int write_body(FILE *f)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
 				a < P.sf.nstages ? (P.sf.stages[a].parent >= 0 ?
 						  P.sf.stages[P.sf.stages[a].parent].name : "-") : "-");
-	for (int k = 0; k < nkinds; k++) {
-		fprintf(f, "kind %d %s ", k, kinds[k].name);
+	for (int k = 0; k < classify_nkinds(); k++) {
+		fprintf(f, "kind %d %s ", k, classify_kind(k)->name);
 		bool first = true;
 
 		for (int c = 0; c < MIX_NCLASSES; c++)
-			if (kinds[k].classes & (1u << c)) {
+			if (classify_kind(k)->classes & (1u << c)) {
 				fprintf(f, "%s%s", first ? "" : ",", class_names[c]);
 				first = false;
 			}
@@ -227,8 +227,8 @@ static int write_body(FILE *f)
 	for (int i = 0; i < P.nddiff; i++)
 		fprintf(f, "disas_diff %#" PRIx64 " %s %s bytes=%s disas=%s\n", P.ddiff[i].addr,
 			P.ddiff[i].bytes, P.ddiff[i].text,
-			P.ddiff[i].bk >= 0 ? kinds[P.ddiff[i].bk].name : "-",
-			P.ddiff[i].dk >= 0 ? kinds[P.ddiff[i].dk].name : P.ddiff[i].dk == -2 ? "spr?" : "-");
+			P.ddiff[i].bk >= 0 ? classify_kind(P.ddiff[i].bk)->name : "-",
+			P.ddiff[i].dk >= 0 ? classify_kind(P.ddiff[i].dk)->name : P.ddiff[i].dk == -2 ? "spr?" : "-");
 	/* markers by role: how often each kind of marker ran */
 	{
 		static const char *const rn[] = { "sysentry", "vector", "return", "switch",
@@ -262,7 +262,7 @@ static int write_body(FILE *f)
 	}
 
 	rows = malloc((P.sums.n + 1) * sizeof(*rows));
-	kn = malloc((nkinds + 1) * sizeof(*kn));
+	kn = malloc((classify_nkinds() + 1) * sizeof(*kn));
 	fn = malloc((P.sf.nfuncs + 2) * sizeof(*fn));
 	ids = malloc((P.nslots + 1) * sizeof(*ids));
 	if (!rows || !kn || !fn || !ids)
@@ -325,9 +325,9 @@ static int write_body(FILE *f)
 					is->addr - P.sf.funcs[is->func].addr);
 			else
 				fprintf(f, "-");
-			fprintf(f, " %s%s%s\n", is->kind >= 0 ? kinds[is->kind].name : "-",
+			fprintf(f, " %s%s%s\n", is->kind >= 0 ? classify_kind(is->kind)->name : "-",
 				is->callkind >= 0 ? "," : "",
-				is->callkind >= 0 ? kinds[is->callkind].name : "");
+				is->callkind >= 0 ? classify_kind(is->callkind)->name : "");
 		}
 		free(order);
 	}

@@ -103,8 +103,8 @@ static void check_disas(struct qemu_plugin_insn *insn, uint64_t a, const uint8_t
 	if (dk == -2) {
 		P.count.disas_undecided++;
 		/* an SPR alias: the bytes must say some mtspr/mfspr/mftb, or none */
-		if (bk < 0 || !strncmp(kinds[bk].name, "mtspr.", 6) ||
-		    !strncmp(kinds[bk].name, "mfspr.", 6) || !strcmp(kinds[bk].name, "mftb")) {
+		if (bk < 0 || !strncmp(classify_kind(bk)->name, "mtspr.", 6) ||
+		    !strncmp(classify_kind(bk)->name, "mfspr.", 6) || !strcmp(classify_kind(bk)->name, "mftb")) {
 			g_free(d);
 			return;
 		}
