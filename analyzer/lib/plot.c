@@ -39,29 +39,21 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
-static void fmt_ns(double ns, char *buf, size_t size)
+/*
+ * An axis label with a decimal prefix: a time (ns: 300ns, 3us, 30ms) or a
+ * count (instructions, cycles: 300, 3k, 30M).
+ */
+static void fmt_axis(double v, bool ns, char *buf, size_t size)
 {
-	if (ns >= 1e9)
-		snprintf(buf, size, "%gs", ns / 1e9);
-	else if (ns >= 1e6)
-		snprintf(buf, size, "%gms", ns / 1e6);
-	else if (ns >= 1e3)
-		snprintf(buf, size, "%gus", ns / 1e3);
-	else
-		snprintf(buf, size, "%gns", ns);
-}
+	static const char *const time_sfx[] = { "ns", "us", "ms", "s" };
+	static const char *const count_sfx[] = { "", "k", "M", "G" };
+	int e = 0;
 
-/* A count (instructions, cycles): 300, 3k, 30M */
-static void fmt_count(double v, char *buf, size_t size)
-{
-	if (v >= 1e9)
-		snprintf(buf, size, "%gG", v / 1e9);
-	else if (v >= 1e6)
-		snprintf(buf, size, "%gM", v / 1e6);
-	else if (v >= 1e3)
-		snprintf(buf, size, "%gk", v / 1e3);
-	else
-		snprintf(buf, size, "%g", v);
+	while (e < 3 && v >= 1e3) {
+		v /= 1e3;
+		e++;
+	}
+	snprintf(buf, size, "%g%s", v, ns ? time_sfx[e] : count_sfx[e]);
 }
 
 /* The x range of a panel: from the smallest value to the 99.9th percentile. */
@@ -153,10 +145,7 @@ static void panel(FILE *out, const struct et_plot_panel *p, const char *unit, do
 	for (double v = lo; v <= hi * 1.0001; v *= 10) {
 		double x = xpos(v, lo, hi, x0, w);
 
-		if (ns)
-			fmt_ns(v, buf, sizeof(buf));
-		else
-			fmt_count(v, buf, sizeof(buf));
+		fmt_axis(v, ns, buf, sizeof(buf));
 		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			x, y0, x, y0 + ht);
 		fprintf(out, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%s</text>\n",
