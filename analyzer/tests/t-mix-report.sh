@@ -3,7 +3,7 @@
 # diff read .mix files recorded from our kernels (scripts/kernel/kernel-mix,
 # PROVENANCE-mix.md), with the same tables, statistics and exit codes as
 # trace.dat files, plus the instruction mix.
-# weight: 131
+# weight: 237
 . "$(dirname "$0")/lib.sh"
 
 m() { echo "$DATA/mix-$1.mix.gz"; }
@@ -158,3 +158,20 @@ for a in ppc750 ppce500; do
 		grep -Eq '^(getpgid)? +rcu_preempt_need_deferred_qs +<=[0-9.]+ +27.0 +>=\+[0-9.]+$' p.txt
 done
 expect_exit "export: a .mix has no timeline, and says so" 2 "$ET" export -o x.json "$G"
+
+# The reporter's workload under the plugin (PROVENANCE-stress-mix.md):
+# stress-ng --kill on Debian's own 7.2 config, SELinux disabled -> enforcing.
+# The tax is all in the LSM hook, in AVC code the disabled kernel never
+# runs, and it adds no barrier and no atomic to a kill.
+SD=$DATA/mix-ppc64le-7.2-debian-stress
+"$ET" diff --json --bootstrap=200 -s kill "$SD-disabled.mix.gz" "$SD-enforcing.mix.gz" >tax.json
+rc=$?
+expect_eq "stress 7.2 debian: diff disabled -> enforcing (exit)" "$rc" 0
+expect_eq "stress 7.2 debian: kill's SELinux tax is held by lsm_task_kill" \
+	"$(jget tax.json "[g['where'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-']")" "['lsm_task_kill']"
+check "stress 7.2 debian: ...over 1000 instructions per kill, on the mean ($(jget tax.json "[g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-']"))" \
+	jget tax.json "all(g['d_total'] > 1000 for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-') or sys.exit(1)"
+check "stress 7.2 debian: no barrier or atomic more or less per kill (|delta| < 0.1 for each kind)" \
+	jget tax.json "all(abs(v) < 0.1 for c in d['mix_code'] if c['syscall'] == 'kill' for v in c['kinds'].values()) or sys.exit(1)"
+check "stress 7.2 debian: avc_has_perm runs in enforcing's kill, never in disabled's" \
+	jget tax.json "(lambda f: 'avc_has_perm' in f(d['mix_test']) and 'avc_has_perm' not in f(d['mix_base']))(lambda m: [n for n, _ in [r for r in (m[0] if isinstance(m, list) else m)['rows'] if r['syscall'] == 'kill' and r['account'] == 'whole'][0]['functions']]) or sys.exit(1)"
