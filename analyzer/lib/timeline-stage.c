@@ -134,15 +134,13 @@ static bool summary_untimed(struct et_timeline *tl, const struct et_syscall *sc,
 			    uint64_t *out)
 {
 	double c = tl->raw_stamps ? 0 : tl->stamp_ns, left;
-	uint64_t core = 0;
+	uint64_t sum, core = 0;
 
 	*out = 0;
 	if (tl->mode != ET_MODE_SUMMARY || !sc->span)
 		return false;
-	for (int i = 0; i < et_stage_nr_kernel; i++)
-		if (et_stages[i].parent == ET_STAGE_NONE && i != ET_STAGE_EMIT &&
-		    et_stages[i].kind != ET_KIND_DEFERRED && et_sc_has(sc, i))
-			core += sc->ns[i];
+	for (uint64_t m = top_stages(sc, &sum) & ~tl->deferred_mask; m; m &= m - 1)
+		core += sc->ns[__builtin_ctzll(m)];
 	left = (double)sc->span - (double)core - c;
 	*out = left > 0 ? (uint64_t)(left + 0.5) : 0;
 	return true;
