@@ -458,6 +458,9 @@ static void site_hit(struct vcpu *v, const struct marker *m)
 	case EDGE_SWITCH:
 		stage_end(sc, m->stage);
 		stage_begin(sc, m->stage2);
+		/* a resumed stage is one run in two pieces, as the kernel counts it */
+		if (m->flags & SF_RESUME)
+			sc->runs[m->stage2]--;
 		break;
 	}
 	if (m->flags & SF_SYSCALL_END)

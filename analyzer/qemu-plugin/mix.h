@@ -27,16 +27,27 @@ enum {
 	R_SITE     = 1 << 5,	/* entry_stage site (static-branch NOP) */
 };
 
-/* site edges and flags, as in .entry_stage_sites (linux/entry_stage_types.h) */
-enum { EDGE_BEGIN, EDGE_END, EDGE_SWITCH };
+/*
+ * Site edges and flags, as in .entry_stage_sites: the values are the
+ * kernel's own (include/linux/entry_stage_types.h of the series), which the
+ * build turns into site-abi.h (scripts/lib/siteabi.py).
+ */
+#include "site-abi.h"
 enum {
-	SF_SYSCALL_BEGIN = 1 << 0,
-	SF_SYSCALL_END   = 1 << 1,
-	SF_SHARED        = 1 << 2,
-	SF_AGG           = 1 << 3,
-	SF_TAIL          = 1 << 4,
+	EDGE_BEGIN  = ENTRY_STAGE_EDGE_BEGIN,
+	EDGE_END    = ENTRY_STAGE_EDGE_END,
+	EDGE_SWITCH = ENTRY_STAGE_EDGE_SWITCH,
 };
-#define STAGE_NONE 0xff		/* ENTRY_STAGE_NONE: a marker site of no stage */
+enum {
+	SF_SYSCALL_BEGIN = ENTRY_STAGE_SITE_SYSCALL_BEGIN,
+	SF_SYSCALL_END   = ENTRY_STAGE_SITE_SYSCALL_END,
+	SF_SHARED        = ENTRY_STAGE_SITE_SHARED,
+	SF_AGG           = ENTRY_STAGE_SITE_AGG,
+	SF_TAIL          = ENTRY_STAGE_SITE_TAIL,
+	SF_RESUME        = ENTRY_STAGE_SITE_RESUME,	/* a switch back into a stage */
+	SF_ALL           = ENTRY_STAGE_SITE_ALL,
+};
+#define STAGE_NONE ENTRY_STAGE_NONE	/* a marker site of no stage */
 
 enum stage_phase { PH_ENTRY, PH_BODY, PH_EXIT };
 enum stage_kind { K_TIMED, K_NOINSTR, K_DEFERRED, K_AGG };

@@ -11,9 +11,16 @@
 # QEMU binary provides the symbols when it loads the plugin.
 
 QPLUGIN_SRCS := $(wildcard analyzer/qemu-plugin/*.c)
-QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h)
+QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h) $(O)/qemu-plugin/site-abi.h
 QPLUGIN_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
-		  -Wno-unused-parameter
+		  -Wno-unused-parameter -iquote $(O)/qemu-plugin
+
+# The site ABI (edges, flags, no stage) from the header the kernel builds
+# with, so that a flag the series adds reaches the plugin or fails here.
+SITE_ABI_HEADER := kernel/src/include/linux/entry_stage_types.h
+$(O)/qemu-plugin/site-abi.h: $(SITE_ABI_HEADER) scripts/lib/siteabi.py
+	@mkdir -p $(dir $@)
+	scripts/lib/siteabi.py --header $< c > $@.tmp && mv $@.tmp $@
 
 $(O)/entrytrace-mix.so: $(QPLUGIN_SRCS) $(QPLUGIN_HDRS)
 	@mkdir -p $(dir $@)

@@ -132,6 +132,16 @@ const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsig
 		}
 		return NULL;
 	}
+	if (fl & SF_RESUME) {
+		/* entry_stage_resume_switch(): back into a stage that ran before */
+		if (edge != EDGE_SWITCH || fl != SF_RESUME || s->kind == K_AGG ||
+		    sf->stages[st2].kind == K_AGG) {
+			snprintf(buf, len, "RESUME on stage %s: only on a switch between stages "
+				 "that are not AGG, alone", s->name);
+			return buf;
+		}
+		return NULL;
+	}
 	if ((s->kind == K_AGG) != !!(fl & SF_AGG) ||
 	    ((fl & SF_AGG) && (edge == EDGE_SWITCH || fl != SF_AGG))) {
 		snprintf(buf, len, "flags %#x, edge %d on stage %s: AGG is on the begin and end "
@@ -320,7 +330,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				if (edge != EDGE_SWITCH && strcmp(tok[4], "-"))
 					FAIL("site %s: a second stage '%s' on a %s", tok[1], tok[4],
 					     tok[3]);
-				if (parse_u64(tok[5], &fl) || fl > 0x1f)
+				if (parse_u64(tok[5], &fl) || (fl & ~(uint64_t)SF_ALL))
 					FAIL("site %s: bad flags '%s'", tok[1], tok[5]);
 				if (site_problem(sf, st, edge, st2, fl, why, sizeof(why)))
 					FAIL("site %s: %s", tok[1], why);

@@ -144,6 +144,23 @@ ok_site "the tail end (entry_stage_tail_end): arch_exit_tail's end, SYSCALL_END"
 ok_site "a syscall end (entry_stage_syscall_end): SYSCALL_END|SHARED" "$TAIL" 1 $N 0x06
 ok_site "the restart begin (powerpc): a DEFERRED stage's begin, SYSCALL_BEGIN" "$RESTART" 0 $N 0x01
 ok_site "the restart end: its end, SYSCALL_END" "$RESTART" 1 $N 0x02
+ok_site "a resume switch (entry_stage_resume_switch): RESUME" "$CT_USER_EXIT" 2 "$ARCH_ENTER" 0x20
+
+# the first flag bit past the header's (scripts/lib/siteabi.py reads them)
+UNKNOWN=$(printf '%#x' $(( $("$TOP/scripts/lib/siteabi.py" c | sed -n 's/^#define ENTRY_STAGE_SITE_ALL //p') + 1 )))
+check "the header's site flags are the bits below $UNKNOWN" test "$UNKNOWN" = 0x40
+
+# The plugin takes the same ABI from the same header: its build generates
+# site-abi.h with scripts/lib/siteabi.py; a site file line with a flag past
+# it is refused there too.
+check "the plugin's site-abi.h is the header's" sh -c \
+	"'$TOP/scripts/lib/siteabi.py' c | cmp -s - '$TOP/build/qemu-plugin/site-abi.h'"
+check "siteabi: a header without the site flags is refused, naming them" sh -c \
+	"grep -v 'ENTRY_STAGE_SITE_' '$TOP/kernel/src/include/linux/entry_stage_types.h' > noflags.h;
+	 '$TOP/scripts/lib/siteabi.py' --header noflags.h c 2>&1 >/dev/null | grep -q 'no ENTRY_STAGE_SITE_\*'"
+sed "s/^\(site [^ ]* - begin - \)0x1 /\1$UNKNOWN /" min.sites > unk.sites
+"$SAN/fakeqemu" "$SAN/entrytrace-mix.so" sites=unk.sites out=unk.mix > unk.out 2>&1
+check "the plugin refuses flags $UNKNOWN: $(grep -m1 -o "bad flags '[^']*'" unk.out)" grep -q "bad flags '$UNKNOWN'" unk.out
 
 bad() {
 	local desc=$1 want=$2
@@ -175,7 +192,10 @@ bad_site "an unknown edge" "edge 3" "$EXIT_PREPARE" 3 $N 0
 bad_site "a switch to an unknown stage" "switch to stage 99" "$EXIT_PREPARE" 2 99 0
 bad_site "a switch to no stage" "a switch to no stage" "$EXIT_PREPARE" 2 $N 0
 bad_site "stage2 on a begin edge" "stage2 1 on a non-switch edge" "$EXIT_PREPARE" 0 1 0
-bad_site "unknown flags" "unknown flags 0x20" "$EXIT_PREPARE" 0 $N 0x20
+bad_site "unknown flags" "unknown flags $UNKNOWN" "$EXIT_PREPARE" 0 $N "$UNKNOWN"
+bad_site "RESUME on a begin" "RESUME on begin of TIMED stage exit_prepare" "$EXIT_PREPARE" 0 $N 0x20
+bad_site "RESUME with SHARED" "RESUME on switch of TIMED stage exit_prepare (flags 0x24)" \
+	"$EXIT_PREPARE" 2 "$SYSCALL" 0x24
 bad_site "a pad byte set" "pad bytes not zero" "$EXIT_PREPARE" 0 $N 0 7
 bad_site "no stage on an end" "a site of no stage (edge end" $N 1 $N 0x01
 bad_site "no stage, no marker flag" "neither the syscall begin" $N 0 $N 0
