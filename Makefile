@@ -111,12 +111,14 @@ check-full: check
 bench: all
 	scripts/host/bench-analyzer
 
-# the fast tier (about a minute): the C unit tests and the analyzer on the
+# the fast tier (under a minute): the C unit tests and the analyzer on the
 # committed recordings; no root, tracefs, X or kernel (after make check's
-# first install of the packages)
+# first install of the packages).  ASan unwinds allocations by frame
+# pointer here (ET_FAST_UNWIND=1): 3.5x faster, and none of these tests
+# needs the full stacks the library-leak suppressions match on.
 CHECK_FAST := t-unit t-vocabulary t-series t-errors t-edges t-lost t-mix-where t-views
 check-fast: all san
-	analyzer/tests/run -j2 $(CHECK_FAST)
+	ET_FAST_UNWIND=1 analyzer/tests/run -j2 $(CHECK_FAST)
 
 # the Debian packages (debian/): built, installed, used, removed
 deb-check:
