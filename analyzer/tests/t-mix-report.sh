@@ -175,3 +175,34 @@ check "stress 7.2 debian: no barrier or atomic more or less per kill (|delta| < 
 	jget tax.json "all(abs(v) < 0.1 for c in d['mix_code'] if c['syscall'] == 'kill' for v in c['kinds'].values()) or sys.exit(1)"
 check "stress 7.2 debian: avc_has_perm runs in enforcing's kill, never in disabled's" \
 	jget tax.json "(lambda f: 'avc_has_perm' in f(d['mix_test']) and 'avc_has_perm' not in f(d['mix_base']))(lambda m: [n for n, _ in [r for r in (m[0] if isinstance(m, list) else m)['rows'] if r['syscall'] == 'kill' and r['account'] == 'whole'][0]['functions']]) or sys.exit(1)"
+
+# Legacy against generic on the same workload (Documentation/reporters.md,
+# "Legacy against generic"): Debian's 6.12 -> 7.2 under the plugin.  Most
+# of kill's growth is the handler's code, not entry; the entry stages add
+# a few dozen instructions, and the one barrier and atomic change is the
+# TIF_SYSCALL_RET test-and-clear in system_call_exception.
+L6=$DATA/mix-ppc64le-6.12-debian-stress
+for m in disabled enforcing; do
+	"$ET" diff --json --bootstrap=200 -s kill "$L6-$m.mix.gz" "$SD-$m.mix.gz" > lg-$m.json
+	rc=$?
+	expect_eq "stress 6.12 -> 7.2 $m: diff (exit)" "$rc" 0
+	expect_eq "stress 6.12 -> 7.2 $m: legacy entry against generic (the files' kernel lines)" \
+		"$(jget lg-$m.json "d['base']['path'] + ' / ' + d['test']['path']")" "legacy entry / generic entry"
+	expect_eq "stress 6.12 -> 7.2 $m: arch_syscall_entry gains 2 hwsync, 1 ldarx, 1 stdcx. per kill, in system_call_exception" \
+		"$(jget lg-$m.json "[(w['function'], w['test']['kinds'], w['base']['kinds']) for w in d['mix_where'] if w['syscall'] == 'kill' and w['account'] == 'arch_syscall_entry']")" \
+		"[('system_call_exception', {'hwsync': 2.0, 'ldarx': 1.0, 'stdcx': 1.0}, {})]"
+	ent=$(jget lg-$m.json "round(sum(c['d_mean'] or 0 for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] not in ('total', 'syscall', 'lsm_task_kill', 'emit', 'user_gap', 'untimed')))")
+	tot=$(jget lg-$m.json "round([g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-'][0])")
+	check "stress 6.12 -> 7.2 $m: the entry and exit stages add $ent of kill's $tot instructions (30..80, under a tenth)" \
+		test "$ent" -ge 30 -a "$ent" -le 80 -a $((ent * 10)) -lt "$tot"
+	check "stress 6.12 -> 7.2 $m: the handler's code holds over 90% of the growth ($(jget lg-$m.json "[round(c['test'] - c['base'], 1) for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler']") of $tot)" \
+		jget lg-$m.json "[c['test'] - c['base'] for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler'][0] > 0.9 * $tot or sys.exit(1)"
+	check "stress 6.12 -> 7.2 $m: no other barrier or atomic moves by 0.1 per kill" \
+		jget lg-$m.json "all(abs(v) < 0.1 for c in d['mix_code'] if c['syscall'] == 'kill' for k, v in c['kinds'].items() if k not in ('hwsync', 'ldarx', 'stdcx', 'mftb')) or sys.exit(1)"
+done
+# the SELinux tax per kill, enforcing minus disabled, on each kernel
+tax() { jget "$1" "[c['mean_$2'] for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] == 'total'][0]"; }
+t612=$(python3 -c "print(round($(tax lg-enforcing.json base) - $(tax lg-disabled.json base)))")
+t72=$(python3 -c "print(round($(tax lg-enforcing.json test) - $(tax lg-disabled.json test)))")
+check "stress: SELinux costs more instructions per kill on 7.2 ($t72) than on 6.12 ($t612), by over 300" \
+	test $((t72 - t612)) -gt 300
