@@ -62,20 +62,19 @@ struct named;
 
 struct exporter {
 	FILE *out;
-	const struct et_trace *trace;
-	struct et_filter *filter;
-	bool filtering;
-	uint64_t first_ts;
+	const struct et_load *ld;	/* the one file: ld->traces[0] */
+	const char *path;
+	bool header;		/* the JSON's head is out */
 	bool first;		/* no event written yet */
+	uint64_t seen;		/* syscalls the timeline gave */
+	uint64_t passed;	/* ...that the filters let through */
 	uint64_t slices;	/* syscall slices written */
 	uint64_t complete;
 	uint64_t partial;	/* ...of incomplete syscalls (args.complete false) */
 	uint64_t no_span;	/* not written: no start or no end */
-	uint64_t filtered;	/* not written: left out by the filters */
 	uint64_t overlays;	/* off_cpu and irq slices */
 	struct named *named;	/* tasks whose thread_name is out */
 	size_t nr_named, cap_named;
-	struct et_timeline *tl;
 	bool failed;
 	struct et_perfetto *pf;	/* --format=proto */
 };
@@ -110,8 +109,22 @@ static void us(FILE *out, const char *key, uint64_t ns)
 	fprintf(out, "\"%s\":%" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
 }
 
+/* The JSON's head: written before the first event (the mode is known then). */
+static void header(struct exporter *x)
+{
+	if (x->header || x->pf)
+		return;
+	x->header = true;
+	fprintf(x->out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
+		"\"trace\":");
+	et_json_str(x->out, x->path);
+	fprintf(x->out, ",\"mode\":\"%s\"},\n\"traceEvents\":[",
+		et_mode_name(et_trace_info(x->ld->traces[0])->mode));
+}
+
 static void sep(struct exporter *x)
 {
+	header(x);
 	fputs(x->first ? "\n" : ",\n", x->out);
 	x->first = false;
 }
@@ -189,7 +202,7 @@ static void name_task(struct exporter *x, int pid, int tgid, const char *comm)
 
 static const char *sc_name(const struct exporter *x, int nr, char *buf, size_t n)
 {
-	const char *s = et_syscall_name(x->trace, nr);
+	const char *s = et_syscall_name(x->ld->traces[0], nr);
 
 	if (s)
 		return s;
@@ -347,10 +360,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 
 	int pid;
 
-	if (x->filtering && !et_filter_match(x->filter, sc, x->first_ts)) {
-		x->filtered++;
-		return;
-	}
+	x->passed++;
 	if (sc->start_mask & (1ull << ET_STAGE_TOTAL)) {
 		t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
 		t1 = t0 + sc->ns[ET_STAGE_TOTAL];
@@ -428,7 +438,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	overlays(x, sc, pid, t0, t1);
 }
 
-/* Lost-event gaps become global instants; everything goes on to the timeline. */
+/* Lost-event gaps become global instants (load.c then feeds the timeline). */
 static int on_event(const struct et_event *ev, void *data)
 {
 	struct exporter *x = data;
@@ -448,7 +458,15 @@ static int on_event(const struct et_event *ev, void *data)
 		us(x->out, "ts", ev->ts);
 		fprintf(x->out, ",\"args\":{\"cpu\":%d,\"count\":%lld}}", ev->cpu, ev->lost.count);
 	}
-	return et_timeline_feed(ev, x->tl);
+	return 0;
+}
+
+static void on_seen(const struct et_syscall *sc, void *data)
+{
+	struct exporter *x = data;
+
+	(void)sc;
+	x->seen++;
 }
 
 int cmd_export(int argc, char **argv)
@@ -465,12 +483,11 @@ int cmd_export(int argc, char **argv)
 	bool proto = false;
 	uint64_t pf_packets = 0, pf_bytes = 0;
 	struct et_common com;
+	struct et_load ld = { 0 };
 	const char *output = NULL;
-	struct et_trace *t = NULL;
 	int ret = ET_EXIT_OK, c, r;
 	char err[512];
 	enum et_err e;
-	long *nrs = NULL;
 
 	et_common_init(&com);
 	com.who = "entrytrace export";
@@ -507,63 +524,13 @@ int cmd_export(int argc, char **argv)
 		goto bad;
 	}
 
-	if (et_mix_probe(argv[optind])) {
-		fprintf(stderr, "entrytrace export: %s is QEMU plugin output: instruction counts "
-			"per syscall, no timeline to export (entrytrace report reads it)\n",
-			argv[optind]);
-		ret = ET_EXIT_USAGE;
-		goto out;
-	}
-	t = et_trace_open(argv[optind], &e, err, sizeof(err));
-	if (!t) {
-		fprintf(stderr, "entrytrace export: %s\n", err);
-		ret = et_exit_for(e);
-		goto out;
-	}
-	if (com.load.mode >= 0 && !et_trace_set_mode(t, com.load.mode)) {
-		fprintf(stderr, "entrytrace export: %s: has no events for mode %s\n",
-			argv[optind], et_mode_name(com.load.mode));
-		ret = ET_EXIT_EMPTY;
-		goto out;
-	}
-	et_trace_set_jobs(t, com.load.jobs);
-	et_common_progress(&com);
-	if (com.load.progress)
-		et_trace_set_progress(t, com.load.progress, com.load.progress_data);
-	x.trace = t;
-	x.filter = &com.filter;
-	x.first_ts = et_trace_info(t)->first_ts;
-	if (com.nr_syscalls) {
-		nrs = calloc(com.nr_syscalls, sizeof(*nrs));
-		if (!nrs) {
-			ret = ET_EXIT_FAIL;
-			goto out;
-		}
-		for (int i = 0; i < com.nr_syscalls; i++) {
-			nrs[i] = et_syscall_number(t, com.syscalls[i]);
-			if (nrs[i] < 0) {
-				fprintf(stderr, "entrytrace export: no syscall '%s' here\n",
-					com.syscalls[i]);
-				ret = ET_EXIT_USAGE;
-				goto out;
-			}
-		}
-		com.filter.syscalls = nrs;
-		com.filter.nr_syscalls = com.nr_syscalls;
-	}
-	x.filtering = com.filter.nr_pids || com.filter.nr_comms || com.filter.nr_cpus ||
-		      com.filter.have_window || com.nr_syscalls;
+	x.path = argv[optind];
+	x.ld = &ld;
 	x.out = et_output_open(&o, output, "entrytrace export");
 	if (!x.out) {
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
-	x.tl = et_timeline_new(t, on_syscall, &x);
-	if (!x.tl) {
-		ret = ET_EXIT_FAIL;
-		goto out;
-	}
-	et_timeline_set_raw_stamps(x.tl, com.load.raw_stamps);
 	if (proto) {
 		x.pf = et_perfetto_new(x.out);
 		if (!x.pf) {
@@ -571,23 +538,29 @@ int cmd_export(int argc, char **argv)
 			goto out;
 		}
 		et_perfetto_track(x.pf, PF_LOST, "lost events");
-	} else {
-		fprintf(x.out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"entrytrace\","
-			"\"trace\":");
-		et_json_str(x.out, argv[optind]);
-		fprintf(x.out, ",\"mode\":\"%s\"},\n\"traceEvents\":[",
-			et_mode_name(et_trace_info(t)->mode));
 	}
-	if (et_trace_iterate(t, on_event, &x) < 0) {
-		fprintf(stderr, "entrytrace export: %s: reading the events failed\n", argv[optind]);
-		ret = ET_EXIT_INPUT;
+	com.load.mix_refused = "no timeline to export (entrytrace report reads it)";
+	com.load.no_stats = true;
+	com.load.tap = on_seen;
+	com.load.tap_data = &x;
+	com.load.passed = on_syscall;
+	com.load.passed_data = &x;
+	com.load.event = on_event;
+	com.load.event_data = &x;
+	et_common_progress(&com);
+	e = et_load_files(&ld, argv + optind, 1, &com.load, err, sizeof(err));
+	if (e) {
+		/* the output is not left behind */
+		fprintf(stderr, "entrytrace export: %s\n", err);
+		ret = et_exit_for(e);
+		goto out;
 	}
-	et_timeline_finish(x.tl);
 	if (x.pf) {
 		if (!et_perfetto_free(x.pf, &pf_packets, &pf_bytes))
 			x.failed = true;
 		x.pf = NULL;
 	} else {
+		header(&x);
 		fprintf(x.out, "\n]}\n");
 	}
 	if (x.failed) {
@@ -600,26 +573,23 @@ int cmd_export(int argc, char **argv)
 	if (et_output_close(&o, ret == ET_EXIT_OK || (x.failed && o.f && ferror(o.f))))
 		ret = ET_EXIT_FAIL;
 	x.out = NULL;
-	if (ret == ET_EXIT_OK && et_counts_damaged(et_trace_counts(t))) {
-		char why[512];
-
-		fprintf(stderr, "entrytrace export: %s\n",
-			et_damage_text(argv[optind], et_trace_counts(t), why, sizeof(why)));
+	if (ret == ET_EXIT_OK && ld.damaged) {
+		fprintf(stderr, "entrytrace export: %s\n", et_load_damage(&ld, err, sizeof(err)));
 		ret = ET_EXIT_DAMAGED;
 	}
 	if (ret == ET_EXIT_OK && !x.slices) {
 		fprintf(stderr, "entrytrace export: no syscall to export\n");
-		et_window_hint("entrytrace export", &com.filter, et_trace_info(t)->first_ts,
-			       et_trace_counts(t)->last_ts);
+		et_window_hint("entrytrace export", &com.filter, ld.files[0].info.first_ts,
+			       ld.files[0].counts.last_ts);
 		ret = ET_EXIT_EMPTY;
 	}
 	if (ret == ET_EXIT_OK || ret == ET_EXIT_DAMAGED) {
-		const struct et_timeline_counts *tc = et_timeline_counts(x.tl);
+		const struct et_timeline_counts *tc = &ld.files[0].tl;
 
 		fprintf(stderr, "entrytrace export: %" PRIu64 " syscalls (%" PRIu64 " complete, %"
 			PRIu64 " incomplete with a span); not exported: %" PRIu64 " without a start "
 			"or an end, %" PRIu64 " filtered out\n", x.slices, x.complete, x.partial,
-			x.no_span, x.filtered);
+			x.no_span, x.seen - x.passed);
 		if (proto)
 			fprintf(stderr, "entrytrace export: Perfetto protobuf: %" PRIu64 " packets, %"
 				PRIu64 " bytes (%.1f per syscall)\n", pf_packets, pf_bytes,
@@ -638,11 +608,8 @@ out:
 		et_perfetto_free(x.pf, NULL, NULL);
 	if (x.out)
 		et_output_close(&o, false);
-	et_timeline_free(x.tl);
-	et_trace_close(t);
+	et_load_free(&ld);
 	free(x.named);
-	free(nrs);
-	com.filter.syscalls = NULL;
 	et_common_free(&com);
 	return ret;
 bad:

@@ -157,7 +157,7 @@ int cmd_list(int argc, char **argv)
 		goto bad;
 	}
 	for (int i = optind; i < argc && min_dur_unit; i++)
-		if (et_mix_probe(argv[i])) {
+		if (et_source_is_mix(argv[i])) {
 			fprintf(stderr, WHO ": --min-dur '%s': %s is QEMU plugin output, counted in "
 				"guest instructions, not time: give a count, e.g. --min-dur 2000\n",
 				min_dur_arg, argv[i]);

@@ -540,6 +540,47 @@ int et_place_of(const char *frames, bool body, struct et_place *p);
 /* ------------------------------------------------------------------ */
 /* Load: files -> timelines -> filtered stats, what every command needs */
 
+/* ------------------------------------------------------------------ */
+/* Sources: one file of syscalls, whatever wrote it (lib/source.c)     */
+
+/*
+ * A trace (trace.dat: events through a timeline) or QEMU plugin output
+ * (.mix: samples with instruction counts); a new kind is a row of
+ * source.c's table.  et_load_files() opens every command's files here.
+ */
+struct et_source;
+struct et_report_file;
+
+struct et_source_opts {
+	int mode;			/* enum et_mode, or -1 to detect */
+	int jobs;			/* traces: threads, 0: the library chooses */
+	et_progress_fn progress;	/* traces: see et_trace_set_progress */
+	void *progress_data;
+	bool raw_stamps;		/* traces: et_timeline_set_raw_stamps */
+	et_event_fn event;		/* traces: each event, before the timeline */
+	void *event_data;
+};
+
+/* The kind a file is, by its first bytes: "a trace", "QEMU plugin output". */
+const char *et_source_what(const char *path);
+/* What that kind's values count, in words: "nanoseconds", "instructions". */
+const char *et_source_counts(const char *path);
+bool et_source_is_mix(const char *path);
+/* NULL only when out of memory; on *err != ET_OK errbuf says why, and the
+ * source still needs closing.  @o must outlive the source. */
+struct et_source *et_source_open(const char *path, const struct et_source_opts *o,
+				 enum et_err *err, char *errbuf, size_t errlen);
+/* The file's facts and syscall names (a mix's: its machine's). */
+struct et_trace *et_source_trace(const struct et_source *s);
+struct et_mix *et_source_mix(const struct et_source *s);	/* NULL: not a mix */
+/* Every syscall to @fn, once; then et_source_file() holds what was read. */
+enum et_err et_source_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
+			   size_t errlen);
+const struct et_report_file *et_source_file(const struct et_source *s);
+/* Holes in a trace, a mix QEMU did not finish or with unnamed samples. */
+bool et_source_damaged(const struct et_source *s);
+void et_source_close(struct et_source *s);
+
 struct et_load_opts {
 	int jobs;			/* threads per file, 0: the library chooses */
 	int mode;			/* enum et_mode, or -1 to detect */
@@ -552,6 +593,16 @@ struct et_load_opts {
 	void *tap_data;
 	et_syscall_fn added;		/* optional: each syscall added to the stats */
 	void *added_data;
+	/*
+	 * optional: every syscall the filters let through, complete or not,
+	 * before the stats (export's slices); with no_stats, none are kept
+	 */
+	et_syscall_fn passed;
+	void *passed_data;
+	bool no_stats;
+	et_event_fn event;		/* optional: each event, before the timeline */
+	void *event_data;
+	const char *mix_refused;	/* set: plugin output is refused, for this reason */
 	et_progress_fn progress;	/* optional: see et_trace_set_progress */
 	void *progress_data;
 	bool raw_stamps;		/* et_timeline_set_raw_stamps */
@@ -561,8 +612,9 @@ struct et_load_opts {
 struct et_load {
 	struct et_report_file *files;
 	int nr_files;
-	struct et_trace **traces;	/* open until et_load_free */
-	struct et_mix **mixes;		/* per file: plugin output, else NULL */
+	struct et_source **sources;	/* open until et_load_free */
+	struct et_trace **traces;	/* per file: et_source_trace() */
+	struct et_mix **mixes;		/* per file: et_source_mix(), plugin output */
 	struct et_stats *stats;
 	struct et_stats **run_stats;	/* per file (per_file_stats), else NULL */
 	uint64_t filtered_out;

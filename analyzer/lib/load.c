@@ -22,34 +22,40 @@ struct load_ctx {
 	bool failed;
 	size_t cap_excluded;
 	int cur;		/* the file being loaded */
+	struct et_source_opts src_opts;
 };
 
 static void on_syscall(const struct et_syscall *sc, void *data)
 {
 	struct load_ctx *c = data;
 	struct et_load *ld = c->ld;
+	const struct et_load_opts *o = c->o;
+	bool incomplete = sc->flags & ET_SC_INCOMPLETE;
 
-	if (c->o->tap)
-		c->o->tap(sc, c->o->tap_data);
-	if (sc->flags & ET_SC_INCOMPLETE) {
-		if (c->o->keep_excluded) {
-			if (et_grow((void **)&ld->excluded, &c->cap_excluded,
-				    ld->nr_excluded + 1, sizeof(*sc)))
-				c->failed = true;
-			else
-				ld->excluded[ld->nr_excluded++] = *sc;
-		}
-		return;
+	if (o->tap)
+		o->tap(sc, o->tap_data);
+	if (incomplete && o->keep_excluded) {
+		if (et_grow((void **)&ld->excluded, &c->cap_excluded,
+			    ld->nr_excluded + 1, sizeof(*sc)))
+			c->failed = true;
+		else
+			ld->excluded[ld->nr_excluded++] = *sc;
 	}
+	if (incomplete && !o->passed)
+		return;
 	if (c->filtering && !et_filter_match(&c->filter, sc, c->first_ts)) {
-		ld->filtered_out++;
+		ld->filtered_out += !incomplete;
 		return;
 	}
+	if (o->passed)
+		o->passed(sc, o->passed_data);
+	if (incomplete || o->no_stats)
+		return;
 	if (!et_stats_add(ld->stats, sc) ||
 	    (ld->run_stats && !et_stats_add(ld->run_stats[c->cur], sc)))
 		c->failed = true;
-	else if (c->o->added)
-		c->o->added(sc, c->o->added_data);
+	else if (o->added)
+		o->added(sc, o->added_data);
 }
 
 /* Syscall names depend on the architecture: resolve them per file. */
@@ -101,120 +107,70 @@ static bool other_machine(const struct load_ctx *c, int i, const struct et_trace
 }
 
 /*
- * Plugin output: its samples go through the same filter and stats as a
- * trace's syscalls; the file itself stays open for the mix tables.
+ * One file, whatever its kind (source.c): opened, checked against the
+ * first, its syscalls through the filter into the stats.
  */
-static enum et_err load_mix(struct load_ctx *c, int i, const char *path,
-			    char *errbuf, size_t errlen)
-{
-	struct et_load *ld = c->ld;
-	struct et_report_file *f = &ld->files[i];
-	struct et_mix *m;
-	struct et_trace *t;
-	enum et_err e;
-
-	m = ld->mixes[i] = et_mix_open(path, &e, errbuf, errlen);
-	if (!m)
-		return e;
-	t = ld->traces[i] = et_trace_new_mix(path, et_mix_arch(m), et_mix_release(m), &e,
-					     errbuf, errlen);
-	if (!t)
-		return e;
-	if (c->o->mode >= 0 && c->o->mode != ET_MODE_STAGES) {
-		snprintf(errbuf, errlen, "%s: QEMU plugin output has per-stage counts only "
-			 "(mode stages), not mode %s", path, et_mode_name(c->o->mode));
-		return ET_ERR_USAGE;
-	}
-	if (other_machine(c, i, t, path, errbuf, errlen))
-		return ET_ERR_USAGE;
-	if (i > 0 && !ld->mixes[0]) {
-		snprintf(errbuf, errlen, "%s is QEMU plugin output but %s is a trace: "
-			 "instructions and nanoseconds do not add up; give files of one kind",
-			 path, c->first_path);
-		return ET_ERR_USAGE;
-	}
-	e = resolve_syscalls(c, t, errbuf, errlen);
-	if (e)
-		return e;
-	c->first_ts = 0;
-	if (et_mix_feed(m, t, on_syscall, c) < 0 || c->failed) {
-		snprintf(errbuf, errlen, "out of memory");
-		return ET_ERR_NOMEM;
-	}
-	f->info = *et_trace_info(t);
-	f->mix = m;
-	f->tl.syscalls = et_mix_nr_samples(m);
-	f->tl.complete = et_mix_kept(m);
-	ld->seen += f->tl.syscalls;
-	/* a file QEMU did not finish writing is data lost */
-	ld->damaged += !et_mix_complete(m) || et_mix_unnamed(m);
-	return ET_OK;
-}
-
 static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 			    char *errbuf, size_t errlen)
 {
 	struct et_load *ld = c->ld;
 	const struct et_load_opts *o = c->o;
 	struct et_report_file *f = &ld->files[i];
-	struct et_timeline *tl;
+	struct et_source *s;
 	struct et_trace *t;
 	enum et_err e;
 
-	if (et_mix_probe(path))
-		return load_mix(c, i, path, errbuf, errlen);
-	if (i > 0 && ld->mixes[0]) {
-		snprintf(errbuf, errlen, "%s is a trace but %s is QEMU plugin output: "
-			 "nanoseconds and instructions do not add up; give files of one kind",
-			 path, c->first_path);
+	if (o->mix_refused && et_source_is_mix(path)) {
+		snprintf(errbuf, errlen, "%s is QEMU plugin output: instruction counts "
+			 "per syscall, %s", path, o->mix_refused);
 		return ET_ERR_USAGE;
 	}
-	t = ld->traces[i] = et_trace_open(path, &e, errbuf, errlen);
-	if (!t)
-		return e;
-	if (o->mode >= 0 && !et_trace_set_mode(t, o->mode)) {
-		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
-			 et_mode_name(o->mode));
-		return ET_ERR_NO_EVENTS;
+	if (i > 0 && et_source_what(path) != et_source_what(c->first_path)) {
+		snprintf(errbuf, errlen, "%s is %s but %s is %s: %s and %s do not add up; "
+			 "give files of one kind", path, et_source_what(path), c->first_path,
+			 et_source_what(c->first_path), et_source_counts(path),
+			 et_source_counts(c->first_path));
+		return ET_ERR_USAGE;
 	}
+	s = ld->sources[i] = et_source_open(path, &c->src_opts, &e, errbuf, errlen);
+	if (!s)
+		return e;
+	t = ld->traces[i] = et_source_trace(s);
+	ld->mixes[i] = et_source_mix(s);
+	if (e)
+		return e;
 	if (other_machine(c, i, t, path, errbuf, errlen))
 		return ET_ERR_USAGE;
-	et_trace_set_jobs(t, o->jobs);
-	if (o->progress)
-		et_trace_set_progress(t, o->progress, o->progress_data);
 	e = resolve_syscalls(c, t, errbuf, errlen);
 	if (e)
 		return e;
 	c->first_ts = et_trace_info(t)->first_ts;
-	tl = et_timeline_new(t, on_syscall, c);
-	if (!tl)
-		return ET_ERR_NOMEM;
-	et_timeline_set_raw_stamps(tl, o->raw_stamps);
-	if (et_trace_iterate(t, et_timeline_feed, tl) < 0) {
-		et_timeline_free(tl);
-		snprintf(errbuf, errlen, "%s: reading the events failed", path);
-		return c->failed ? ET_ERR_NOMEM : ET_ERR_FORMAT;
-	}
-	et_timeline_finish(tl);
-	f->info = *et_trace_info(t);
-	f->counts = *et_trace_counts(t);
-	f->tl = *et_timeline_counts(tl);
-	ld->seen += f->tl.syscalls;
-	ld->damaged += et_counts_damaged(&f->counts);
-	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
-		    f->counts.lost_events + f->counts.lost_unknown;
-	et_timeline_free(tl);
+	e = et_source_feed(s, on_syscall, c, errbuf, errlen);
+	if (e)
+		return c->failed ? ET_ERR_NOMEM : e;
 	if (c->failed) {
 		snprintf(errbuf, errlen, "out of memory");
 		return ET_ERR_NOMEM;
 	}
+	*f = *et_source_file(s);
+	ld->seen += f->tl.syscalls;
+	ld->damaged += et_source_damaged(s);
+	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
+		    f->counts.lost_events + f->counts.lost_unknown;
 	return ET_OK;
 }
 
 enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			  const struct et_load_opts *o, char *errbuf, size_t errlen)
 {
-	struct load_ctx c = { .ld = ld, .o = o, .first_path = n ? paths[0] : NULL };
+	struct load_ctx c = {
+		.ld = ld, .o = o, .first_path = n ? paths[0] : NULL,
+		.src_opts = {
+			.mode = o->mode, .jobs = o->jobs, .raw_stamps = o->raw_stamps,
+			.progress = o->progress, .progress_data = o->progress_data,
+			.event = o->event, .event_data = o->event_data,
+		},
+	};
 	enum et_err e = ET_OK;
 
 	memset(ld, 0, sizeof(*ld));
@@ -227,6 +183,7 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 				     o->filter->nr_errnos)) ||
 		      o->nr_syscall_names;
 	ld->files = calloc(n, sizeof(*ld->files));
+	ld->sources = calloc(n, sizeof(*ld->sources));
 	ld->traces = calloc(n, sizeof(*ld->traces));
 	ld->mixes = calloc(n, sizeof(*ld->mixes));
 	ld->stats = et_stats_new(o->stats_flags);
@@ -238,7 +195,7 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			runs_ok &= !!(ld->run_stats[i] = et_stats_new(o->stats_flags));
 	}
 	ld->nr_files = n;	/* (et_load_free frees what there is) */
-	if (!ld->files || !ld->traces || !ld->mixes || !ld->stats || !runs_ok) {
+	if (!ld->files || !ld->sources || !ld->traces || !ld->mixes || !ld->stats || !runs_ok) {
 		snprintf(errbuf, errlen, "out of memory");
 		e = ET_ERR_NOMEM;
 		goto out;
@@ -254,10 +211,9 @@ out:
 
 void et_load_free(struct et_load *ld)
 {
-	for (int i = 0; ld->traces && i < ld->nr_files; i++)
-		et_trace_close(ld->traces[i]);
-	for (int i = 0; ld->mixes && i < ld->nr_files; i++)
-		et_mix_free(ld->mixes[i]);
+	for (int i = 0; ld->sources && i < ld->nr_files; i++)
+		et_source_close(ld->sources[i]);
+	free(ld->sources);
 	free(ld->traces);
 	free(ld->mixes);
 	free(ld->files);

@@ -88,6 +88,13 @@ expect_eq "filters apply" "$(jget g.json "sorted(set(e['name'] for e in d['trace
 check "-j1 exports the same" cmp j1.json host-lost.json
 expect_exit "two files: usage error" 2 "$ET" export "$DATA/host-lost.dat" "$DATA/host-lost.dat"
 expect_exit "missing file" 3 "$ET" export /nonexistent.dat
+# export reads through load.c, as report does: the same words for the same mistake
+expect_exit "a syscall the architecture does not have" 2 "$ET" export -s nosuchsys -o ns.json "$DATA/host-lost.dat"
+"$ET" export -s nosuchsys -o ns.json "$DATA/host-lost.dat" 2> ns.err
+"$ET" report -s nosuchsys "$DATA/host-lost.dat" 2> nsr.err
+expect_eq "...said as report says it, naming the file and architecture" \
+	"$(sed 's/^entrytrace export: //' ns.err)" "$(sed 's/^entrytrace report: //' nsr.err)"
+check "...and no output left behind" test ! -e ns.json
 # Stage slices inside complete syscalls are the stages the report counts.
 expect_eq "stage file: one stage slice per stage the report counts" \
 	"$(python3 - x86_64-6.12-stage.json <<'PY'

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Sources: one file of syscalls, whatever wrote it.  Each kind is a row of
+ * kinds[] below: how to recognise it, open it, and hand its syscalls out,
+ * what its values count and when it is damaged.  A trace (trace.dat, v6 or
+ * v7) gives events, which go through a timeline; QEMU plugin output (.mix)
+ * gives samples that are syscalls already.  et_load_files() opens every
+ * command's files here, so a new kind of input is one row.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "entrytrace-local.h"
+
+struct et_source {
+	const struct source_kind *kind;
+	const struct et_source_opts *o;
+	const char *path;		/* as the caller named it */
+	struct et_trace *trace;		/* a trace, or the names of a mix's machine */
+	struct et_mix *mix;
+	struct et_timeline *tl;		/* while a trace is fed */
+	struct et_report_file file;	/* what et_source_feed() read */
+};
+
+struct source_kind {
+	const char *what;		/* "a trace": for "X is a trace but Y is ..." */
+	const char *counts;		/* what its values count, in words */
+	bool (*probe)(const char *path);
+	enum et_err (*open)(struct et_source *s, const char *path, char *errbuf,
+			    size_t errlen);
+	enum et_err (*feed)(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
+			    size_t errlen);
+	bool (*damaged)(const struct et_source *s);
+};
+
+/* ---- a trace: events, through a timeline ---- */
+
+static bool trace_probe(const char *path)
+{
+	(void)path;
+	return true;	/* the last row: anything else is read as a trace */
+}
+
+static enum et_err trace_open(struct et_source *s, const char *path, char *errbuf,
+			      size_t errlen)
+{
+	const struct et_source_opts *o = s->o;
+	enum et_err e;
+
+	s->trace = et_trace_open(path, &e, errbuf, errlen);
+	if (!s->trace)
+		return e;
+	if (o->mode >= 0 && !et_trace_set_mode(s->trace, o->mode)) {
+		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
+			 et_mode_name(o->mode));
+		return ET_ERR_NO_EVENTS;
+	}
+	et_trace_set_jobs(s->trace, o->jobs);
+	if (o->progress)
+		et_trace_set_progress(s->trace, o->progress, o->progress_data);
+	return ET_OK;
+}
+
+/* Each event to the caller's hook (export's lost markers), then the timeline. */
+static int trace_event(const struct et_event *ev, void *data)
+{
+	struct et_source *s = data;
+	int r = s->o->event(ev, s->o->event_data);
+
+	return r < 0 ? r : et_timeline_feed(ev, s->tl);
+}
+
+static enum et_err trace_feed(struct et_source *s, et_syscall_fn fn, void *data,
+			      char *errbuf, size_t errlen)
+{
+	struct et_timeline *tl;
+	int r;
+
+	tl = s->tl = et_timeline_new(s->trace, fn, data);
+	if (!tl) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
+	et_timeline_set_raw_stamps(tl, s->o->raw_stamps);
+	r = s->o->event ? et_trace_iterate(s->trace, trace_event, s)
+			: et_trace_iterate(s->trace, et_timeline_feed, tl);
+	if (r >= 0) {
+		et_timeline_finish(tl);
+		s->file.counts = *et_trace_counts(s->trace);
+		s->file.tl = *et_timeline_counts(tl);
+	}
+	et_timeline_free(tl);
+	s->tl = NULL;
+	if (r < 0) {
+		snprintf(errbuf, errlen, "%s: reading the events failed", s->path);
+		return ET_ERR_FORMAT;
+	}
+	return ET_OK;
+}
+
+static bool trace_damaged(const struct et_source *s)
+{
+	return et_counts_damaged(&s->file.counts);
+}
+
+/* ---- QEMU plugin output: samples, syscalls already ---- */
+
+static enum et_err mix_open(struct et_source *s, const char *path, char *errbuf,
+			    size_t errlen)
+{
+	enum et_err e;
+
+	s->mix = et_mix_open(path, &e, errbuf, errlen);
+	if (!s->mix)
+		return e;
+	s->trace = et_trace_new_mix(path, et_mix_arch(s->mix), et_mix_release(s->mix), &e,
+				    errbuf, errlen);
+	if (!s->trace)
+		return e;
+	if (s->o->mode >= 0 && s->o->mode != ET_MODE_STAGES) {
+		snprintf(errbuf, errlen, "%s: QEMU plugin output has per-stage counts only "
+			 "(mode stages), not mode %s", path, et_mode_name(s->o->mode));
+		return ET_ERR_USAGE;
+	}
+	return ET_OK;
+}
+
+static enum et_err mix_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
+			    size_t errlen)
+{
+	if (et_mix_feed(s->mix, s->trace, fn, data) < 0) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
+	s->file.mix = s->mix;
+	s->file.tl.syscalls = et_mix_nr_samples(s->mix);
+	s->file.tl.complete = et_mix_kept(s->mix);
+	return ET_OK;
+}
+
+/* a file QEMU did not finish writing is data lost, and so are unnamed samples */
+static bool mix_damaged(const struct et_source *s)
+{
+	return !et_mix_complete(s->mix) || et_mix_unnamed(s->mix);
+}
+
+/* Probed in order: the first whose probe says yes is the file's kind. */
+static const struct source_kind kinds[] = {
+	{ "QEMU plugin output", "instructions", et_mix_probe, mix_open, mix_feed, mix_damaged },
+	{ "a trace", "nanoseconds", trace_probe, trace_open, trace_feed, trace_damaged },
+};
+
+static const struct source_kind *kind_of(const char *path)
+{
+	size_t i = 0;
+
+	while (i < sizeof(kinds) / sizeof(kinds[0]) - 1 && !kinds[i].probe(path))
+		i++;
+	return &kinds[i];
+}
+
+const char *et_source_what(const char *path)
+{
+	return kind_of(path)->what;
+}
+
+const char *et_source_counts(const char *path)
+{
+	return kind_of(path)->counts;
+}
+
+bool et_source_is_mix(const char *path)
+{
+	return kind_of(path)->open == mix_open;
+}
+
+struct et_source *et_source_open(const char *path, const struct et_source_opts *o,
+				 enum et_err *err, char *errbuf, size_t errlen)
+{
+	struct et_source *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(errbuf, errlen, "out of memory");
+		*err = ET_ERR_NOMEM;
+		return NULL;
+	}
+	s->o = o;
+	s->path = path;
+	s->kind = kind_of(path);
+	*err = s->kind->open(s, path, errbuf, errlen);
+	return s;	/* on error too: the caller closes it */
+}
+
+struct et_trace *et_source_trace(const struct et_source *s)
+{
+	return s->trace;
+}
+
+struct et_mix *et_source_mix(const struct et_source *s)
+{
+	return s->mix;
+}
+
+enum et_err et_source_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
+			   size_t errlen)
+{
+	enum et_err e = s->kind->feed(s, fn, data, errbuf, errlen);
+
+	s->file.info = *et_trace_info(s->trace);
+	return e;
+}
+
+const struct et_report_file *et_source_file(const struct et_source *s)
+{
+	return &s->file;
+}
+
+bool et_source_damaged(const struct et_source *s)
+{
+	return s->kind->damaged(s);
+}
+
+void et_source_close(struct et_source *s)
+{
+	if (!s)
+		return;
+	et_timeline_free(s->tl);
+	et_trace_close(s->trace);
+	et_mix_free(s->mix);
+	free(s);
+}
