@@ -559,12 +559,13 @@ struct et_source_opts {
 	bool raw_stamps;		/* traces: et_timeline_set_raw_stamps */
 	et_event_fn event;		/* traces: each event, before the timeline */
 	void *event_data;
+	const char *mix_refused;	/* set: plugin output is refused, for this reason */
 };
 
 /* The kind a file is, by its first bytes: "a trace", "QEMU plugin output". */
 const char *et_source_what(const char *path);
-/* What that kind's values count, in words: "nanoseconds", "instructions". */
-const char *et_source_counts(const char *path);
+/* What a kind's values count, in words: "nanoseconds", "instructions". */
+const char *et_source_counts(const char *what);
 bool et_source_is_mix(const char *path);
 /* NULL only when out of memory; on *err != ET_OK errbuf says why, and the
  * source still needs closing.  @o must outlive the source. */
@@ -573,6 +574,7 @@ struct et_source *et_source_open(const char *path, const struct et_source_opts *
 /* The file's facts and syscall names (a mix's: its machine's). */
 struct et_trace *et_source_trace(const struct et_source *s);
 struct et_mix *et_source_mix(const struct et_source *s);	/* NULL: not a mix */
+const char *et_source_kind_what(const struct et_source *s);	/* et_source_what()'s */
 /* Every syscall to @fn, once; then et_source_file() holds what was read. */
 enum et_err et_source_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
 			   size_t errlen);

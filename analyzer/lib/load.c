@@ -114,23 +114,22 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 			    char *errbuf, size_t errlen)
 {
 	struct et_load *ld = c->ld;
-	const struct et_load_opts *o = c->o;
 	struct et_report_file *f = &ld->files[i];
 	struct et_source *s;
 	struct et_trace *t;
 	enum et_err e;
 
-	if (o->mix_refused && et_source_is_mix(path)) {
-		snprintf(errbuf, errlen, "%s is QEMU plugin output: instruction counts "
-			 "per syscall, %s", path, o->mix_refused);
-		return ET_ERR_USAGE;
-	}
-	if (i > 0 && et_source_what(path) != et_source_what(c->first_path)) {
-		snprintf(errbuf, errlen, "%s is %s but %s is %s: %s and %s do not add up; "
-			 "give files of one kind", path, et_source_what(path), c->first_path,
-			 et_source_what(c->first_path), et_source_counts(path),
-			 et_source_counts(c->first_path));
-		return ET_ERR_USAGE;
+	/* a file of another kind is refused before it is read */
+	if (i > 0 && ld->sources[0]) {
+		const char *what = et_source_what(path);
+		const char *first = et_source_kind_what(ld->sources[0]);
+
+		if (what != first) {
+			snprintf(errbuf, errlen, "%s is %s but %s is %s: %s and %s do not add "
+				 "up; give files of one kind", path, what, c->first_path, first,
+				 et_source_counts(what), et_source_counts(first));
+			return ET_ERR_USAGE;
+		}
 	}
 	s = ld->sources[i] = et_source_open(path, &c->src_opts, &e, errbuf, errlen);
 	if (!s)
@@ -169,6 +168,7 @@ enum et_err et_load_files(struct et_load *ld, char *const *paths, int n,
 			.mode = o->mode, .jobs = o->jobs, .raw_stamps = o->raw_stamps,
 			.progress = o->progress, .progress_data = o->progress_data,
 			.event = o->event, .event_data = o->event_data,
+			.mix_refused = o->mix_refused,
 		},
 	};
 	enum et_err e = ET_OK;

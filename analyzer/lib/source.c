@@ -164,9 +164,12 @@ const char *et_source_what(const char *path)
 	return kind_of(path)->what;
 }
 
-const char *et_source_counts(const char *path)
+const char *et_source_counts(const char *what)
 {
-	return kind_of(path)->counts;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i].what, what))
+			return kinds[i].counts;
+	return "?";
 }
 
 bool et_source_is_mix(const char *path)
@@ -187,8 +190,19 @@ struct et_source *et_source_open(const char *path, const struct et_source_opts *
 	s->o = o;
 	s->path = path;
 	s->kind = kind_of(path);
+	if (o->mix_refused && s->kind->open == mix_open) {
+		snprintf(errbuf, errlen, "%s is QEMU plugin output: instruction counts "
+			 "per syscall, %s", path, o->mix_refused);
+		*err = ET_ERR_USAGE;
+		return s;
+	}
 	*err = s->kind->open(s, path, errbuf, errlen);
 	return s;	/* on error too: the caller closes it */
+}
+
+const char *et_source_kind_what(const struct et_source *s)
+{
+	return s->kind->what;
 }
 
 struct et_trace *et_source_trace(const struct et_source *s)
