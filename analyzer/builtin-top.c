@@ -3,9 +3,10 @@
  * entrytrace top: a live per-syscall x stage table of the running kernel.
  *
  * The session (session.c) fills a tracefs instance of its own; every
- * refresh period libentrytrace's live reader (lib/live.c) decodes what the
- * buffers hold with tracefs_iterate_raw_events(), each round bounded by a
- * deadline, into one timeline and one et_stats.  On a terminal top-screen.c
+ * refresh period the instance, opened as a source (lib/source.c: the
+ * running kernel, read by lib/live.c), decodes what the buffers hold with
+ * tracefs_iterate_raw_events(), each round bounded by a deadline, into the
+ * source's one timeline, and top adds each syscall to one et_stats.  On a terminal top-screen.c
  * draws a screen that fits it, and keys change what it shows; otherwise
  * et_render() prints the table 'entrytrace report' does, for logs.
  */
@@ -88,8 +89,8 @@ enum {
 
 struct top {
 	struct et_session *s;
-	struct et_live *live;
-	struct et_timeline *tl;
+	struct et_source *src;		/* the running kernel, read in rounds */
+	struct et_source_opts src_opts;
 	struct et_stats *stats;
 	bool failed;
 	bool tty;
@@ -175,7 +176,7 @@ static unsigned long long stat_value(const char *stats, const char *key)
 static void kernel_stats(struct top *t)
 {
 	struct tracefs_instance *inst = et_session_instance(t->s);
-	int cpus = et_trace_info(et_live_trace(t->live))->cpus;
+	int cpus = et_trace_info(et_source_trace(t->src))->cpus;
 
 	t->k_read = t->k_overrun = t->k_dropped = t->k_entries = 0;
 	for (int i = 0; i < cpus; i++) {
@@ -215,12 +216,8 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 
 static int render(struct top *t, int n, double elapsed)
 {
-	struct et_trace *trace = et_live_trace(t->live);
-	struct et_report_file f = {
-		.info = *et_trace_info(trace),
-		.counts = *et_trace_counts(trace),
-		.tl = *et_timeline_counts(t->tl),
-	};
+	struct et_trace *trace = et_source_trace(t->src);
+	struct et_report_file f = *et_source_file(t->src);
 	struct et_report rep = {
 		.files = &f,
 		.nr_files = 1,
@@ -385,9 +382,8 @@ static int read_period(struct top *t, uint64_t end)
 		int ret;
 
 		/* the last round may take a second: nothing new should come */
-		ret = et_live_read(t->live, !running ? 1000000000 :
-				   end > now ? end - now : 1000000,
-				   et_timeline_feed, t->tl);
+		ret = et_source_read(t->src, !running ? 1000000000 :
+				     end > now ? end - now : 1000000, on_syscall, t);
 		if (ret < 0 || t->failed)
 			return -1;
 		/* keys act between rounds even when reading takes the whole period */
@@ -416,7 +412,7 @@ static int run(struct top *t, double delay, int iterations)
 		}
 		last = !et_session_running(t->s) || (iterations && n == iterations);
 		if (last && !et_session_interrupted())
-			et_timeline_finish(t->tl);
+			et_source_finish(t->src);
 		if (et_session_interrupted())
 			return ET_EXIT_OK;
 		t->n = n;
@@ -426,7 +422,8 @@ static int run(struct top *t, double delay, int iterations)
 			break;
 		t->period_start = mono_ns();
 		if (t->delta) {
-			const struct et_trace_counts *c = et_trace_counts(et_live_trace(t->live));
+			const struct et_report_file *f = et_source_file(t->src);
+			const struct et_trace_counts *c = &f->counts;
 
 			et_stats_free(t->stats);
 			t->stats = et_stats_new(0);
@@ -434,7 +431,7 @@ static int run(struct top *t, double delay, int iterations)
 				return ET_EXIT_FAIL;
 			t->c0 = *c;
 			memcpy(t->lost0, c->lost_per_cpu, c->nr_cpus * sizeof(*t->lost0));
-			t->tl0 = *et_timeline_counts(t->tl);
+			t->tl0 = f->tl;
 			t->filtered0 = t->filtered;
 			t->k_read0 = t->k_read;
 			t->k_overrun0 = t->k_overrun;
@@ -460,13 +457,10 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 	if (ret)
 		return ret;
 	ret = ET_EXIT_FAIL;
-	t.live = et_live_new(et_session_instance(t.s), &e, err, sizeof(err));
-	if (!t.live) {
-		fprintf(stderr, "entrytrace top: %s\n", err);
-		goto out;
-	}
-	if (so->summary && !et_trace_set_mode(et_live_trace(t.live), ET_MODE_SUMMARY)) {
-		fprintf(stderr, "entrytrace top: no entry_stage:entry_stage_summary event here\n");
+	t.src_opts.mode = so->summary ? ET_MODE_SUMMARY : -1;
+	t.src = et_source_open_live(et_session_instance(t.s), &t.src_opts, &e, err, sizeof(err));
+	if (!t.src || e) {
+		fprintf(stderr, "entrytrace top: %s\n", t.src ? err : "out of memory");
 		goto out;
 	}
 	if (nr_syscalls) {
@@ -474,20 +468,19 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 		if (!t.filter.syscalls)
 			goto out;
 		for (int i = 0; i < nr_syscalls; i++) {
-			t.filter.syscalls[i] = et_syscall_number(et_live_trace(t.live), syscalls[i]);
+			t.filter.syscalls[i] = et_syscall_number(et_source_trace(t.src), syscalls[i]);
 			if (t.filter.syscalls[i] < 0) {
 				fprintf(stderr, WHO ": --syscall '%s': no such syscall on %s\n",
-					syscalls[i], et_trace_info(et_live_trace(t.live))->machine);
+					syscalls[i], et_trace_info(et_source_trace(t.src))->machine);
 				ret = ET_EXIT_USAGE;
 				goto out;
 			}
 		}
 		t.filter.nr_syscalls = nr_syscalls;
 	}
-	t.lost0 = calloc(et_trace_info(et_live_trace(t.live))->cpus, sizeof(*t.lost0));
-	t.tl = et_timeline_new(et_live_trace(t.live), on_syscall, &t);
+	t.lost0 = calloc(et_trace_info(et_source_trace(t.src))->cpus, sizeof(*t.lost0));
 	t.stats = et_stats_new(0);
-	if (!t.tl || !t.stats || !t.lost0)
+	if (!t.stats || !t.lost0)
 		goto out;
 	ret = et_session_start(t.s);
 	if (!ret)
@@ -500,9 +493,8 @@ out:
 	tty_restore();
 	free(t.filter.syscalls);
 	free(t.lost0);
-	et_timeline_free(t.tl);
 	et_stats_free(t.stats);
-	et_live_free(t.live);
+	et_source_close(t.src);
 	et_session_free(t.s);
 	return ret;
 }

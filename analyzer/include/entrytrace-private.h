@@ -544,9 +544,10 @@ int et_place_of(const char *frames, bool body, struct et_place *p);
 /* Sources: one file of syscalls, whatever wrote it (lib/source.c)     */
 
 /*
- * A trace (trace.dat: events through a timeline) or QEMU plugin output
- * (.mix: samples with instruction counts); a new kind is a row of
- * source.c's table.  et_load_files() opens every command's files here.
+ * A trace (trace.dat: events through a timeline), QEMU plugin output
+ * (.mix: samples with instruction counts) or the running kernel (a tracefs
+ * instance, read in rounds); a new kind is a row of source.c's table.
+ * et_load_files() opens every command's files here, top the running kernel.
  */
 struct et_source;
 struct et_report_file;
@@ -579,6 +580,19 @@ const char *et_source_kind_what(const struct et_source *s);	/* et_source_what()'
 enum et_err et_source_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
 			   size_t errlen);
 const struct et_report_file *et_source_file(const struct et_source *s);
+/*
+ * The running kernel: the events enabled in @instance (et_live_new()).
+ * Read in rounds: et_source_read() decodes what the buffers hold now into
+ * one timeline that lives as long as the source (@fn, @data: the first
+ * round's, kept), for timeout_ns at most, and returns et_live_read()'s
+ * value; et_source_file() then holds what every round so far read.
+ * et_source_finish() ends the timeline: syscalls in flight as incomplete.
+ */
+struct et_source *et_source_open_live(struct tracefs_instance *instance,
+				      const struct et_source_opts *o, enum et_err *err,
+				      char *errbuf, size_t errlen);
+int et_source_read(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn, void *data);
+void et_source_finish(struct et_source *s);
 /* Holes in a trace, a mix QEMU did not finish or with unnamed samples. */
 bool et_source_damaged(const struct et_source *s);
 void et_source_close(struct et_source *s);

@@ -4,8 +4,11 @@
  * kinds[] below: how to recognise it, open it, and hand its syscalls out,
  * what its values count and when it is damaged.  A trace (trace.dat, v6 or
  * v7) gives events, which go through a timeline; QEMU plugin output (.mix)
- * gives samples that are syscalls already.  et_load_files() opens every
- * command's files here, so a new kind of input is one row.
+ * gives samples that are syscalls already; the running kernel (a tracefs
+ * instance's buffers, lib/live.c) gives events in rounds, each until a
+ * deadline, through one timeline that lives as long as the source.
+ * et_load_files() opens every command's files here and top the running
+ * kernel, so a new kind of input is one row.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +21,8 @@ struct et_source {
 	const char *path;		/* as the caller named it */
 	struct et_trace *trace;		/* a trace, or the names of a mix's machine */
 	struct et_mix *mix;
-	struct et_timeline *tl;		/* while a trace is fed */
+	struct et_live *live;		/* the running kernel: owns trace */
+	struct et_timeline *tl;		/* while a trace is fed; a live source's */
 	struct et_report_file file;	/* what et_source_feed() read */
 };
 
@@ -31,6 +35,8 @@ struct source_kind {
 	enum et_err (*feed)(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
 			    size_t errlen);
 	bool (*damaged)(const struct et_source *s);
+	/* a source read in rounds (the running kernel): one round */
+	int (*round)(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn, void *data);
 };
 
 /* ---- a trace: events, through a timeline ---- */
@@ -39,6 +45,17 @@ static bool trace_probe(const char *path)
 {
 	(void)path;
 	return true;	/* the last row: anything else is read as a trace */
+}
+
+/* Only the events of mode o->mode, when it is set. */
+static enum et_err set_mode(struct et_source *s, const char *path, char *errbuf, size_t errlen)
+{
+	if (s->o->mode >= 0 && !et_trace_set_mode(s->trace, s->o->mode)) {
+		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
+			 et_mode_name(s->o->mode));
+		return ET_ERR_NO_EVENTS;
+	}
+	return ET_OK;
 }
 
 static enum et_err trace_open(struct et_source *s, const char *path, char *errbuf,
@@ -50,11 +67,9 @@ static enum et_err trace_open(struct et_source *s, const char *path, char *errbu
 	s->trace = et_trace_open(path, &e, errbuf, errlen);
 	if (!s->trace)
 		return e;
-	if (o->mode >= 0 && !et_trace_set_mode(s->trace, o->mode)) {
-		snprintf(errbuf, errlen, "%s: has no events for mode %s", path,
-			 et_mode_name(o->mode));
-		return ET_ERR_NO_EVENTS;
-	}
+	e = set_mode(s, path, errbuf, errlen);
+	if (e)
+		return e;
 	et_trace_set_jobs(s->trace, o->jobs);
 	if (o->progress)
 		et_trace_set_progress(s->trace, o->progress, o->progress_data);
@@ -144,17 +159,42 @@ static bool mix_damaged(const struct et_source *s)
 	return !et_mix_complete(s->mix) || et_mix_unnamed(s->mix);
 }
 
-/* Probed in order: the first whose probe says yes is the file's kind. */
+/* ---- the running kernel: a tracefs instance's buffers, in rounds ---- */
+
+/* Opened from an instance, not a path: et_source_open_live(). */
+static int live_round(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn, void *data)
+{
+	int r;
+
+	if (!s->tl) {
+		s->tl = et_timeline_new(s->trace, fn, data);
+		if (!s->tl)
+			return -1;
+		et_timeline_set_raw_stamps(s->tl, s->o->raw_stamps);
+	}
+	r = et_live_read(s->live, timeout_ns, et_timeline_feed, s->tl);
+	s->file.info = *et_trace_info(s->trace);
+	s->file.counts = *et_trace_counts(s->trace);
+	s->file.tl = *et_timeline_counts(s->tl);
+	return r;
+}
+
+/*
+ * Probed in order, rows without a probe skipped: the first whose probe says
+ * yes is the file's kind (a trace's says yes to anything, so it is last).
+ */
 static const struct source_kind kinds[] = {
-	{ "QEMU plugin output", "instructions", et_mix_probe, mix_open, mix_feed, mix_damaged },
-	{ "a trace", "nanoseconds", trace_probe, trace_open, trace_feed, trace_damaged },
+	{ "QEMU plugin output", "instructions", et_mix_probe, mix_open, mix_feed, mix_damaged,
+	  NULL },
+	{ "the running kernel", "nanoseconds", NULL, NULL, NULL, trace_damaged, live_round },
+	{ "a trace", "nanoseconds", trace_probe, trace_open, trace_feed, trace_damaged, NULL },
 };
 
 static const struct source_kind *kind_of(const char *path)
 {
 	size_t i = 0;
 
-	while (i < sizeof(kinds) / sizeof(kinds[0]) - 1 && !kinds[i].probe(path))
+	while (!kinds[i].probe || !kinds[i].probe(path))
 		i++;
 	return &kinds[i];
 }
@@ -200,6 +240,41 @@ struct et_source *et_source_open(const char *path, const struct et_source_opts *
 	return s;	/* on error too: the caller closes it */
 }
 
+struct et_source *et_source_open_live(struct tracefs_instance *instance,
+				      const struct et_source_opts *o, enum et_err *err,
+				      char *errbuf, size_t errlen)
+{
+	struct et_source *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(errbuf, errlen, "out of memory");
+		*err = ET_ERR_NOMEM;
+		return NULL;
+	}
+	s->o = o;
+	s->kind = &kinds[1];
+	s->path = s->kind->what;
+	s->live = et_live_new(instance, err, errbuf, errlen);
+	if (!s->live)
+		return s;
+	s->trace = et_live_trace(s->live);
+	*err = set_mode(s, s->path, errbuf, errlen);
+	return s;
+}
+
+int et_source_read(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn, void *data)
+{
+	return s->kind->round ? s->kind->round(s, timeout_ns, fn, data) : -1;
+}
+
+void et_source_finish(struct et_source *s)
+{
+	if (s->tl) {
+		et_timeline_finish(s->tl);
+		s->file.tl = *et_timeline_counts(s->tl);
+	}
+}
+
 const char *et_source_kind_what(const struct et_source *s)
 {
 	return s->kind->what;
@@ -218,8 +293,13 @@ struct et_mix *et_source_mix(const struct et_source *s)
 enum et_err et_source_feed(struct et_source *s, et_syscall_fn fn, void *data, char *errbuf,
 			   size_t errlen)
 {
-	enum et_err e = s->kind->feed(s, fn, data, errbuf, errlen);
+	enum et_err e;
 
+	if (!s->kind->feed) {
+		snprintf(errbuf, errlen, "%s: read in rounds (et_source_read), not fed", s->path);
+		return ET_ERR_USAGE;
+	}
+	e = s->kind->feed(s, fn, data, errbuf, errlen);
 	s->file.info = *et_trace_info(s->trace);
 	return e;
 }
@@ -239,7 +319,10 @@ void et_source_close(struct et_source *s)
 	if (!s)
 		return;
 	et_timeline_free(s->tl);
-	et_trace_close(s->trace);
+	if (s->live)
+		et_live_free(s->live);	/* and its trace */
+	else
+		et_trace_close(s->trace);
 	et_mix_free(s->mix);
 	free(s);
 }
