@@ -84,71 +84,45 @@ static int cmp_func(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+static const char *const kind_names[] = { "TIMED", "NOINSTR", "DEFERRED", "AGG" };
+
+/* Does a stage (NULL: no stage) fit a form's "none", "any", "!AGG" or kind? */
+static bool form_kind_ok(const char *want, const struct stage *s)
+{
+	if (!strcmp(want, "none") || !s)
+		return !strcmp(want, "none") && !s;
+	return !strcmp(want, "any") || (!strcmp(want, "!AGG") && s->kind != K_AGG) ||
+	       !strcmp(want, kind_names[s->kind]);
+}
+
 /*
- * The kinds of site include/linux/entry_stage.h emits (scripts/kernel/kernel-sites
- * checks the same): a stage's begin, end or switch, SHARED or not; an AGG
- * stage's begin or end, AGG alone; entry_stage_syscall_begin() and
- * entry_stage_tail_begin(), of no stage; a stage's end that ends the
- * syscall (SYSCALL_END, SHARED or not); a DEFERRED stage's begin with
- * SYSCALL_BEGIN (powerpc's exit restart).
+ * A site is one of the forms include/linux/entry_stage.h emits: site_forms[]
+ * of site-abi.h, generated from scripts/lib/siteabi.py's FORMS, the list
+ * scripts/kernel/kernel-sites checks against too.
  */
 const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsigned st2,
 			 unsigned fl, char *buf, size_t len)
 {
 	const struct stage *s = st < (unsigned)sf->nstages ? &sf->stages[st] : NULL;
+	const struct stage *s2 = edge == EDGE_SWITCH && st2 < (unsigned)sf->nstages ?
+				 &sf->stages[st2] : NULL;
+	static const char *const edges[] = { "begin", "end", "switch" };
 
-	if (st == STAGE_NONE) {
-		if (edge != EDGE_BEGIN ||
-		    (fl != SF_SYSCALL_BEGIN && fl != (SF_TAIL | SF_SHARED))) {
-			snprintf(buf, len, "a site of no stage is the syscall begin (begin, %#x) or "
-				 "the tail begin (begin, %#x), not edge %d with flags %#x",
-				 SF_SYSCALL_BEGIN, SF_TAIL | SF_SHARED, edge, fl);
-			return buf;
-		}
-		return NULL;
-	}
-	if (!s || (edge == EDGE_SWITCH && st2 >= (unsigned)sf->nstages)) {
+	if ((st != STAGE_NONE && !s) || (edge == EDGE_SWITCH && !s2)) {
 		snprintf(buf, len, "stage %u or %u unknown", st, st2);
 		return buf;
 	}
-	if (fl & SF_TAIL) {
-		snprintf(buf, len, "TAIL on a site of stage %s: only the tail begin has it",
-			 s->name);
-		return buf;
+	for (size_t i = 0; i < sizeof(site_forms) / sizeof(site_forms[0]); i++) {
+		const struct site_form *f = &site_forms[i];
+
+		if (form_kind_ok(f->stage, s) && (f->edges & 1u << edge) && f->flags == fl &&
+		    (!f->stage2 || form_kind_ok(f->stage2, s2)))
+			return NULL;
 	}
-	if (fl & SF_SYSCALL_BEGIN) {
-		if (edge != EDGE_BEGIN || fl != SF_SYSCALL_BEGIN || s->kind != K_DEFERRED) {
-			snprintf(buf, len, "SYSCALL_BEGIN on stage %s: only on the begin of a "
-				 "DEFERRED stage, alone", s->name);
-			return buf;
-		}
-		return NULL;
-	}
-	if (fl & SF_SYSCALL_END) {
-		if (edge != EDGE_END || (fl & ~(SF_SYSCALL_END | SF_SHARED))) {
-			snprintf(buf, len, "SYSCALL_END on stage %s: only on an end, with SHARED or "
-				 "nothing else", s->name);
-			return buf;
-		}
-		return NULL;
-	}
-	if (fl & SF_RESUME) {
-		/* entry_stage_resume_switch(): back into a stage that ran before */
-		if (edge != EDGE_SWITCH || fl != SF_RESUME || s->kind == K_AGG ||
-		    sf->stages[st2].kind == K_AGG) {
-			snprintf(buf, len, "RESUME on stage %s: only on a switch between stages "
-				 "that are not AGG, alone", s->name);
-			return buf;
-		}
-		return NULL;
-	}
-	if ((s->kind == K_AGG) != !!(fl & SF_AGG) ||
-	    ((fl & SF_AGG) && (edge == EDGE_SWITCH || fl != SF_AGG))) {
-		snprintf(buf, len, "flags %#x, edge %d on stage %s: AGG is on the begin and end "
-			 "sites of AGG stages, alone", fl, edge, s->name);
-		return buf;
-	}
-	return NULL;
+	snprintf(buf, len, "%s of %s%s%s%s%s, flags %#x: not a site the series emits",
+		 edges[edge], s ? kind_names[s->kind] : "no stage", s ? " stage " : "",
+		 s ? s->name : "", s2 ? " to stage " : "", s2 ? s2->name : "", fl);
+	return buf;
 }
 
 #define MAXTOK 10
@@ -261,14 +235,13 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				FAIL( "stage %s: bad parent '%s'", tok[2],
 					    tok[3]);
 			static const char *const phases[] = { "ENTRY", "BODY", "EXIT" };
-			static const char *const kinds[] = { "TIMED", "NOINSTR", "DEFERRED", "AGG" };
 			int ph = -1, k = -1;
 
 			for (int i = 0; i < 3; i++)
 				if (!strcmp(tok[4], phases[i]))
 					ph = i;
 			for (int i = 0; i < 4; i++)
-				if (!strcmp(tok[5], kinds[i]))
+				if (!strcmp(tok[5], kind_names[i]))
 					k = i;
 			if (ph < 0 || k < 0)
 				FAIL("stage %s: unknown phase '%s' or kind '%s'", tok[2], tok[4],

@@ -295,11 +295,11 @@ sed 's/^stage 3 agg 2/stage 3 agg 1/' t.sites >edited.sites
 refuse "an edited site file (table_hash)" "edited or truncated" "$PL" sites=edited.sites out=o.mix
 head -c 300 t.sites >trunc.sites
 refuse "a truncated site file" "truncated" "$PL" sites=trunc.sites out=o.mix
-refuse "a site of no stage on an end edge" "a site of no stage is the syscall begin" \
+refuse "a site of no stage on an end edge" "end of no stage, flags 0x1: not a site the series emits" \
 	"$PL" sites=noneend.sites out=o.mix
 refuse "a sites-mode file without a syscall begin" "no syscall begin (no stage, SYSCALL_BEGIN) site" \
 	"$PL" sites=nobegin.sites out=o.mix
-refuse "an AGG site with another flag" "AGG is on the begin and end sites of AGG stages, alone" \
+refuse "an AGG site with another flag" "begin of AGG stage agg, flags 0xc: not a site the series emits" \
 	"$PL" sites=aggshared.sites out=o.mix
 refuse "calls= naming no function of the site file" "calls=nosuch: no function nosuch" \
 	"$PL" sites=t.sites out=o.mix calls=nosuch

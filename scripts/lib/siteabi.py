@@ -23,6 +23,12 @@ or the build says so:
 
 A header without the edges, the flags or ENTRY_STAGE_NONE is an error
 naming what is missing (exit 2).
+
+FORMS below are the sites the series emits (which stage, edge, flags and
+switch target each entry_stage_*() helper of include/linux/entry_stage.h
+writes): kernel-sites refuses a table entry that is none of them
+(form_problem()), and the plugin's header carries the same list, so a form
+the series adds is added here once.
 """
 
 import collections
@@ -35,6 +41,64 @@ HEADER = os.path.join(TOP, 'kernel', 'src', 'include', 'linux', 'entry_stage_typ
 EDGES_WANTED = ('BEGIN', 'END', 'SWITCH')
 
 Abi = collections.namedtuple('Abi', 'path edges edge_values flags all_flags none')
+
+# (stage, edges, flags, stage2, what).  stage and stage2: 'none' (no stage),
+# 'any' stage, '!AGG' (a stage that is not AGG) or a kind of stages.def
+# (AGG, DEFERRED, ...); stage2 None: not a switch.  flags: the
+# ENTRY_STAGE_SITE_ names it carries, exactly ('' for none).
+FORMS = (
+    ('none', ('begin',), 'SYSCALL_BEGIN', None, 'the syscall begin (entry_stage_syscall_begin)'),
+    ('none', ('begin',), 'TAIL|SHARED', None, 'the tail begin (entry_stage_tail_begin)'),
+    ('DEFERRED', ('begin',), 'SYSCALL_BEGIN', None,
+     'a restart begin (entry_stage_restart_begin: a DEFERRED stage redone after the syscall)'),
+    ('any', ('end',), 'SYSCALL_END', None,
+     'a syscall end (entry_stage_syscall_end, _tail_end, _restart_end)'),
+    ('any', ('end',), 'SYSCALL_END|SHARED', None, 'a shared syscall end (entry_stage_syscall_end)'),
+    ('!AGG', ('switch',), 'RESUME', '!AGG',
+     'a resume switch (entry_stage_resume_switch: back into a stage that ran before)'),
+    ('AGG', ('begin', 'end'), 'AGG', None, "an AGG stage's begin or end (entry_stage_agg_begin, _rep_begin)"),
+    ('!AGG', ('begin', 'end'), '', None, "a stage's begin or end"),
+    ('!AGG', ('begin', 'end'), 'SHARED', None, 'a shared begin or end (entry_stage_shared_begin)'),
+    ('!AGG', ('switch',), '', 'any', 'a switch'),
+    ('!AGG', ('switch',), 'SHARED', 'any', 'a shared switch'),
+)
+
+
+def form_flags(a, names):
+    v = 0
+    for n in filter(None, names.split('|')):
+        if n not in a.flags:
+            raise AbiError(f'{os.path.basename(__file__)}: FORMS name flag {n}, '
+                           f'which {a.path} does not define')
+        v |= a.flags[n]
+    return v
+
+
+def _kind_ok(want, kind):
+    """kind: a stage's kind of stages.def, or None for no stage."""
+    if want == 'none' or kind is None:
+        return want == 'none' and kind is None
+    return want == 'any' or (want == '!AGG' and kind != 'AGG') or want == kind
+
+
+def flag_names(a, fl):
+    return '|'.join(n for n, v in sorted(a.flags.items(), key=lambda kv: kv[1]) if fl & v) or 'none'
+
+
+def form_problem(a, kind, edge, kind2, fl, site):
+    """Why a site (kind: its stage's kind or None; edge: its name; kind2: the
+    switch target's kind) is none of FORMS, or None.  site: the site in
+    words, for the message."""
+    for st, edges, names, st2, _ in FORMS:
+        if (_kind_ok(st, kind) and edge in edges and form_flags(a, names) == fl and
+                (st2 is None or _kind_ok(st2, kind2))):
+            return None
+    alike = [f for f in FORMS if form_flags(a, f[2]) == fl] or \
+        [f for f in FORMS if form_flags(a, f[2]) & fl]
+    hint = '; '.join(f'{w}: {"no" if st == "none" else st} stage, {"/".join(e)}'
+                     f'{"" if st2 is None else f" to {st2}"}' for st, e, _, st2, w in alike)
+    return (f'{site}, flags {flag_names(a, fl)}: not a site the series emits'
+            + (f' (with these flags: {hint})' if hint else ''))
 
 
 class AbiError(Exception):
@@ -82,6 +146,20 @@ def c_header(a):
         out.append(f'#define ENTRY_STAGE_SITE_{n} {v:#04x}')
     out.append(f'#define ENTRY_STAGE_SITE_ALL {a.all_flags:#04x}')
     out.append(f'#define ENTRY_STAGE_NONE {a.none:#x}')
+    out.append('')
+    out.append('/* The sites the series emits (siteabi.py FORMS): stage and stage2 are')
+    out.append(' * "none", "any", "!AGG" or a kind of stages.def; stage2 NULL: no switch. */')
+    out.append('struct site_form {')
+    out.append('\tconst char *stage, *stage2, *what;')
+    out.append('\tunsigned edges;\t/* 1 << ENTRY_STAGE_EDGE_* */')
+    out.append('\tunsigned flags;')
+    out.append('};')
+    out.append('static const struct site_form site_forms[] = {')
+    for st, edges, names, st2, what in FORMS:
+        em = ' | '.join(f'1 << ENTRY_STAGE_EDGE_{e.upper()}' for e in edges)
+        s2 = 'NULL' if st2 is None else f'"{st2}"'
+        out.append(f'\t{{ "{st}", {s2}, "{what}", {em}, {form_flags(a, names):#04x} }},')
+    out.append('};')
     out.append('#endif')
     return '\n'.join(out) + '\n'
 
@@ -99,7 +177,11 @@ def main(argv):
         sys.stderr.write(f'siteabi: {e}\n')
         return 2
     if argv == ['c']:
-        sys.stdout.write(c_header(a))
+        try:
+            sys.stdout.write(c_header(a))
+        except AbiError as e:
+            sys.stderr.write(f'siteabi: {e}\n')
+            return 2
     else:
         for n, v in sorted(a.edge_values.items(), key=lambda kv: kv[1]):
             print(f'EDGE_{n} {v}')
