@@ -585,13 +585,17 @@ const struct et_report_file *et_source_file(const struct et_source *s);
  * Read in rounds: et_source_read() decodes what the buffers hold now into
  * one timeline that lives as long as the source (@fn, @data: the first
  * round's, kept), for timeout_ns at most, and returns et_live_read()'s
- * value; et_source_file() then holds what every round so far read.
+ * value; every syscall completed by then has gone to @fn, even one whose
+ * task's name no event has confirmed yet (under the saved cmdlines name),
+ * and et_source_file() holds what every round so far read.
  * et_source_finish() ends the timeline: syscalls in flight as incomplete.
  */
 struct et_source *et_source_open_live(struct tracefs_instance *instance,
 				      const struct et_source_opts *o, enum et_err *err,
 				      char *errbuf, size_t errlen);
 int et_source_read(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn, void *data);
+/* (a live source's rounds: the syscalls a timeline holds for a task's name, out now) */
+void et_timeline_release_held(struct et_timeline *tl);
 void et_source_finish(struct et_source *s);
 /* Holes in a trace, a mix QEMU did not finish or with unnamed samples. */
 bool et_source_damaged(const struct et_source *s);

@@ -173,6 +173,8 @@ static int live_round(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn
 		et_timeline_set_raw_stamps(s->tl, s->o->raw_stamps);
 	}
 	r = et_live_read(s->live, timeout_ns, et_timeline_feed, s->tl);
+	/* every syscall this round completed is in the table it ends */
+	et_timeline_release_held(s->tl);
 	s->file.info = *et_trace_info(s->trace);
 	s->file.counts = *et_trace_counts(s->trace);
 	s->file.tl = *et_timeline_counts(s->tl);

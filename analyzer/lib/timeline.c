@@ -534,6 +534,18 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	return tl;
 }
 
+/*
+ * A live reader's table cannot wait for an event to confirm a task's name:
+ * what is held for one goes out now, under the saved cmdlines name (as at
+ * the end of a file), and the task's later syscalls are held again.
+ */
+void et_timeline_release_held(struct et_timeline *tl)
+{
+	for (size_t i = 0; i < tl->nr_slots; i++)
+		if (tl->slots[i])
+			flush_held(tl, tl->slots[i]);
+}
+
 void et_timeline_finish(struct et_timeline *tl)
 {
 	for (size_t i = 0; i < tl->nr_slots; i++) {
