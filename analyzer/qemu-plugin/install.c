@@ -108,7 +108,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		}
 	}
 	if (!P.opt.sites_path || !*P.opt.sites_path)
-		return refuse("sites=FILE missing (the site file of scripts/kernel/kernel-sites)");
+		return refuse("sites=FILE missing (the site file of scripts/kernel/build/kernel-sites)");
 	if (!P.opt.out_path || !*P.opt.out_path)
 		return refuse("out=FILE missing (where the counts go)");
 	if (sitefile_read(P.opt.sites_path, &P.sf, err, sizeof(err)))

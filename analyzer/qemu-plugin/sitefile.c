@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The plugin's input: the site file written by scripts/kernel/kernel-sites
+ * The plugin's input: the site file written by scripts/kernel/build/kernel-sites
  * (format in Documentation/qemu-plugin.md).  Every line is checked; the
  * FNV-1a 64 hash of all bytes before the closing table_hash line must match
  * it, so an edited or truncated file is refused.
@@ -98,7 +98,7 @@ static bool form_kind_ok(const char *want, const struct stage *s)
 /*
  * A site is one of the forms include/linux/entry_stage.h emits: site_forms[]
  * of site-abi.h, generated from scripts/lib/siteabi.py's FORMS, the list
- * scripts/kernel/kernel-sites checks against too.
+ * scripts/kernel/build/kernel-sites checks against too.
  */
 const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsigned st2,
 			 unsigned fl, char *buf, size_t len)

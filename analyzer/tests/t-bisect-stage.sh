@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/kernel/bisect-stage refuses what it cannot bisect before it builds
+# scripts/kernel/dev/bisect-stage refuses what it cannot bisect before it builds
 # anything: a rule entrytrace diff refuses, commits that are not in the tree
 # or out of order, a tree that is dirty or not a git tree.  Each refusal is
 # exit 2 with one line naming the bad value.  The bisect itself needs
 # kernels: make kernel-bisect-demo runs it (Documentation/bisect-stage.md).
 . "$(dirname "$0")/lib.sh"
 
-BS=$TOP/scripts/kernel/bisect-stage
+BS=$TOP/scripts/kernel/dev/bisect-stage
 export ENTRYTRACE_CACHE=$TMP/cache
 
 # refuses DESC NEEDLE ARGS...: exit 2, and stderr's first line names NEEDLE

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # entrytrace diff on ground truth recorded on the entrytrace kernel (x86_64,
-# 6.12, QEMU -icount, one CPU; scripts/kernel/kernel-inject): sysloop's ptrace mode
+# 6.12, QEMU -icount, one CPU; scripts/kernel/record/kernel-inject): sysloop's ptrace mode
 # twice as is, and once with the tracer spinning at every syscall-entry stop,
 # which lengthens the tracee's enter_ptrace stage by the time spun and
 # nothing else.
@@ -8,7 +8,7 @@
 
 p=$DATA/x86_64-6.12-ptrace
 for k in a b inject; do
-	[ -f "$p-$k.dat" ] || { _fail "$p-$k.dat missing: run scripts/kernel/kernel-inject 6.12"; exit 0; }
+	[ -f "$p-$k.dat" ] || { _fail "$p-$k.dat missing: run scripts/kernel/record/kernel-inject 6.12"; exit 0; }
 done
 # what the tracer really spun per stop, and at how many stops
 spun=$(awk '$1 == "sysloop-inject:" { print $6 }' "$p-inject.expect")

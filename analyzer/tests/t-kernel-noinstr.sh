@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/kernel/kernel-noinstr on small ELF files built here with a vmlinux's
+# scripts/kernel/check/kernel-noinstr on small ELF files built here with a vmlinux's
 # layout (__noinstr_text_start/_end, __jump_table with relative entries,
 # entry_stage_key, .entry_stage_sites): the powerpc check objtool does not
 # make must fail on each thing it exists to catch -- a call in the stamp
@@ -8,7 +8,7 @@
 # binutils come from scripts/setup --tests).
 . "$(dirname "$0")/lib.sh"
 
-KN=$TOP/scripts/kernel/kernel-noinstr
+KN=$TOP/scripts/kernel/check/kernel-noinstr
 
 # mk ARCH NAME STAMP-EXTRA NOINSTR-EXTRA [SITES]: one stamp site in a noinstr
 # function; STAMP-EXTRA goes in the stamp code, NOINSTR-EXTRA in the function

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# scripts/kernel/kernel-sites on small ELF files built here with the layout of an
+# scripts/kernel/build/kernel-sites on small ELF files built here with the layout of an
 # x86_64 vmlinux (entry text, vectors, __jump_table with relative entries,
 # entry_stage_key, .entry_stage_sites): make check has no kernel image, so
 # these are the cross-check's inputs.  Every kind of site the series emits
@@ -7,10 +7,10 @@
 # sites of no stage, the syscall and tail ends, powerpc's exit restart) must
 # pass and load in the plugin; every way an entry can be wrong must fail
 # with a line naming it.  The real tables of the four v2 kernels are checked
-# by scripts/kernel/kernel-mix (make kernel-mix MIX_VARIANT=entrytrace).
+# by scripts/kernel/record/kernel-mix (make kernel-mix MIX_VARIANT=entrytrace).
 . "$(dirname "$0")/lib.sh"
 
-KS=$TOP/scripts/kernel/kernel-sites
+KS=$TOP/scripts/kernel/build/kernel-sites
 "$TOP/scripts/lib/stagesdef.py" stages > stages.tsv
 nstages=$(wc -l < stages.tsv)
 # sid NAME: a stage's id, its position among the ENTRY_STAGE lines

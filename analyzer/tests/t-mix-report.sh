@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The QEMU plugin's output as the third kind of input: entrytrace report and
-# diff read .mix files recorded from our kernels (scripts/kernel/kernel-mix,
+# diff read .mix files recorded from our kernels (scripts/kernel/record/kernel-mix,
 # PROVENANCE-mix.md), with the same tables, statistics and exit codes as
 # trace.dat files, plus the instruction mix.
 # weight: 328
@@ -120,7 +120,7 @@ ctt=$(jget t.json "[c['mean_base'] for c in d['cells'] if c['syscall'] == 'kill'
 check "distro: ct_user_exit runs $ctd instructions against $ctt with context tracking forced" \
 	python3 -c "import sys; sys.exit(not float('$ctd') * 10 < float('$ctt'))"
 
-# 32-bit powerpc (scripts/kernel/ppc32-mix, PROVENANCE-mix32.md): big-endian
+# 32-bit powerpc (scripts/kernel/record/ppc32-mix, PROVENANCE-mix32.md): big-endian
 # 32-bit guests, the ppc32 syscall table, whole syscalls (fallback mode)
 for a in $ARCHES32; do
 	for b in $BASES; do

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # 32-bit big-endian powerpc recordings read on this (x86_64) host: the
-# fixtures of scripts/kernel/ppc32-fixtures (QEMU g3beige with a 750 core, ppc750;
+# fixtures of scripts/kernel/record/ppc32-fixtures (QEMU g3beige with a 750 core, ppc750;
 # mpc8544ds with an e500v2, ppce500; 6.12 legacy, 7.2 and 7.3 generic entry),
 # recorded without trace-cmd in the guest (raw ring-buffer pages made into a
 # trace.dat by scripts/host/trace-dat-build).  The trace's layout (big-endian,
@@ -100,5 +100,5 @@ for a in $ARCHES32; do
 	done
 done
 # every guest, base and kind: a fixture that went missing is a failure
-expect_eq "32-bit powerpc fixtures present (scripts/kernel/ppc32-fixtures $BASES)" "$found" \
+expect_eq "32-bit powerpc fixtures present (scripts/kernel/record/ppc32-fixtures $BASES)" "$found" \
 	$(( $(echo $ARCHES32 | wc -w) * $(echo $BASES | wc -w) * 3 ))

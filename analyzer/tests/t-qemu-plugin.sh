@@ -2,7 +2,7 @@
 # The QEMU mix plugin (Documentation/qemu-plugin.md): its install checks and
 # state machine through fakeqemu (QEMU's side of plugin API version 1:
 # loads the plugin, replays an instruction stream), then the outputs of
-# real guest runs committed by scripts/kernel/kernel-mix --data
+# real guest runs committed by scripts/kernel/record/kernel-mix --data
 # (PROVENANCE-mix.md): whole files, syscalls matched, determinism between
 # two boots, the user loop against objdump, the counts against QEMU's own
 # -icount clock, SELinux's cost where it is and nowhere else, the sites
@@ -327,7 +327,7 @@ printf 'sysloop: getppid getppid 6 pid=1\n' >few.expect
 expect_exit "check --expect: fewer samples than sysloop made" 1 "$MC" check t.mix --expect few.expect
 expect_exit "summary: a name with no stat line" 1 "$MC" summary t.mix nosuchcall
 
-# ---- real guest runs (scripts/kernel/kernel-mix --data) --------------------------------
+# ---- real guest runs (scripts/kernel/record/kernel-mix --data) --------------------------------
 # sysloop's runs; kernel-stress's (stress-ng, PROVENANCE-stress-mix.md) are
 # t-mix-report's
 files=()

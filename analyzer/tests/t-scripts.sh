@@ -38,3 +38,36 @@ expect_eq "every lib/py/NAME.py a script calls is there" "${missing:-none}" "non
 mkdir -p plant
 printf '#!/bin/bash\npython3 - "$1" <<'"'"'PY'"'"'\nprint(1)\nPY\n' >plant/x
 expect_eq "a planted heredoc is found" "$(grep -rlE "python3 - .*<<" plant | wc -l)" "1"
+
+# scripts/kernel/ is grouped: build/, check/, record/, dev/ (its shared
+# kernel-lib.sh, kelf.py, kernel.mk and configs/ at the top).  Every path
+# under it that the tree names is there, and every script in a group answers
+# --help (its paths to the top and to the shared files resolve).  Left out:
+# the texts that feed a kernel build (tracepoints/stages.def is in every
+# series, arch/powerpc/fixes/ are patches): a path changed there rebuilds
+# every kernel; they change with the series.
+kpaths() {
+	git -C "$TOP" grep -hoE 'scripts/kernel/[A-Za-z0-9_./-]+' -- . ':!tracepoints/stages.def' \
+		':!arch/powerpc/fixes' ':!*.gz' ':!*.dat' | sed 's/[.,:;)]*$//' | sort -u
+}
+nk=0 missing=""
+while IFS= read -r p; do
+	nk=$((nk + 1))
+	case "$p" in */ARCH.config|*/configs/distro|*/configs/distro-) continue ;; esac	# patterns in prose
+	[ -e "$TOP/$p" ] || missing+=" $p"
+done < <(kpaths)
+expect_eq "every scripts/kernel/ path the tree names is there ($nk paths)" "${missing:-none}" "none"
+[ "$nk" -gt 40 ] || _fail "found only $nk scripts/kernel/ paths: checked nothing"
+expect_eq "scripts/kernel/ holds only its groups and shared files" \
+	"$(ls "$TOP/scripts/kernel" | tr '\n' ' ')" "build check configs dev kelf.py kernel-lib.sh kernel.mk record "
+nh=0 bad=""
+for f in "$TOP"/scripts/kernel/*/*; do
+	[ -f "$f" ] && [ -x "$f" ] || continue
+	nh=$((nh + 1))
+	timeout 30 "$f" --help >h.out 2>&1
+	rc=$?
+	# the dev trees' scripts print their usage with exit 2 for --help too
+	[ $rc = 0 ] || { [ $rc = 2 ] && grep -q '^Usage: ' h.out; } || bad+=" ${f#"$TOP"/}($rc)"
+done
+expect_eq "every script of scripts/kernel/*/ answers --help ($nh scripts)" "${bad:-none}" "none"
+[ "$nh" -gt 40 ] || _fail "found only $nh scripts in scripts/kernel/*/: checked nothing"

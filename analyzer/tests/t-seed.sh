@@ -39,7 +39,7 @@ for k in $pairs; do
 		check "$k: no policy -> enforcing policy: lsm_task_kill the same (median change CI covers 0)" jget enf.json \
 			"(lambda x: not x['significant'] and x['d_median_ci'][0] <= 0 <= x['d_median_ci'][1] or sys.exit(1))($(c kill lsm_task_kill))"
 	else
-		_fail "$k: $k-enforcing.dat missing (scripts/kernel/kernel-seed --variants enforcing)"
+		_fail "$k: $k-enforcing.dat missing (scripts/kernel/record/kernel-seed --variants enforcing)"
 	fi
 done
 expect_eq "a seed pair (SELinux on, off) for every kernel named" "$kernels" "$(echo $pairs | wc -w)"
@@ -61,7 +61,7 @@ if [ -f "$a" ] && [ -f "$b" ]; then
 	check "ppc64le 6.12 -> $gen: text and plot: diff --plot writes an SVG" sh -c \
 		"'$ET' diff -s kill --plot seed.svg '$a' '$b' >/dev/null && grep -q '<svg' seed.svg"
 else
-	_fail "ppc64le-6.12/$gen seed recordings missing (scripts/kernel/ppc-fixtures 6.12 $gen)"
+	_fail "ppc64le-6.12/$gen seed recordings missing (scripts/kernel/record/ppc-fixtures 6.12 $gen)"
 fi
 done
 

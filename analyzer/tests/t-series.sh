@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# One series source (scripts/kernel/series-export): the files the series adds
+# One series source (scripts/kernel/build/series-export): the files the series adds
 # live once in kernel/src, arch/powerpc/src and tracepoints/; the per-base
 # patches hold only hunks into files that exist upstream; the export fills in
 # the rest as git format-patch would.  Checked on the committed series, and
 # with a fix planted in a copy of the sources: it must reach every base.
 # (That the exported series applies to every Debian tree and builds is
-# scripts/kernel/kernel-apply-check's and build-kernel's: they need trees.)
+# scripts/kernel/check/kernel-apply-check's and build-kernel's: they need trees.)
 . "$(dirname "$0")/lib.sh"
 
-SE=$TOP/scripts/kernel/series-export
+SE=$TOP/scripts/kernel/build/series-export
 . "$TOP/scripts/lib/bases.sh"
 read -ra BASES <<<"$(et_bases)"
 NEWEST=$(et_newest_base)
@@ -104,15 +104,15 @@ expect_eq "--hash is the sha256 of the exported patches, cover letters excepted"
 		grep -v /0000- | xargs cat | sha256sum | cut -c1-16)"
 
 # ---- a fix is made once: planted in a copy of the sources -----------------
-mkdir -p copy/scripts/kernel copy/scripts/lib
+mkdir -p copy/scripts/kernel/build copy/scripts/lib
 cp -r "$TOP/kernel" "$TOP/arch" "$TOP/tracepoints" copy/
-cp "$SE" copy/scripts/kernel/
+cp "$SE" copy/scripts/kernel/build/
 cp "$TOP/scripts/lib/bases" copy/scripts/lib/
 echo '/* planted: a fix made once */' >>copy/kernel/src/kernel/entry/stage.c
 echo '/* planted: a powerpc fix made once */' >>copy/arch/powerpc/src/arch/powerpc/kernel/entry_stage.c
 sed -i 's/^ENTRY_STAGE(.*/&  \/\* planted \*\//; t done; b; :done; n; b done' copy/tracepoints/stages.def 2>/dev/null || true
 for b in "${BASES[@]}"; do
-	check "$b: the copy exports" copy/scripts/kernel/series-export --arch ppc750 "$b" "fix-$b"
+	check "$b: the copy exports" copy/scripts/kernel/build/series-export --arch ppc750 "$b" "fix-$b"
 	expect_eq "$b: the fix in kernel/src reaches the series" \
 		"$(added "fix-$b" "$b" kernel/entry/stage.c | tail -n1)" '/* planted: a fix made once */'
 	expect_eq "$b: the fix in arch/powerpc/src reaches the series" \
@@ -132,14 +132,14 @@ diff --git a/kernel/entry/stage.c b/kernel/entry/stage.c
 -x
 +y
 EOF
-expect_exit "a per-base hunk into a file of src/ is refused" 2 bad/scripts/kernel/series-export 7.2 out1
-grep_err() { bad/scripts/kernel/series-export "$@" 2>&1 >/dev/null | grep -q 'kernel/entry/stage.c, which lives in kernel/src'; }
+expect_exit "a per-base hunk into a file of src/ is refused" 2 bad/scripts/kernel/build/series-export 7.2 out1
+grep_err() { bad/scripts/kernel/build/series-export "$@" 2>&1 >/dev/null | grep -q 'kernel/entry/stage.c, which lives in kernel/src'; }
 check "... and the error names the file and its home" grep_err 7.2 out1b
 rm -rf bad && cp -r copy bad
 sed -i 's/^+/+ damaged/' bad/kernel/6.12/src.diff
-expect_exit "a src.diff that does not apply is refused" 2 bad/scripts/kernel/series-export 6.12 out2
+expect_exit "a src.diff that does not apply is refused" 2 bad/scripts/kernel/build/series-export 6.12 out2
 rm -rf bad && cp -r copy bad
 sed -i 's/^Adds: kernel\/entry\/stage.c$/Adds: kernel\/entry\/stage2.c/' bad/kernel/7.3/0001-*.patch
-expect_exit "an Adds: line naming no file of src/ is refused" 2 bad/scripts/kernel/series-export 7.3 out3
+expect_exit "an Adds: line naming no file of src/ is refused" 2 bad/scripts/kernel/build/series-export 7.3 out3
 expect_exit "an unknown base is refused" 2 "$SE" 9.9 out4
 expect_exit "an unknown arch is refused" 2 "$SE" --arch mips 7.2 out5

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # entrytrace on recordings of the entrytrace kernels (QEMU with -icount, one
-# CPU; scripts/kernel/kernel-fixtures, scripts/kernel/ppc-fixtures): per ARCH-BASE, the
+# CPU; scripts/kernel/record/kernel-fixtures, scripts/kernel/record/ppc-fixtures): per ARCH-BASE, the
 # same workload once with every entry_stage:<stage> event and once with
 # entry_stage:summary only.  Exact counts per task, each optional stage
 # exactly where its work ran, leaf stages equal between the two event sets,
@@ -17,7 +17,7 @@ for f in "$DATA"/*-stage.dat; do
 	[ -f "${f%-stage.dat}-compact.dat" ] && pairs+=("$(basename "${f%-stage.dat}")")
 done
 if ! printf '%s\n' "${pairs[@]}" | grep -qx x86_64-6.12; then
-	_fail "x86_64-6.12 kernel fixtures missing: run scripts/kernel/kernel-fixtures 6.12"
+	_fail "x86_64-6.12 kernel fixtures missing: run scripts/kernel/record/kernel-fixtures 6.12"
 fi
 
 # pid of the task a sysloop mode ran in

@@ -3,16 +3,16 @@
 # like for like.  On the mix plugin outputs of the v3 kernels (ppc64le 6.12
 # legacy, 7.2 and 7.3 generic; PROVENANCE-tiling.md) and, as the case that
 # must fail, of the v2 kernels (PROVENANCE-mix.md):
-#   scripts/kernel/kernel-tiling: the plugin's gap account (instructions
+#   scripts/kernel/check/kernel-tiling: the plugin's gap account (instructions
 #     between a syscall's first and last stamp outside every top-level
 #     stage) at most one stamp's worth;
-#   scripts/kernel/kernel-stage-compare: every stage difference between the
+#   scripts/kernel/check/kernel-stage-compare: every stage difference between the
 #     legacy and a generic kernel listed, with its reason, in
-#     scripts/kernel/stage-compare-allow.
+#     scripts/kernel/check/stage-compare-allow.
 . "$(dirname "$0")/lib.sh"
 
-KT=$TOP/scripts/kernel/kernel-tiling
-KC=$TOP/scripts/kernel/kernel-stage-compare
+KT=$TOP/scripts/kernel/check/kernel-tiling
+KC=$TOP/scripts/kernel/check/kernel-stage-compare
 v3() { echo "$DATA/mix-ppc64le-$1-entrytrace-v3-enforcing.mix.gz"; }
 v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-enforcing.mix.gz"; }
 
@@ -47,13 +47,13 @@ done
 check "v3: kstack_rand, irq_on, arch_syscall_entry are compared on both paths" \
 	grep -qE '^arch_syscall_entry +[0-9]+ +[0-9]+' cmp-7.3.txt
 # the allowlist is the claim: drop one line and the difference is unexplained
-grep -v '^#' "$TOP/scripts/kernel/stage-compare-allow" | head -n1 >dropped
-grep -vxF -f dropped "$TOP/scripts/kernel/stage-compare-allow" >short.allow
+grep -v '^#' "$TOP/scripts/kernel/check/stage-compare-allow" | head -n1 >dropped
+grep -vxF -f dropped "$TOP/scripts/kernel/check/stage-compare-allow" >short.allow
 "$KC" --allow short.allow "$(v3 6.12)" "$(v3 7.3)" >short.txt 2>&1
 rc=$?
 expect_eq "an allowlist without '$(cut -f1,2 dropped | tr '\t' ' ')' fails" "$rc" 1
 check "... naming the difference NOT EXPLAINED" grep -q "^NOT EXPLAINED: $(cut -f1 dropped) $(cut -f2 dropped):" short.txt
-{ cat "$TOP/scripts/kernel/stage-compare-allow"; printf 'kstack_rand\tinsns\t7.3\tplanted: kstack_rand does not differ\n'; } >stale.allow
+{ cat "$TOP/scripts/kernel/check/stage-compare-allow"; printf 'kstack_rand\tinsns\t7.3\tplanted: kstack_rand does not differ\n'; } >stale.allow
 "$KC" --allow stale.allow "$(v3 6.12)" "$(v3 7.3)" >stale.txt 2>&1
 rc=$?
 expect_eq "an allowlist line no difference uses fails (stale)" "$rc" 1

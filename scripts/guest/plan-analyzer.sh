@@ -3,7 +3,7 @@
 # kernel (mkinitramfs --bin entrytrace): entrytrace record of sysloop's
 # loops (/plan.env: N, MODES), then entrytrace report and report --json on
 # the recording, inside the guest.  The host reads the same trace.dat and
-# compares (scripts/kernel/kernel-own-analyzer).
+# compares (scripts/kernel/record/kernel-own-analyzer).
 out=$1
 set -eu
 . /plan.env

@@ -3,7 +3,7 @@
 # and disable of the entry_stage events (series v3, issue 22 item 5).  A
 # sysloop runs in the background all along, so that syscalls are in flight
 # while the key flips.  Writes lifecycle.txt: one "key value" line per
-# observation, read by scripts/kernel/kernel-lifecycle.  /plan.env sets N.
+# observation, read by scripts/kernel/check/kernel-lifecycle.  /plan.env sets N.
 out=$1
 set -u
 . /plan.env

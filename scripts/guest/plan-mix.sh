@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest plan for the QEMU mix plugin (scripts/kernel/kernel-mix): no tracing at all,
+# Guest plan for the QEMU mix plugin (scripts/kernel/record/kernel-mix): no tracing at all,
 # only the workload, so the plugin counts the kernel as users run it.
 # /plan.env sets N and MODES (sysloop modes, run in one process) and,
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy

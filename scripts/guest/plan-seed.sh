@@ -14,7 +14,7 @@ if [ "${EVENTS:-summary}" = stage ]; then
 	ev="-e entry_stage:entry_stage_time -e entry_stage:entry_stage_calib"
 fi
 # POLICY=enforcing: load the minimal policy (/work/selinux-policy, built from
-# scripts/guest/selinux/minimal.conf by scripts/kernel/kernel-seed), enforce it, and
+# scripts/guest/selinux/minimal.conf by scripts/kernel/record/kernel-seed), enforce it, and
 # show that it does: a shell moved to other_t is refused kill -0 on init.
 policy_state=none
 if [ "${POLICY:-}" = enforcing ]; then

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: run the entry-path kernel selftests built by
-# scripts/kernel/kernel-selftests (under /work/selftests), one log per test.
+# scripts/kernel/build/kernel-selftests (under /work/selftests), one log per test.
 # With STAGE_EVENTS=1 in /plan.env, all entry_stage events are enabled
 # while the tests run.  TEST_TIMEOUT (seconds, default 600) bounds each
 # test; every log ends with the test's exit status and its wall time.

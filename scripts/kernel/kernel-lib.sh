@@ -34,7 +34,7 @@ kernel_arch() {
 	esac
 }
 
-# kernel_make TREE OUT MAKEARG...: scripts/kernel/build-kernel's make command line
+# kernel_make TREE OUT MAKEARG...: scripts/kernel/build/build-kernel's make command line
 # (after kernel_arch).  Whoever reuses a build directory must build with
 # exactly this line, or kbuild sees changed commands and rebuilds it all.
 kernel_make() {
@@ -88,7 +88,7 @@ prov_end() {
 	echo "wrote $PROV"
 }
 
-# ---- The series, exported from its one source (scripts/kernel/series-export) --
+# ---- The series, exported from its one source (scripts/kernel/build/series-export) --
 #   series_dir BASE [ARCH]      export BASE's series for ARCH (default x86_64)
 #                               into $ENTRYTRACE_CACHE/series/ (one directory
 #                               per content) and print it: DIR/kernel/BASE/,
@@ -102,7 +102,7 @@ series_dir() {
 	cache=${ENTRYTRACE_CACHE:-/var/cache/entrytrace}/series
 	mkdir -p "$cache"
 	tmp=$(mktemp -d "$cache/.export.XXXXXX")
-	mapfile -t list < <("$top/scripts/kernel/series-export" --arch "${2:-x86_64}" \
+	mapfile -t list < <("$top/scripts/kernel/build/series-export" --arch "${2:-x86_64}" \
 		--list "$1" "$tmp") || { rm -rf "$tmp"; die "series-export ${2:-x86_64} $1 failed"; }
 	[ ${#list[@]} -gt 0 ] || { rm -rf "$tmp"; die "series-export ${2:-x86_64} $1 wrote no patch"; }
 	h=$(cat "${list[@]}" | sha256sum | cut -c1-16)

@@ -6,7 +6,7 @@
 #
 #   make check-vocabulary   the series' copies of tracepoints/ are current
 #   make kernel-fetch       extract linux-source-BASE of every base into the cache
-#   make kernel-apply       scripts/kernel/apply-series on Debian's trees: the bases,
+#   make kernel-apply       scripts/kernel/build/apply-series on Debian's trees: the bases,
 #                           other point releases, a git tree, an older tree
 #   make kernel-images      build base + entrytrace kernels (cached)
 #   make kernel-checkpatch  checkpatch.pl --strict on each series
@@ -27,7 +27,7 @@
 #                           without forced context tracking -> analyzer/tests/data/
 #   make kernel-mix         the QEMU mix plugin on the base kernels, checked
 #                           (MIX_ARGS=--data: outputs -> analyzer/tests/data/)
-#   make kernel-bisect-demo scripts/kernel/bisect-stage names a planted commit on
+#   make kernel-bisect-demo scripts/kernel/dev/bisect-stage names a planted commit on
 #                           a 7.2 branch (BISECT_ARCH=ppc64le, the default,
 #                           writes Documentation/bisect-stage.md)
 #   make kernel-ppc32       the 32-bit powerpc guests (ppc750, ppce500) on
@@ -55,69 +55,69 @@ check-vocabulary:
 	scripts/gen-kernel-defs --check
 
 kernel-fetch:
-	@for b in $(KERNEL_BASES); do scripts/kernel/fetch-kernel $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do scripts/kernel/build/fetch-kernel $$b || exit 1; done
 
 kernel-apply:
-	KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/kernel-apply-check
+	KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check/kernel-apply-check
 
 kernel-images:
 	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
-		$(KERNEL_ENV) scripts/kernel/build-kernel $$b $$v || exit 1; done; done
+		$(KERNEL_ENV) scripts/kernel/build/build-kernel $$b $$v || exit 1; done; done
 
 kernel-checkpatch:
-	$(KERNEL_ENV) scripts/kernel/kernel-checkpatch $(KERNEL_BASES)
+	$(KERNEL_ENV) scripts/kernel/check/kernel-checkpatch $(KERNEL_BASES)
 
 kernel-objtool:
-	$(KERNEL_ENV) scripts/kernel/kernel-objtool $(KERNEL_BASES)
+	$(KERNEL_ENV) scripts/kernel/check/kernel-objtool $(KERNEL_BASES)
 
 kernel-identity:
-	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-objdump-identity $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-objdump-identity $$b || exit 1; done
 
 kernel-hotpath:
-	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-hotpath $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-hotpath $$b || exit 1; done
 
 kernel-noinstr:
 	@for b in $(KERNEL_BASES); do \
-		$(KERNEL_ENV) scripts/kernel/kernel-noinstr \
-			--base $$($(KERNEL_ENV) scripts/kernel/build-kernel $$b base)/vmlinux \
-			$$($(KERNEL_ENV) scripts/kernel/build-kernel $$b entrytrace)/vmlinux || exit 1; done
+		$(KERNEL_ENV) scripts/kernel/check/kernel-noinstr \
+			--base $$($(KERNEL_ENV) scripts/kernel/build/build-kernel $$b base)/vmlinux \
+			$$($(KERNEL_ENV) scripts/kernel/build/build-kernel $$b entrytrace)/vmlinux || exit 1; done
 
 kernel-distro:
 	@for b in $(KERNEL_BASES); do for v in base entrytrace; do \
-		$(KERNEL_ENV) scripts/kernel/build-kernel --config distro $$b $$v || exit 1; done; done
-	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-hotpath --config distro $$b || exit 1; done
-	$(KERNEL_ENV) scripts/kernel/kernel-overhead --config distro $(KERNEL_BASES)
+		$(KERNEL_ENV) scripts/kernel/build/build-kernel --config distro $$b $$v || exit 1; done; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-hotpath --config distro $$b || exit 1; done
+	$(KERNEL_ENV) scripts/kernel/record/kernel-overhead --config distro $(KERNEL_BASES)
 
 kernel-coverage:
-	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-record-check $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-record-check $$b || exit 1; done
 
 kernel-parity:
-	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/kernel-parity $$b || exit 1; done
+	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-parity $$b || exit 1; done
 
 kernel-overhead:
-	$(KERNEL_ENV) scripts/kernel/kernel-overhead $(KERNEL_BASES)
-	scripts/kernel/kernel-overhead --write Documentation/overhead.md
+	$(KERNEL_ENV) scripts/kernel/record/kernel-overhead $(KERNEL_BASES)
+	scripts/kernel/record/kernel-overhead --write Documentation/overhead.md
 
 kernel-fixtures:
-	scripts/kernel/kernel-fixtures $(KERNEL_BASES)
+	scripts/kernel/record/kernel-fixtures $(KERNEL_BASES)
 
 check-kernel:
-	$(KERNEL_ENV) KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check-kernel
+	$(KERNEL_ENV) KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check/check-kernel
 
 # powerpc: the legacy entry (6.12) and the generic-entry port (7.2, 7.3)
 check-kernel-ppc:
 	$(MAKE) check-kernel KARCH=ppc64le
 
 kernel-fixtures-ppc:
-	scripts/kernel/ppc-fixtures $(KERNEL_BASES)
+	scripts/kernel/record/ppc-fixtures $(KERNEL_BASES)
 
 # the reporter's pair without forced context tracking (build-kernel --config
 # noforce; Documentation/seed-report.md).  7.2 enforcing with -n 299: at 300
 # the guest's trace-cmd record reads none of the events, every run (-icount).
 kernel-seed-noforce:
-	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants "selinux noselinux" 6.12 7.2
-	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants enforcing 6.12
-	ARCH=ppc64le scripts/kernel/kernel-seed --config noforce --variants enforcing --n 299 7.2
+	ARCH=ppc64le scripts/kernel/record/kernel-seed --config noforce --variants "selinux noselinux" 6.12 7.2
+	ARCH=ppc64le scripts/kernel/record/kernel-seed --config noforce --variants enforcing 6.12
+	ARCH=ppc64le scripts/kernel/record/kernel-seed --config noforce --variants enforcing --n 299 7.2
 
 # the QEMU mix plugin (Documentation/qemu-plugin.md): every SELinux variant,
 # determinism, the user loop against objdump, the plugin's slowdown
@@ -125,38 +125,38 @@ MIX_VARIANT ?= base
 MIX_ARGS    ?= --slowdown 20000
 kernel-mix: qemu-plugin
 	@for b in $(KERNEL_BASES); do \
-		$(KERNEL_ENV) scripts/kernel/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
+		$(KERNEL_ENV) scripts/kernel/record/kernel-mix $(MIX_ARGS) $$b $(MIX_VARIANT) || exit 1; done
 
-# scripts/kernel/bisect-stage on eight commits on Debian's 7.2, one of them
+# scripts/kernel/dev/bisect-stage on eight commits on Debian's 7.2, one of them
 # planted (an rcu_read_lock/unlock pair in selinux_task_kill)
 BISECT_ARCH ?= ppc64le
 kernel-bisect-demo:
-	scripts/kernel/bisect-demo --arch $(BISECT_ARCH)
+	scripts/kernel/dev/bisect-demo --arch $(BISECT_ARCH)
 
 # the 32-bit powerpc guests: tinyconfig only
 PPC32_BASES ?= $(KERNEL_BASES)
 kernel-ppc32:
-	scripts/kernel/ppc32-variants $(PPC32_BASES)
+	scripts/kernel/record/ppc32-variants $(PPC32_BASES)
 
 # the reporters' setups (issue 26): the legacy base and the first generic one
 STRESS_BASES ?= $(shell awk '$$1 == "base" && $$3 == "legacy" { l = $$2 } $$1 == "base" && $$3 == "generic" && !g { g = $$2 } END { print l, g }' scripts/lib/bases)
 kernel-stress:
-	ARCH=ppc64le scripts/kernel/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
+	ARCH=ppc64le scripts/kernel/record/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
 
 # series v3: the stages tile (the mix plugin's gap) and powerpc's two paths
-# compare stage by stage (scripts/kernel/stage-compare-allow)
+# compare stage by stage (scripts/kernel/check/stage-compare-allow)
 kernel-tiling:
-	ARCH=ppc64le scripts/kernel/kernel-tiling $(TILING_ARGS) $(KERNEL_BASES)
-	scripts/kernel/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
+	ARCH=ppc64le scripts/kernel/check/kernel-tiling $(TILING_ARGS) $(KERNEL_BASES)
+	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
 		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.2-entrytrace/enforcing-1.mix
-	scripts/kernel/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
+	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
 		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.3-entrytrace/enforcing-1.mix
 
 kernel-own-analyzer:
-	scripts/kernel/kernel-own-analyzer
+	scripts/kernel/record/kernel-own-analyzer
 
 kernel-8xx:
-	scripts/kernel/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
+	scripts/kernel/record/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx ppc750
 
 .PHONY: kernel-stress kernel-tiling kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \

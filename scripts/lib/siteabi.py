@@ -6,7 +6,7 @@ A stamp site is a 16-byte entry of vmlinux's .entry_stage_sites (u64
 address, u8 stage, u8 edge, u8 stage2, u8 flags, four zero bytes).  Its
 edges and flags are #defines in kernel/src/include/linux/entry_stage_types.h
 (ENTRY_STAGE_EDGE_*, ENTRY_STAGE_SITE_*), and "no stage" is the enum value
-ENTRY_STAGE_NONE.  scripts/kernel/kernel-sites reads them here, and the QEMU
+ENTRY_STAGE_NONE.  scripts/kernel/build/kernel-sites reads them here, and the QEMU
 plugin's build (analyzer/qemu-plugin/plugin.mk) generates its header from
 the same lines with this script, so a flag the series adds is known to both
 or the build says so:

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/bisect-stage (its arguments: see the call there).
+# The Python half of scripts/kernel/dev/bisect-stage (its arguments: see the call there).
 import json, sys
 d = json.load(open(sys.argv[1]))
 out = []

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/distro-config (its arguments: see the call there).
+# The Python half of scripts/kernel/build/distro-config (its arguments: see the call there).
 import os, sys
 syms = os.environ['ET_SYMS'].split()	# the shell script's list
 def read(p):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-coverage (its arguments: see the call there).
+# The Python half of scripts/kernel/check/kernel-coverage (its arguments: see the call there).
 import glob, json, os, re, statistics, subprocess, sys
 
 out, defs, statsfile, entrytrace = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]

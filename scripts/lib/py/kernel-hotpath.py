@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-hotpath (its arguments: see the call there).
+# The Python half of scripts/kernel/check/kernel-hotpath (its arguments: see the call there).
 
 import sys
 sys.path.insert(0, sys.argv[4])

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-lifecycle (its arguments: see the call there).
+# The Python half of scripts/kernel/check/kernel-lifecycle (its arguments: see the call there).
 import sys
 v = {}
 for line in open(sys.argv[1]):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-mix (its arguments: see the call there).
+# The Python half of scripts/kernel/record/kernel-mix (its arguments: see the call there).
 import statistics, sys
 run, rounds, n = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 def t(name):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-overhead (its arguments: see the call there).
+# The Python half of scripts/kernel/record/kernel-overhead (its arguments: see the call there).
 import json, re, statistics, sys
 pre, cmode, arch, base, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 

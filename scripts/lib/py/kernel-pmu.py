@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-pmu (its arguments: see the call there).
+# The Python half of scripts/kernel/record/kernel-pmu (its arguments: see the call there).
 import os, re, statistics, sys
 sys.path.insert(0, os.path.join(os.path.dirname(sys.argv[1]), '..', 'scripts', 'lib'))
 import stagesdef

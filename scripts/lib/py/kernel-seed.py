@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-seed (its arguments: see the call there).
+# The Python half of scripts/kernel/record/kernel-seed (its arguments: see the call there).
 import json, sys
 try:
     d = json.load(open(sys.argv[1]))

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-stage-compare (its arguments: see the call there).
+# The Python half of scripts/kernel/check/kernel-stage-compare (its arguments: see the call there).
 import json, os, sys
 
 path, allowf, sc, tol, lines, top = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-stress (its arguments: see the call there).
+# The Python half of scripts/kernel/record/kernel-stress (its arguments: see the call there).
 import os, re, sys
 d, t, bases, modes = sys.argv[1], sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
 def bogo(path):

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/kernel-tiling (its arguments: see the call there).
+# The Python half of scripts/kernel/check/kernel-tiling (its arguments: see the call there).
 import gzip, statistics, sys
 
 maxgap, bases, files = int(sys.argv[1]), sys.argv[2].split(), sys.argv[3:]

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The Python half of scripts/kernel/ppc-stage-tables (its arguments: see the call there).
+# The Python half of scripts/kernel/record/ppc-stage-tables (its arguments: see the call there).
 import json, os, re, subprocess, sys
 
 et, defs, files = sys.argv[1], sys.argv[2], sys.argv[3:5]

@@ -15,7 +15,7 @@ paths = {s.name: s.paths for s in _defs.stages}
 
 def need(path):
     if not os.path.exists(path):
-        sys.exit(f'ppc32-8xx-report: {path} missing: run scripts/kernel/ppc32-fixtures with the bases of scripts/lib/bases')
+        sys.exit(f'ppc32-8xx-report: {path} missing: run scripts/kernel/record/ppc32-fixtures with the bases of scripts/lib/bases')
     return path
 
 
