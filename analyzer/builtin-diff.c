@@ -53,8 +53,7 @@ static const char diff_usage[] =
 	"instructions per call moved most.\n"
 	"\n"
 	"options:\n"
-	"  -f, --format=FMT       text (default), json or csv\n"
-	"      --json, --csv      same as --format=json / csv\n"
+	ET_FORMAT_USAGE
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"      --replicates=R     auto (default), runs, syscalls or none: above\n"
@@ -487,9 +486,7 @@ done:
 }
 
 enum {
-	OPT_JSON = 256,
-	OPT_CSV,
-	OPT_BOOTSTRAP,
+	OPT_BOOTSTRAP = 256,	/* below the ET_OPT_* of builtin.h */
 	OPT_SEED,
 	OPT_ALPHA,
 	OPT_ALL,
@@ -504,9 +501,7 @@ enum {
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		ET_FORMAT_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		ET_COMMON_LONGOPTS,
 		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
@@ -546,21 +541,13 @@ int cmd_diff(int argc, char **argv)
 	/* "+": options come first, so a "--" between the sides stays in argv */
 	while ((c = getopt_long(argc, argv, "+f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
 		r = et_common_option(&com, c, optarg);
+		if (!r)
+			r = et_format_option(com.who, c, optarg, &fmt);
 		if (r < 0)
 			goto bad;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 'f':
-			if (et_parse_format("entrytrace diff", optarg, &fmt))
-				goto bad;
-			break;
-		case OPT_JSON:
-			fmt = ET_FMT_JSON;
-			break;
-		case OPT_CSV:
-			fmt = ET_FMT_CSV;
-			break;
 		case 'o':
 			output = optarg;
 			break;

@@ -37,8 +37,7 @@ static const char report_usage[] =
 	"end line exits 8.\n"
 	"\n"
 	"options:\n"
-	"  -f, --format=FMT       text (default), json or csv\n"
-	"      --json, --csv      same as --format=json / csv\n"
+	ET_FORMAT_USAGE
 	"  -o, --output=FILE      write the report to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"      --by-work          split each syscall by path signature (which optional\n"
@@ -92,9 +91,7 @@ static void list_stages(void)
 }
 
 enum {
-	OPT_JSON = 256,
-	OPT_CSV,
-	OPT_BY_WORK,
+	OPT_BY_WORK = 256,	/* below the ET_OPT_* of builtin.h */
 	OPT_NO_BREAKDOWN,
 	OPT_STRICT,
 	OPT_STAGES,
@@ -197,9 +194,7 @@ done:
 int cmd_report(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		ET_FORMAT_LONGOPTS,
 		{ "output", required_argument, NULL, 'o' },
 		ET_COMMON_LONGOPTS,
 		{ "by-work", no_argument, NULL, OPT_BY_WORK },
@@ -236,21 +231,13 @@ int cmd_report(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
 		r = et_common_option(&com, c, optarg);
+		if (!r)
+			r = et_format_option(com.who, c, optarg, &fmt);
 		if (r < 0)
 			goto bad;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 'f':
-			if (et_parse_format("entrytrace report", optarg, &fmt))
-				goto bad;
-			break;
-		case OPT_JSON:
-			fmt = ET_FMT_JSON;
-			break;
-		case OPT_CSV:
-			fmt = ET_FMT_CSV;
-			break;
 		case 'o':
 			output = optarg;
 			break;

@@ -41,6 +41,8 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 #define ET_OPT_NO_OVERHEAD 302
 #define ET_OPT_RAW_STAMPS 303
 #define ET_OPT_RESULT 304
+#define ET_OPT_JSON 305
+#define ET_OPT_CSV 306
 #define ET_COMMON_SHORTOPTS "p:c:s:C:w:S:j:"
 #define ET_COMMON_LONGOPTS						\
 	{ "pid", required_argument, NULL, 'p' },			\
@@ -97,6 +99,20 @@ void et_common_free(struct et_common *c);
 /* Progress of long reads on stderr, when it is a terminal. */
 void et_common_progress(struct et_common *c);
 int et_exit_for(enum et_err e);
+/*
+ * The output format options of the commands that print tables (report,
+ * diff): -f/--format=text|json|csv, --json, --csv.  et_format_option():
+ * 1 consumed (into *fmt), 0 not one of them, -1 bad argument (said).
+ */
+#define ET_FORMAT_SHORTOPTS "f:"
+#define ET_FORMAT_LONGOPTS						\
+	{ "format", required_argument, NULL, 'f' },			\
+	{ "json", no_argument, NULL, ET_OPT_JSON },			\
+	{ "csv", no_argument, NULL, ET_OPT_CSV }
+#define ET_FORMAT_USAGE							\
+	"  -f, --format=FMT       text (default), json or csv\n"		\
+	"      --json, --csv      same as --format=json / csv\n"
+int et_format_option(const char *who, int opt, const char *arg, enum et_format *fmt);
 /* --format=text|json|csv into *fmt; -1 (said) on anything else */
 int et_parse_format(const char *who, const char *arg, enum et_format *fmt);
 /* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */

@@ -270,6 +270,21 @@ void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 }
 
 /* --format for the table commands: text, json or csv */
+int et_format_option(const char *who, int opt, const char *arg, enum et_format *fmt)
+{
+	switch (opt) {
+	case 'f':
+		return et_parse_format(who, arg, fmt) ? -1 : 1;
+	case ET_OPT_JSON:
+		*fmt = ET_FMT_JSON;
+		return 1;
+	case ET_OPT_CSV:
+		*fmt = ET_FMT_CSV;
+		return 1;
+	}
+	return 0;
+}
+
 int et_parse_format(const char *who, const char *arg, enum et_format *fmt)
 {
 	static const struct { const char *name; enum et_format fmt; } f[] = {
