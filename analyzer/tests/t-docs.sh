@@ -23,7 +23,13 @@ check "no roff request leaked into the text (.IR, .BR, .TP)" sh -c "! grep -nE '
 python3 - "$TOP/analyzer" "$ET" man.txt > opts.txt 2> opts.err <<'PY'
 import re, subprocess, sys
 src, et, mantxt = sys.argv[1], sys.argv[2], open(sys.argv[3]).read()
-common = re.findall(r'\{ "([a-z-]+)",', open(src + '/builtin.h').read())
+hdr = open(src + '/builtin.h').read()
+def macro_opts(name):
+    m = re.search(r'#define ' + name + r'\b(.*?)(?<!\\)\n', hdr, re.S)
+    if not m:
+        sys.exit('builtin.h: no ' + name)
+    return set(re.findall(r'\{ "([a-z-]+)",', m.group(1)))
+shared = {n: macro_opts(n) for n in ('ET_COMMON_LONGOPTS', 'ET_FORMAT_LONGOPTS')}
 sections = {}
 heads = list(re.finditer(r'^([A-Z][A-Z ]*[A-Z])$', mantxt, re.M))
 for k, m in enumerate(heads):
@@ -34,8 +40,9 @@ for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate'):
     table = code[re.search(r'struct option \w+\[\]', code).start():]
     table = table[:table.index('};')]
     opts = set(re.findall(r'\{ "([a-z-]+)",', table))
-    if 'ET_COMMON_LONGOPTS' in table:
-        opts |= set(common)
+    for n, o in shared.items():
+        if n in table:
+            opts |= o
     helptext = subprocess.run([et, cmd, '--help'], capture_output=True, text=True).stdout
     sec = sections.get(cmd.upper(), '')
     for o in sorted(opts):
