@@ -269,7 +269,6 @@ void et_window_hint(const char *who, const struct et_filter *f, uint64_t first,
 		(last - first) / 1e9);
 }
 
-/* --format for the table commands: text, json or csv */
 int et_format_option(const char *who, int opt, const char *arg, enum et_format *fmt)
 {
 	switch (opt) {
@@ -285,6 +284,7 @@ int et_format_option(const char *who, int opt, const char *arg, enum et_format *
 	return 0;
 }
 
+/* --format for the table commands: text, json or csv */
 int et_parse_format(const char *who, const char *arg, enum et_format *fmt)
 {
 	static const struct { const char *name; enum et_format fmt; } f[] = {

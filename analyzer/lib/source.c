@@ -254,7 +254,9 @@ struct et_source *et_source_open_live(struct tracefs_instance *instance,
 		return NULL;
 	}
 	s->o = o;
-	s->kind = &kinds[1];
+	s->kind = kinds;
+	while (!s->kind->round)	/* the row read in rounds */
+		s->kind++;
 	s->path = s->kind->what;
 	s->live = et_live_new(instance, err, errbuf, errlen);
 	if (!s->live)

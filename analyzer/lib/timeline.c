@@ -568,9 +568,7 @@ void et_timeline_finish(struct et_timeline *tl)
 		t->has_cur = false;
 	}
 	/* never renamed in the trace: the saved cmdlines name is right */
-	for (size_t i = 0; i < tl->nr_slots; i++)
-		if (tl->slots[i])
-			flush_held(tl, tl->slots[i]);
+	et_timeline_release_held(tl);
 	/*
 	 * Syscalls missing from a task's sequence numbers where the kernel
 	 * reported no lost events: records went missing without a word

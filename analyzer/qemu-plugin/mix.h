@@ -43,7 +43,6 @@ enum {
 	SF_SYSCALL_END   = ENTRY_STAGE_SITE_SYSCALL_END,
 	SF_SHARED        = ENTRY_STAGE_SITE_SHARED,
 	SF_AGG           = ENTRY_STAGE_SITE_AGG,
-	SF_TAIL          = ENTRY_STAGE_SITE_TAIL,
 	SF_RESUME        = ENTRY_STAGE_SITE_RESUME,	/* a switch back into a stage */
 	SF_ALL           = ENTRY_STAGE_SITE_ALL,
 };
