@@ -803,6 +803,9 @@ struct et_report_file {
 	struct et_trace_counts counts;
 	struct et_timeline_counts tl;
 	const struct et_mix *mix;	/* plugin output, else NULL */
+	const char *kind;	/* its source's kind: "trace", "mix", "live" (JSON "kind") */
+	const char *what;	/* the same in words: "a trace", "QEMU plugin output" */
+	bool counted;		/* values counted, not timed: the same in every run */
 };
 
 /*

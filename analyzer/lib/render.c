@@ -88,10 +88,8 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 }
 
 /* Stage modes: what a stamp costs, whether it was subtracted, the sampling. */
-static void text_stamps(const struct et_timeline_counts *tl, FILE *out)
+static void text_stamps(const struct et_timeline_counts *tl, const char *unit, FILE *out)
 {
-	const char *unit = tl->pmu ? "cycles" : "ns";
-
 	if (tl->pmu)
 		fprintf(out, "stamps:      PMU stamps: stage times are CPU cycles, not ns\n");
 	if (tl->stamp_ns > 0) {
@@ -253,7 +251,7 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, "tracer:      one entry_stage event costs ~%" PRIu64 " ns here "
 			"(median of %" PRIu64 " back-to-back pairs)\n", f->tl.event_cost,
 			f->tl.event_cost_samples);
-	text_stamps(&f->tl, out);
+	text_stamps(&f->tl, et_file_unit(f), out);
 	if (f->tl.overlays_dropped)
 		fprintf(out, "             %8" PRIu64 " syscalls had more interrupts/switches than kept for --exclusive\n",
 			f->tl.overlays_dropped);
@@ -538,7 +536,7 @@ static void json_file(const struct et_report_file *f, FILE *out)
 
 	fprintf(out, "    {\"path\": ");
 	et_json_str(out, in->path);
-	fprintf(out, ", \"kind\": \"%s\"", f->mix ? "mix" : "trace");
+	fprintf(out, ", \"kind\": \"%s\"", f->kind);
 	if (f->mix)
 		fprintf(out, ", \"mix_complete\": %s, \"mix_samples\": %zu, \"mix_kept\": %" PRIu64
 			", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64

@@ -27,8 +27,10 @@ struct et_source {
 };
 
 struct source_kind {
+	const char *key;		/* "trace": JSON "kind", et_report_file.kind */
 	const char *what;		/* "a trace": for "X is a trace but Y is ..." */
 	const char *counts;		/* what its values count, in words */
+	bool counted;			/* counted, not timed: the same in every run */
 	bool (*probe)(const char *path);
 	enum et_err (*open)(struct et_source *s, const char *path, char *errbuf,
 			    size_t errlen);
@@ -186,10 +188,12 @@ static int live_round(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn
  * yes is the file's kind (a trace's says yes to anything, so it is last).
  */
 static const struct source_kind kinds[] = {
-	{ "QEMU plugin output", "instructions", et_mix_probe, mix_open, mix_feed, mix_damaged,
-	  NULL },
-	{ "the running kernel", "nanoseconds", NULL, NULL, NULL, trace_damaged, live_round },
-	{ "a trace", "nanoseconds", trace_probe, trace_open, trace_feed, trace_damaged, NULL },
+	{ "mix", "QEMU plugin output", "instructions", true, et_mix_probe, mix_open, mix_feed,
+	  mix_damaged, NULL },
+	{ "live", "the running kernel", "nanoseconds", false, NULL, NULL, NULL, trace_damaged,
+	  live_round },
+	{ "trace", "a trace", "nanoseconds", false, trace_probe, trace_open, trace_feed,
+	  trace_damaged, NULL },
 };
 
 static const struct source_kind *kind_of(const char *path)
@@ -219,6 +223,13 @@ bool et_source_is_mix(const char *path)
 	return kind_of(path)->open == mix_open;
 }
 
+static void set_kind(struct et_source *s)
+{
+	s->file.kind = s->kind->key;
+	s->file.what = s->kind->what;
+	s->file.counted = s->kind->counted;
+}
+
 struct et_source *et_source_open(const char *path, const struct et_source_opts *o,
 				 enum et_err *err, char *errbuf, size_t errlen)
 {
@@ -232,6 +243,7 @@ struct et_source *et_source_open(const char *path, const struct et_source_opts *
 	s->o = o;
 	s->path = path;
 	s->kind = kind_of(path);
+	set_kind(s);
 	if (o->mix_refused && s->kind->open == mix_open) {
 		snprintf(errbuf, errlen, "%s is QEMU plugin output: instruction counts "
 			 "per syscall, %s", path, o->mix_refused);
@@ -257,6 +269,7 @@ struct et_source *et_source_open_live(struct tracefs_instance *instance,
 	s->kind = kinds;
 	while (!s->kind->round)	/* the row read in rounds */
 		s->kind++;
+	set_kind(s);
 	s->path = s->kind->what;
 	s->live = et_live_new(instance, err, errbuf, errlen);
 	if (!s->live)

@@ -241,3 +241,14 @@ check "a trip names the [work] group and the mean's interval" \
 # the mean: kill user_gap above) does not trip a rule on the mean
 check "a starred cell whose mean CI covers 0 does not trip (kill user_gap>1%)" \
 	"$ET" diff --replicates=syscalls --fail-on 'kill:user_gap>1%' "$base" "$spin"
+
+# Two kinds of input (source.c's kinds[]): refused by their kinds' words
+# and units, whichever side each is on.
+mixf="$DATA/mix-ppc64le-7.2-base-enforcing.mix.gz" datf="$DATA/ppc64le-7.2-stage.dat"
+expect_exit "plugin output against a trace: usage error" 2 "$ET" diff "$mixf" "$datf"
+"$ET" diff "$mixf" "$datf" 2>kinds.err >/dev/null
+"$ET" diff "$datf" "$mixf" 2>>kinds.err >/dev/null
+check "the refusal names each side's kind and unit" grep -qx \
+	"entrytrace diff: the base is QEMU plugin output (instructions) and the test a trace (ns): give two of one kind" kinds.err
+check "...the other way round too" grep -qx \
+	"entrytrace diff: the base is a trace (ns) and the test QEMU plugin output (instructions): give two of one kind" kinds.err
