@@ -1,12 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python half of scripts/kernel/check/kernel-tiling (its arguments: see the call there).
-import gzip, statistics, sys
+import gzip, os, statistics, sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import stagesdef  # noqa: E402
 
 maxgap, bases, files = int(sys.argv[1]), sys.argv[2].split(), sys.argv[3:]
-TOP = ('arch_enter', 'ct_user_exit', 'kstack_rand', 'irq_on', 'entry_work',
-       'arch_syscall_entry', 'syscall', 'arch_syscall_exit', 'exit_work',
-       'exit_prepare', 'exit_loop', 'arch_exit_prepare', 'emit',
-       'ct_user_enter', 'arch_exit_tail', 'exit_restart')
+# The top-level stages in path order: by phase, then by id (stages.def
+# appends, and a phase's stages are listed in the order they run).
+PHASES = ('ENTRY', 'BODY', 'EXIT')
+TOP = tuple(s.name for s in sorted((s for s in stagesdef.load().stages if s.parent == 'NONE'),
+                                   key=lambda s: (PHASES.index(s.phase), s.id)))
 data = []
 for f in files:
     op = gzip.open if f.endswith('.gz') else open
