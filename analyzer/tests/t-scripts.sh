@@ -71,3 +71,18 @@ for f in "$TOP"/scripts/kernel/*/*; do
 done
 expect_eq "every script of scripts/kernel/*/ answers --help ($nh scripts)" "${bad:-none}" "none"
 [ "$nh" -gt 40 ] || _fail "found only $nh scripts in scripts/kernel/*/: checked nothing"
+
+# Where each kind of change goes (Documentation/design.md): the probes on the
+# tree before issue 23 and now, and three changes made in their home alone.
+"$TOP/scripts/host/change-homes" --demo >homes.out 2>homes.err
+expect_eq "change-homes --demo exit" "$?" 0
+for k in format unit 'site flag'; do
+	check "change-homes: every place of a $k change is in its home" \
+		grep -qE "^$k +.* yes$" homes.out
+done
+check "change-homes: the base list is spelled in fewer places than before" \
+	awk '$1 == "base" && $11 < $5 { ok = 1 } END { exit !ok }' homes.out
+for k in statistic stage base; do
+	check "change-homes --demo: a $k made in its home alone reaches every output" \
+		grep -qE "^$k +.*files changed: [12] \(.*\)  ok$" homes.out
+done
