@@ -205,6 +205,9 @@ static __always_inline void entry_stage_syscall_begin(void)
 	es->epoch = READ_ONCE(entry_stage_epoch);
 	es->work = 0;
 	es->entry = arch_entry_stage_read();
+	/* PMU counters are per CPU: the burst drops a syscall that moved */
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) && IS_ENABLED(CONFIG_SMP))
+		es->migrations = t->se.nr_migrations;
 	WRITE_ONCE(t->entry_stage_cur, es);
 }
 

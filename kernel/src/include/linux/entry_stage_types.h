@@ -99,6 +99,7 @@ struct entry_stage_task {
 	u32	epoch;
 	u32	tail_epoch;
 	u32	flags;
+	u64	migrations;	/* PMU stamps: se.nr_migrations at entry */
 };
 
 /* What entry_stage:entry_stage_calib reports (see kernel/entry/stage.c). */

@@ -119,6 +119,33 @@ static const struct kernel_param_ops entry_stage_scratch_ops = {
 module_param_cb(scratch, &entry_stage_scratch_ops, NULL, 0444);
 MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
 
+/*
+ * PMU stamps read the counters of the CPU they run on: a sampled syscall
+ * that moved to another CPU is dropped, and counted here.
+ */
+static atomic_t entry_stage_moved;
+
+static int entry_stage_moved_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_moved));
+}
+
+static const struct kernel_param_ops entry_stage_moved_ops = {
+	.get = entry_stage_moved_get,
+};
+module_param_cb(moved, &entry_stage_moved_ops, NULL, 0444);
+MODULE_PARM_DESC(moved, "PMU stamps: sampled syscalls dropped because they moved CPU (read-only)");
+
+static bool entry_stage_syscall_moved(const struct entry_stage_task *es,
+				      const struct task_struct *t)
+{
+	if (!IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) || !IS_ENABLED(CONFIG_SMP) ||
+	    likely(t->se.nr_migrations == es->migrations))
+		return false;
+	atomic_inc(&entry_stage_moved);
+	return true;
+}
+
 /* Stages that set a path signature bit (entry_stage_work_of[]). */
 #define ENTRY_STAGE_WORK_MASK						\
 	(BIT_ULL(ENTRY_STAGE_ENTER_AUDIT) | BIT_ULL(ENTRY_STAGE_EXIT_AUDIT) |	\
@@ -544,7 +571,8 @@ void __entry_stage_burst(void)
 	ran = es->ran & ~entry_stage_deferred_mask;
 	tail = es->ran & entry_stage_deferred_mask;
 	es->ran = 0;
-	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch))) {
+	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)) ||
+	    entry_stage_syscall_moved(es, t)) {
 		es->flags &= ~(ENTRY_STAGE_TAIL_VALID | ENTRY_STAGE_RESTART);
 		WRITE_ONCE(t->entry_stage_cur, NULL);
 		return;

@@ -1,53 +1,89 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The PMU stamp source of the syscall stage stamps on 64-bit Book3S
- * (CONFIG_ENTRY_STAGE_PMU).  PMC5 counts instructions and PMC6 cycles
- * whenever MMCR0 does not freeze them (ISA 2.07 and later).  While staging
- * is on, entry_stage owns the PMU through reserve_pmc_hardware(): enabling
- * an entry_stage event fails while perf holds it, and perf cannot count
- * until staging is off again.  CPUs brought online meanwhile keep their
- * counters frozen (their stages then read 0).
+ * (CONFIG_ENTRY_STAGE_PMU): pinned in-kernel perf counters on every online
+ * CPU, PM_RUN_INST_CMPL on PMC5 and PM_RUN_CYC on PMC6 (the only events
+ * those two counters count from ISA 2.07 on), which the stamps read with
+ * mfspr.  perf owns the PMU throughout: it programs MMCR0-2 and MMCRA as
+ * it does for any event (MMCR0[PMCCEXT] on ISA 3.1 included), gives the
+ * other counters to other users, and puts everything back when the
+ * counters are released.  Enabling an entry_stage event fails when perf
+ * cannot place both events on every online CPU.
  */
+#include <linux/cpu.h>
 #include <linux/entry_stage.h>
-#include <linux/smp.h>
-#include <asm/pmc.h>
-#include <asm/reg.h>
+#include <linux/err.h>
+#include <linux/perf_event.h>
+#include <asm/cputable.h>
 
-/* PMXE is never set; clear a stray alert and leave the counters alone. */
-static void entry_stage_pmu_irq(struct pt_regs *regs)
+#define ENTRY_STAGE_PM_RUN_INST_CMPL	0x500fa	/* PMC5: instructions */
+#define ENTRY_STAGE_PM_RUN_CYC		0x600f4	/* PMC6: cycles */
+
+static DEFINE_PER_CPU(struct perf_event *, entry_stage_pmu_insn);
+static DEFINE_PER_CPU(struct perf_event *, entry_stage_pmu_cyc);
+
+static struct perf_event *entry_stage_pmu_event(int cpu, u64 config)
 {
-	mtspr(SPRN_MMCR0, mfspr(SPRN_MMCR0) & ~(MMCR0_PMAO | MMCR0_PMXE));
+	struct perf_event_attr attr = {
+		.type	= PERF_TYPE_RAW,
+		.config	= config,
+		.size	= sizeof(attr),
+		.pinned	= 1,
+	};
+
+	return perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
 }
 
-static void entry_stage_pmu_on(void *unused)
+static void entry_stage_pmu_put(struct perf_event **ev)
 {
-	ppc_set_pmu_inuse(1);
-	/* count in every state; no freeze, no exception */
-	mtspr(SPRN_MMCR0, 0);
-}
-
-static void entry_stage_pmu_off(void *unused)
-{
-	mtspr(SPRN_MMCR0, MMCR0_FC);
-	ppc_set_pmu_inuse(0);
-}
-
-int arch_entry_stage_pmu_start(void)
-{
-	if (!cpu_has_feature(CPU_FTR_ARCH_207S)) {
-		pr_warn("entry_stage: PMU stamps: PMC5/PMC6 need ISA 2.07 (POWER8) or later; not staging\n");
-		return -ENODEV;
-	}
-	if (reserve_pmc_hardware(entry_stage_pmu_irq)) {
-		pr_warn("entry_stage: PMU stamps: the PMU is in use (perf); not staging\n");
-		return -EBUSY;
-	}
-	on_each_cpu(entry_stage_pmu_on, NULL, 1);
-	return 0;
+	if (!IS_ERR_OR_NULL(*ev))
+		perf_event_release_kernel(*ev);
+	*ev = NULL;
 }
 
 void arch_entry_stage_pmu_stop(void)
 {
-	on_each_cpu(entry_stage_pmu_off, NULL, 1);
-	release_pmc_hardware();
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		entry_stage_pmu_put(per_cpu_ptr(&entry_stage_pmu_insn, cpu));
+		entry_stage_pmu_put(per_cpu_ptr(&entry_stage_pmu_cyc, cpu));
+	}
+}
+
+int arch_entry_stage_pmu_start(void)
+{
+	struct perf_event *insn, *cyc;
+	int cpu, ret = 0;
+
+	if (!cpu_has_feature(CPU_FTR_ARCH_207S)) {
+		pr_warn("entry_stage: PMU stamps: PMC5/PMC6 need ISA 2.07 (POWER8) or later; not staging\n");
+		return -ENODEV;
+	}
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		insn = entry_stage_pmu_event(cpu, ENTRY_STAGE_PM_RUN_INST_CMPL);
+		cyc = entry_stage_pmu_event(cpu, ENTRY_STAGE_PM_RUN_CYC);
+		per_cpu(entry_stage_pmu_insn, cpu) = insn;
+		per_cpu(entry_stage_pmu_cyc, cpu) = cyc;
+		if (IS_ERR(insn) || IS_ERR(cyc)) {
+			ret = IS_ERR(insn) ? PTR_ERR(insn) : PTR_ERR(cyc);
+			pr_warn("entry_stage: PMU stamps: perf cannot count PM_RUN_INST_CMPL and PM_RUN_CYC on CPU %d (%d); not staging\n",
+				cpu, ret);
+			break;
+		}
+		/* hw.idx is the PMC's number, from 1 */
+		if (insn->state != PERF_EVENT_STATE_ACTIVE ||
+		    cyc->state != PERF_EVENT_STATE_ACTIVE ||
+		    insn->hw.idx != 5 || cyc->hw.idx != 6) {
+			pr_warn("entry_stage: PMU stamps: perf did not put instructions and cycles on PMC5 and PMC6 of CPU %d (PMC%d, PMC%d); not staging\n",
+				cpu, insn->hw.idx, cyc->hw.idx);
+			ret = -EBUSY;
+			break;
+		}
+	}
+	cpus_read_unlock();
+	if (ret)
+		arch_entry_stage_pmu_stop();
+	return ret;
 }
