@@ -3,7 +3,10 @@
 # MODES with the entry_stage events off, per-stage on, compact on (and
 # compact under entry_stage.sample 16, 64, 256), and raw_syscalls on; then
 # one compact recording's text (the stamp calibration and stage times).
-# /plan.env sets N, ROUNDS and MODES.
+# With entry_stage.window (series v3): compact under sample WSAMPLE and a
+# window of WMS ms, getppid, WN iterations (many windows), with the number
+# of events the kernel wrote in each round (the staged syscalls).
+# /plan.env sets N, ROUNDS, MODES, WN, WSAMPLE and WMS.
 out=$1
 set -eu
 . /plan.env
@@ -34,6 +37,31 @@ if [ -d $E ]; then
 		run compact-sample$n
 	done
 	echo 1 >$P
+	W=/sys/module/entry_stage/parameters/window
+	if [ -e $W ] && [ "${WN:-0}" -gt 0 ]; then
+		# staging off and on again: the window is read when it goes on
+		echo 0 >$E/enable
+		echo $WMS >$W
+		echo $WSAMPLE >$P
+		echo 1 >$E/entry_stage_calib/enable
+		echo 1 >$E/entry_stage_summary/enable
+		for r in $(seq $ROUNDS); do
+			echo >$T/trace
+			/work/sysloop -t -n $WN getppid >$out/sysloop.out
+			# events written: kept and overwritten, every CPU
+			w=0
+			for f in $T/per_cpu/cpu*/stats; do
+				while read -r k v _; do
+					case $k in entries:|overrun:) w=$((w + v)) ;; esac
+				done <$f
+			done
+			sed -n "s/^sysloop-time: getppid \([0-9]*\).*/window $WSAMPLE $WMS getppid \1 $WN $w/p" \
+				$out/sysloop.out >>$out/window.txt
+		done
+		echo 0 >$E/enable
+		echo 0 >$W
+		echo 1 >$P
+	fi
 	# a fresh period (the calibration is written again) for the text
 	echo 0 >$E/enable
 	echo >$T/trace
@@ -48,3 +76,4 @@ run raw_syscalls
 echo 0 >$T/events/raw_syscalls/enable
 echo "N=$N" >>$out/overhead.txt
 cat $out/overhead.txt
+[ ! -f $out/window.txt ] || cat $out/window.txt

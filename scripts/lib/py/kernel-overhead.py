@@ -35,6 +35,16 @@ for line in open(txt):
             if v:
                 stages.setdefault(i, []).append(v * 1e6 / khz)
 res['calib'] = calib
+# entry_stage.window rounds: instructions per iteration, the staged share
+try:
+    for line in open(f'{pre}-entrytrace-{cmode}/out/window.txt'):
+        p = line.split()
+        if len(p) == 7 and p[0] == 'window':
+            t, it, w = int(p[4]), int(p[5]), int(p[6])
+            res.setdefault('window', []).append({'sample': int(p[1]), 'ms': int(p[2]), 'mode': p[3],
+                                                 'per_iter': t / it, 'n': it, 'events': w})
+except FileNotFoundError:
+    pass
 res['stages'] = {i: statistics.median(v) for i, v in stages.items()}
 res['getppid_summaries'] = max((len(v) for v in stages.values()), default=0)
 json.dump(res, sys.stdout, indent=1)

@@ -63,6 +63,7 @@ DECLARE_STATIC_KEY_FALSE(entry_stage_key);
 
 extern unsigned int entry_stage_epoch;
 extern unsigned int entry_stage_sample;
+extern unsigned int entry_stage_every;
 extern unsigned int entry_stage_khz;
 extern struct entry_stage_calib entry_stage_calib;
 
@@ -184,7 +185,9 @@ static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next
 /*
  * Begin a staged syscall: count it, and take it if it is the task's
  * sampled one (entry_stage.sample: one in N).  Unsampled syscalls only
- * pass their sites' branches and this count.
+ * pass their sites' branches and this count.  With entry_stage.window
+ * every syscall of an armed window is sampled, and one outside the
+ * windows passes NOPs.
  */
 static __always_inline void entry_stage_syscall_begin(void)
 {
@@ -201,7 +204,14 @@ static __always_inline void entry_stage_syscall_begin(void)
 	es->seq++;
 	if (--es->countdown)
 		return;
-	es->countdown = READ_ONCE(entry_stage_sample);
+	es->countdown = READ_ONCE(entry_stage_every);
+	/*
+	 * New period (entry_stage.window): a window that closed in the
+	 * middle of a syscall left its scratch current, and stamps in shared
+	 * code may have written into it since.
+	 */
+	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)))
+		es->ran = 0;
 	es->epoch = READ_ONCE(entry_stage_epoch);
 	es->work = 0;
 	es->entry = arch_entry_stage_read();

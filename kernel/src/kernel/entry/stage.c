@@ -48,6 +48,28 @@ unsigned int entry_stage_epoch;
 /* Stage one syscall in N of each task (entry_stage.sample). */
 unsigned int entry_stage_sample = 1;
 
+/* What a task's countdown restarts from: the sample, or 1 in windows. */
+unsigned int entry_stage_every = 1;
+
+/*
+ * entry_stage.window: sample in time, as KFENCE does, instead of counting
+ * syscalls.  The sites are armed for one window of this many ms in every
+ * entry_stage.sample windows, and every syscall that begins in an armed
+ * window is staged; in between every site is a NOP again, so that a
+ * syscall there runs what it runs with every event off.  Read when
+ * staging is switched on; 0 (the default), or a sample of 1, arms the
+ * sites for as long as staging is on.
+ */
+static unsigned int entry_stage_window_ms;
+module_param_named(window, entry_stage_window_ms, uint, 0644);
+MODULE_PARM_DESC(window, "ms: arm the stamp sites one window in every entry_stage.sample (0: always)");
+
+/* This staging period's window in jiffies (0: none). */
+static unsigned long entry_stage_window_j;
+
+static void entry_stage_window_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(entry_stage_window_work, entry_stage_window_fn);
+
 static int entry_stage_sample_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int n;
@@ -58,6 +80,8 @@ static int entry_stage_sample_set(const char *val, const struct kernel_param *kp
 	if (!n)
 		return -EINVAL;
 	WRITE_ONCE(entry_stage_sample, n);
+	if (!entry_stage_window_j)
+		WRITE_ONCE(entry_stage_every, n);
 	return 0;
 }
 
@@ -473,6 +497,27 @@ static void entry_stage_calibrate(void)
 	c->agg_cost_median = a > c->cost_median / 8 ? a - c->cost_median / 8 : 0;
 }
 
+/* Arm the sites: a syscall begun before this is not one of this period. */
+static void entry_stage_arm(void)
+{
+	WRITE_ONCE(entry_stage_epoch, entry_stage_epoch + 1);
+	static_branch_enable(&entry_stage_key);
+}
+
+/* The end of a window, or of the time between two. */
+static void entry_stage_window_fn(struct work_struct *work)
+{
+	unsigned long next = entry_stage_window_j;
+
+	if (static_key_enabled(&entry_stage_key)) {
+		static_branch_disable(&entry_stage_key);
+		next *= max(READ_ONCE(entry_stage_sample), 2U) - 1;
+	} else {
+		entry_stage_arm();
+	}
+	schedule_delayed_work(&entry_stage_window_work, next);
+}
+
 static int entry_stage_start(void)
 {
 	struct entry_stage_calib *c = &entry_stage_calib;
@@ -501,8 +546,14 @@ static int entry_stage_start(void)
 		pr_warn("entry_stage: no stamp scratch for some tasks (%d): they are not staged\n",
 			ret);
 	entry_stage_calibrate();
-	WRITE_ONCE(entry_stage_epoch, entry_stage_epoch + 1);
-	static_branch_enable(&entry_stage_key);
+	entry_stage_window_j = 0;
+	if (READ_ONCE(entry_stage_sample) > 1 && READ_ONCE(entry_stage_window_ms))
+		entry_stage_window_j = max(msecs_to_jiffies(READ_ONCE(entry_stage_window_ms)), 1UL);
+	WRITE_ONCE(entry_stage_every,
+		   entry_stage_window_j ? 1 : READ_ONCE(entry_stage_sample));
+	entry_stage_arm();
+	if (entry_stage_window_j)
+		schedule_delayed_work(&entry_stage_window_work, entry_stage_window_j);
 	return 0;
 }
 
@@ -524,6 +575,7 @@ void entry_stage_unreg(void)
 	if (--entry_stage_users)
 		return;
 	WRITE_ONCE(entry_stage_alloc, false);
+	cancel_delayed_work_sync(&entry_stage_window_work);
 	static_branch_disable(&entry_stage_key);
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
 		arch_entry_stage_pmu_stop();
