@@ -3,7 +3,8 @@
 # and disable of the entry_stage events (series v3, issue 22 item 5).  A
 # sysloop runs in the background all along, so that syscalls are in flight
 # while the key flips.  Writes lifecycle.txt: one "key value" line per
-# observation, read by scripts/kernel/check/kernel-lifecycle.  /plan.env sets N.
+# observation, read by scripts/kernel/check/kernel-lifecycle.  /plan.env sets
+# N and WN (the getppid loop of the entry_stage.window round).
 out=$1
 set -u
 . /plan.env
@@ -31,6 +32,26 @@ for round in 1 2 3; do
 	say events$round "$(wc -l <$out/summary$round.txt)"
 	say cost0_$round "$(grep -c 'stamp_cost=0 ' $out/summary$round.txt)"
 done
+# entry_stage.window (series v3): the sites armed one window of 4 ms in
+# every 8, by a delayed work flipping the key while syscalls are in flight
+if [ -e $P/window ]; then
+	echo 4 >$P/window
+	echo 8 >$P/sample
+	echo >$T/trace
+	echo 1 >$E/entry_stage_summary/enable
+	say scratch_onw "$(cat $P/scratch)"
+	/work/sysloop -n $WN getppid >/dev/null &
+	fg=$!
+	wait $fg
+	echo 0 >$E/entry_stage_summary/enable
+	say scratch_offw "$(cat $P/scratch)"
+	grep 'entry_stage_summary:' $T/trace >$out/summaryw.txt || true
+	say eventsw "$(wc -l <$out/summaryw.txt)"
+	say cost0_w "$(grep -c 'stamp_cost=0 ' $out/summaryw.txt)"
+	say loopw "$fg $WN"
+	echo 0 >$P/window
+	echo 1 >$P/sample
+fi
 kill $bg 2>/dev/null
 wait $bg 2>/dev/null
 dmesg | grep -iE 'entry_stage|BUG|WARNING|KASAN' >$out/dmesg.txt || true

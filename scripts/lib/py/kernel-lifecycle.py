@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python half of scripts/kernel/check/kernel-lifecycle (its arguments: see the call there).
-import sys
+import os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import stagesdef  # noqa: E402
+
 v = {}
 for line in open(sys.argv[1]):
     k, _, x = line.strip().partition(' ')
@@ -18,6 +21,27 @@ for r in (1, 2, 3):
         ('round %d: scratch after 20 forks while off is 0' % r, num('scratch_fork%d' % r) == 0, v.get('scratch_fork%d' % r)),
         ('round %d: summary events recorded' % r, (num('events%d' % r) or 0) > 0, v.get('events%d' % r)),
         ('round %d: no event with stamp_cost=0' % r, num('cost0_%d' % r) == 0, v.get('cost0_%d' % r)),
+    ]
+if 'loopw' in v:
+    # the window round: the loop's getppid summaries (x86_64 110, ppc64le 64)
+    pid, wn = (int(x) for x in v['loopw'].split())
+    body = stagesdef.load().by_name['syscall'].id
+    mine = timed = 0
+    for line in open(sys.argv[2]):
+        m = re.search(r'-(\d+) +\[.*entry_stage_summary: .* nr=(\d+) .*delta=\{([^}]*)\}', line)
+        if not m or int(m.group(1)) != pid or int(m.group(2)) not in (110, 64):
+            continue
+        mine += 1
+        d = m.group(3).split(',')
+        timed += len(d) > body and int(d[body], 16) > 0
+    checks += [
+        ('window: scratch while on > 0', (num('scratch_onw') or 0) > 0, v.get('scratch_onw')),
+        ('window: scratch after off is 0', num('scratch_offw') == 0, v.get('scratch_offw')),
+        ('window: summary events recorded', (num('eventsw') or 0) > 0, v.get('eventsw')),
+        ('window: 1/64 to 1/2 of the loop staged', wn / 64 <= mine <= wn / 2, '%d of %d' % (mine, wn)),
+        ('window: every staged loop getppid has its body', mine > 0 and timed == mine,
+         '%d of %d' % (timed, mine)),
+        ('window: no event with stamp_cost=0', num('cost0_w') == 0, v.get('cost0_w')),
     ]
 checks.append(('no BUG/WARNING in the kernel log', num('dmesg_bad') == 0, v.get('dmesg_bad')))
 bad = 0
