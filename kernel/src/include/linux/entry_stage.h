@@ -75,9 +75,22 @@ void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
 void entry_stage_fork(struct task_struct *p);
 void entry_stage_free(struct task_struct *p);
 
-/* CONFIG_ENTRY_STAGE_PMU: the architecture takes and gives back the PMU. */
-int arch_entry_stage_pmu_start(void);
-void arch_entry_stage_pmu_stop(void);
+/*
+ * CONFIG_ENTRY_STAGE_PMU: the two counters the stamps read, instructions
+ * and cycles, held as pinned in-kernel perf events on every online CPU
+ * (kernel/entry/stage.c).  The architecture names them, where perf must
+ * place them (the perf_event's hw.idx) for its stamps to read them, and
+ * whether this CPU has them at all.
+ */
+struct entry_stage_pmu_counter {
+	u32		type;		/* perf_event_attr.type and .config */
+	u64		config;
+	const char	*name;		/* for messages: "instructions" */
+	int		idx;		/* hw.idx the stamps read */
+	const char	*where;		/* for messages: "fixed counter 0" */
+};
+extern const struct entry_stage_pmu_counter arch_entry_stage_pmu[2];
+int arch_entry_stage_pmu_usable(void);
 
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 					     const u8 st2, const u8 fl)

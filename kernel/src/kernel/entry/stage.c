@@ -8,6 +8,7 @@
  * syscall into events, in one burst at its last instrumentable point.
  */
 #include <linux/clocksource.h>
+#include <linux/cpu.h>
 #include <linux/entry_stage.h>
 #include <linux/entry_stage_names.h>
 #include <linux/jiffies.h>
@@ -15,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
 #include <linux/percpu.h>
+#include <linux/perf_event.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
@@ -179,6 +181,83 @@ static bool entry_stage_syscall_moved(const struct entry_stage_task *es,
 	 BIT_ULL(ENTRY_STAGE_RSEQ_SLICE) | BIT_ULL(ENTRY_STAGE_RESCHED) |	\
 	 BIT_ULL(ENTRY_STAGE_SIGNAL) | BIT_ULL(ENTRY_STAGE_NOTIFY_RESUME) |	\
 	 BIT_ULL(ENTRY_STAGE_UPROBE) | BIT_ULL(ENTRY_STAGE_KLP))
+
+#ifdef CONFIG_ENTRY_STAGE_PMU
+/*
+ * The PMU source: perf owns the counters throughout, sets the PMU up as
+ * for any event and gives other users what is left.
+ */
+static DEFINE_PER_CPU(struct perf_event *, entry_stage_pmu_ev[2]);
+
+static void entry_stage_pmu_stop(void)
+{
+	struct perf_event **ev;
+	int cpu, i;
+
+	for_each_possible_cpu(cpu) {
+		ev = *per_cpu_ptr(&entry_stage_pmu_ev, cpu);
+		for (i = 0; i < 2; i++) {
+			if (!IS_ERR_OR_NULL(ev[i]))
+				perf_event_release_kernel(ev[i]);
+			ev[i] = NULL;
+		}
+	}
+}
+
+static int entry_stage_pmu_open(int cpu, int i)
+{
+	const struct entry_stage_pmu_counter *c = &arch_entry_stage_pmu[i];
+	struct perf_event_attr attr = {
+		.type	= c->type,
+		.config	= c->config,
+		.size	= sizeof(attr),
+		.pinned	= 1,
+	};
+	struct perf_event *ev;
+
+	ev = perf_event_create_kernel_counter(&attr, cpu, NULL, NULL, NULL);
+	(*per_cpu_ptr(&entry_stage_pmu_ev, cpu))[i] = ev;
+	if (IS_ERR(ev)) {
+		pr_warn("entry_stage: PMU stamps: perf cannot count %s on CPU %d (%ld); not staging\n",
+			c->name, cpu, PTR_ERR(ev));
+		return PTR_ERR(ev);
+	}
+	if (ev->state != PERF_EVENT_STATE_ACTIVE || ev->hw.idx != c->idx) {
+		pr_warn("entry_stage: PMU stamps: perf did not put %s on %s of CPU %d (counter %d); not staging\n",
+			c->name, c->where, cpu, ev->hw.idx);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static int entry_stage_pmu_start(void)
+{
+	int cpu, i, ret = arch_entry_stage_pmu_usable();
+
+	if (ret)
+		return ret;
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		for (i = 0; i < 2 && !ret; i++)
+			ret = entry_stage_pmu_open(cpu, i);
+		if (ret)
+			break;
+	}
+	cpus_read_unlock();
+	if (ret)
+		entry_stage_pmu_stop();
+	return ret;
+}
+#else
+static int entry_stage_pmu_start(void)
+{
+	return -ENODEV;
+}
+
+static void entry_stage_pmu_stop(void)
+{
+}
+#endif
 
 static __always_inline u64 entry_stage_ns(u64 ticks)
 {
@@ -525,7 +604,7 @@ static int entry_stage_start(void)
 	int ret;
 
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
-		ret = arch_entry_stage_pmu_start();
+		ret = entry_stage_pmu_start();
 		if (ret)
 			return ret;
 		c->source = ENTRY_STAGE_SOURCE_PMU;
@@ -578,7 +657,7 @@ void entry_stage_unreg(void)
 	cancel_delayed_work_sync(&entry_stage_window_work);
 	static_branch_disable(&entry_stage_key);
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
-		arch_entry_stage_pmu_stop();
+		entry_stage_pmu_stop();
 	entry_stage_free_tasks();
 }
 
