@@ -146,29 +146,33 @@ module_param_cb(scratch, &entry_stage_scratch_ops, NULL, 0444);
 MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
 
 /*
- * PMU stamps read the counters of the CPU they run on: a sampled syscall
- * that moved to another CPU is dropped, and counted here.
+ * PMU stamps read the counters of the CPU they run on, as perf keeps
+ * them: a sampled syscall that moved to another CPU, or under which perf
+ * restarted the counters (a counting event's overflow: the cycles since
+ * its entry look negative), is dropped, and counted here.
  */
-static atomic_t entry_stage_moved;
+static atomic_t entry_stage_pmu_dropped;
 
-static int entry_stage_moved_get(char *buf, const struct kernel_param *kp)
+static int entry_stage_pmu_dropped_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_moved));
+	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_pmu_dropped));
 }
 
-static const struct kernel_param_ops entry_stage_moved_ops = {
-	.get = entry_stage_moved_get,
+static const struct kernel_param_ops entry_stage_pmu_dropped_ops = {
+	.get = entry_stage_pmu_dropped_get,
 };
-module_param_cb(moved, &entry_stage_moved_ops, NULL, 0444);
-MODULE_PARM_DESC(moved, "PMU stamps: sampled syscalls dropped because they moved CPU (read-only)");
+module_param_cb(pmu_dropped, &entry_stage_pmu_dropped_ops, NULL, 0444);
+MODULE_PARM_DESC(pmu_dropped, "PMU stamps: sampled syscalls dropped, moved CPU or counters restarted (read-only)");
 
-static bool entry_stage_syscall_moved(const struct entry_stage_task *es,
-				      const struct task_struct *t)
+static bool entry_stage_pmu_drop(const struct entry_stage_task *es,
+				 const struct task_struct *t)
 {
-	if (!IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) || !IS_ENABLED(CONFIG_SMP) ||
-	    likely(t->se.nr_migrations == es->migrations))
+	if (!IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
 		return false;
-	atomic_inc(&entry_stage_moved);
+	if (likely((!IS_ENABLED(CONFIG_SMP) || t->se.nr_migrations == es->migrations) &&
+		   (u32)arch_entry_stage_read() - (u32)es->entry < BIT(31)))
+		return false;
+	atomic_inc(&entry_stage_pmu_dropped);
 	return true;
 }
 
@@ -703,7 +707,7 @@ void __entry_stage_burst(void)
 	tail = es->ran & entry_stage_deferred_mask;
 	es->ran = 0;
 	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)) ||
-	    entry_stage_syscall_moved(es, t)) {
+	    entry_stage_pmu_drop(es, t)) {
 		es->flags &= ~(ENTRY_STAGE_TAIL_VALID | ENTRY_STAGE_RESTART);
 		WRITE_ONCE(t->entry_stage_cur, NULL);
 		return;
