@@ -26,5 +26,7 @@ if grep -q '^enable: ok' $out/pmu.txt; then
 		echo 0 >$E/enable
 		grep -E 'entry_stage_(summary|time|calib):' $T/trace >$out/$ev.txt || true
 	done
+	# sampled syscalls the kernel dropped: moved CPU, or perf restarted a counter
+	echo "pmu_dropped: $(cat /sys/module/entry_stage/parameters/pmu_dropped 2>/dev/null || echo none)" >>$out/pmu.txt
 fi
 cat $out/pmu.txt

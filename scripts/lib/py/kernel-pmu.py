@@ -41,6 +41,12 @@ bad = 0
 eq5 = ne5 = 0
 print('   %d PMU summaries, %d timebase summaries of getppid and kill' % (npmu, ntb))
 print('   %-8s %-18s %5s %9s %9s %9s %9s  %s' % ('syscall', 'stage', 'n', 'PMC5', 'PMC6', 'timebase', 'per-stage', 'PMC5 / PMC6'))
+# the loop's stages: those on at least half of a syscall's summaries in both
+# kernels; one a timer tick brought into a syscall or two (exit_loop,
+# notify_resume) ran at another place in each boot: shown, not compared
+def loop_stage(key):
+    return all(key in d and 2 * len(d[key]) >= len(d.get((key[0], 'syscall'), []))
+               for d in (pmu, tb))
 for key in sorted(pmu, key=lambda k: (k[0], stages.index(k[1]))):
     v = pmu[key]
     i5, c6 = med([a for a, _ in v]), med([b for _, b in v])
@@ -50,17 +56,21 @@ for key in sorted(pmu, key=lambda k: (k[0], stages.index(k[1]))):
     if not all(a > 0 and b > 0 for a, b in v):
         flag += ' ZERO'
     # the stamps differ (two mfspr against one mftb): a few instructions
-    if key[1] != 'emit' and not abs(c6 - t) <= max(6, 0.03 * t):
+    loop = loop_stage(key)
+    if loop and key[1] != 'emit' and not abs(c6 - t) <= max(6, 0.03 * t):
         flag += ' PMC6!=TIMEBASE'
-    if key[1] != 'emit' and key in ptime and abs(ps - i5) > max(2, 0.01 * i5):
+    if loop and key[1] != 'emit' and key in ptime and abs(ps - i5) > max(2, 0.01 * i5):
         flag += ' MODES-DIFFER'
     bad += bool(flag)
+    if not loop:
+        flag += ' (not the loop\'s: not compared)'
     if key[1] != 'emit':
         eq5 += i5 == c6
         ne5 += i5 != c6
     print('   %-8s %-18s %5d %9.0f %9.0f %9.1f %9.0f  %.2f%s' % (key[0], key[1], len(v), i5, c6, t, ps, i5 / c6, flag))
-print('   checks: every stage counted (PMC5, PMC6 > 0); PMC6 cycles = the timebase kernel\'s stage time'
-      ' (-icount: 1 ns = 1 instruction) within max(6, 3%); per-stage PMC5 = compact PMC5 (medians)')
+print('   checks: every stage counted (PMC5, PMC6 > 0); on the loop\'s stages, PMC6 cycles = the timebase'
+      ' kernel\'s stage time (-icount: 1 ns = 1 instruction) within max(6, 3%); per-stage PMC5 ='
+      ' compact PMC5 (medians)')
 print('   %s' % ('FAIL: %d stages' % bad if bad else 'ok'))
 print('   PMC5 = PMC6 (the instruction count) on %d of %d stages (emit aside): %s' % (
     eq5, eq5 + ne5, 'MET' if not ne5 else
