@@ -133,16 +133,18 @@ static unsigned int entry_stage_users;
 /* While set, fork gives new tasks their scratch. */
 static bool entry_stage_alloc;
 
-/* entry_stage.scratch: tasks that hold scratch now (0 while staging is off) */
-static int entry_stage_scratch_get(char *buf, const struct kernel_param *kp)
+/* A read-only parameter that shows an atomic_t count. */
+static int entry_stage_count_get(char *buf, const struct kernel_param *kp)
 {
-	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_scratch));
+	return sysfs_emit(buf, "%d\n", atomic_read((atomic_t *)kp->arg));
 }
 
-static const struct kernel_param_ops entry_stage_scratch_ops = {
-	.get = entry_stage_scratch_get,
+static const struct kernel_param_ops entry_stage_count_ops = {
+	.get = entry_stage_count_get,
 };
-module_param_cb(scratch, &entry_stage_scratch_ops, NULL, 0444);
+
+/* entry_stage.scratch: tasks that hold scratch now (0 while staging is off) */
+module_param_cb(scratch, &entry_stage_count_ops, &entry_stage_scratch, 0444);
 MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
 
 /*
@@ -152,16 +154,7 @@ MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
  * its entry look negative), is dropped, and counted here.
  */
 static atomic_t entry_stage_pmu_dropped;
-
-static int entry_stage_pmu_dropped_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", atomic_read(&entry_stage_pmu_dropped));
-}
-
-static const struct kernel_param_ops entry_stage_pmu_dropped_ops = {
-	.get = entry_stage_pmu_dropped_get,
-};
-module_param_cb(pmu_dropped, &entry_stage_pmu_dropped_ops, NULL, 0444);
+module_param_cb(pmu_dropped, &entry_stage_count_ops, &entry_stage_pmu_dropped, 0444);
 MODULE_PARM_DESC(pmu_dropped, "PMU stamps: sampled syscalls dropped, moved CPU or counters restarted (read-only)");
 
 static bool entry_stage_pmu_drop(const struct entry_stage_task *es,
