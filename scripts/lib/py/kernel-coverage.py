@@ -6,6 +6,7 @@ out, defs, statsfile, entrytrace = sys.argv[1], sys.argv[2], sys.argv[3], sys.ar
 arch = sys.argv[5]
 sys.path.insert(0, os.path.join(os.path.dirname(defs), '..', 'scripts', 'lib'))
 import stagesdef
+import sysnr
 _defs = stagesdef.load(defs)
 stages = [(s.sym, s.name, s.phase, s.parent, s.paths, s.kind) for s in _defs.stages]
 works = [(w.sym, w.name) for w in _defs.works]
@@ -13,8 +14,7 @@ name_of = {sym: name for sym, name, *_ in stages}
 kind_of = {name: kind for _, name, _, _, _, kind in stages}
 stage_id = {name: i for i, (_, name, *_) in enumerate(stages)}
 work_bit = {name: i for i, (_, name) in enumerate(works)}
-NR = {'x86_64': {'getppid': 110, 'kill': 62, 'rt_sigreturn': 15},
-      'ppc64le': {'getppid': 64, 'kill': 37, 'rt_sigreturn': 172}}[arch]
+NR = sysnr.NR[arch]
 
 every = ['arch_enter', 'ct_user_exit', 'rcu_eqs_exit', 'kstack_rand', 'irq_on',
          'syscall', 'exit_prepare', 'arch_exit_prepare']

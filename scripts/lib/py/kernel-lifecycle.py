@@ -3,6 +3,7 @@
 import os, re, sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 import stagesdef  # noqa: E402
+import sysnr  # noqa: E402
 
 v = {}
 for line in open(sys.argv[1]):
@@ -23,13 +24,14 @@ for r in (1, 2, 3):
         ('round %d: no event with stamp_cost=0' % r, num('cost0_%d' % r) == 0, v.get('cost0_%d' % r)),
     ]
 if 'loopw' in v:
-    # the window round: the loop's getppid summaries (x86_64 110, ppc64le 64)
+    # the window round: the loop's getppid summaries
     pid, wn = (int(x) for x in v['loopw'].split())
+    getppid = sysnr.NR[sys.argv[3]]['getppid']
     body = stagesdef.load().by_name['syscall'].id
     mine = timed = 0
     for line in open(sys.argv[2]):
         m = re.search(r'-(\d+) +\[.*entry_stage_summary: .* nr=(\d+) .*delta=\{([^}]*)\}', line)
-        if not m or int(m.group(1)) != pid or int(m.group(2)) not in (110, 64):
+        if not m or int(m.group(1)) != pid or int(m.group(2)) != getppid:
             continue
         mine += 1
         d = m.group(3).split(',')

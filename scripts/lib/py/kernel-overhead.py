@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python half of scripts/kernel/record/kernel-overhead (its arguments: see the call there).
-import json, re, statistics, sys
+import json, os, re, statistics, sys
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+import sysnr  # noqa: E402
 pre, cmode, arch, base, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 
 def load(variant):
@@ -27,7 +29,7 @@ for line in open(txt):
     m = re.search(r'entry_stage_summary: (.*) delta=\{([^}]*)\}', line)
     if m:
         f = dict(re.findall(r'(\w+)=(\S+)', m.group(1)))
-        if int(f['nr']) != {'x86_64': 110, 'ppc64le': 64}[arch]:
+        if int(f['nr']) != sysnr.NR[arch]['getppid']:
             continue          # getppid only
         khz = int(f['khz'])
         for i, v in enumerate(m.group(2).split(',')):

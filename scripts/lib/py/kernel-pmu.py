@@ -3,8 +3,9 @@
 import os, re, statistics, sys
 sys.path.insert(0, os.path.join(os.path.dirname(sys.argv[1]), '..', 'scripts', 'lib'))
 import stagesdef
+import sysnr
 stages = [s.name for s in stagesdef.load(sys.argv[1]).stages]
-names = {64: 'getppid', 37: 'kill'}       # ppc64's table
+names = {sysnr.NR['ppc64le'][n]: n for n in ('getppid', 'kill')}
 def nums(s):
     return [int(x, 0) for x in s.strip('{}').split(',') if x]
 def summaries(path, pmu):
