@@ -206,6 +206,7 @@ static __always_inline void entry_stage_syscall_begin(void)
 {
 	struct task_struct *t;
 	struct entry_stage_task *es;
+	unsigned int epoch;
 
 	if (!entry_stage_site(ENTRY_STAGE_NONE, ENTRY_STAGE_EDGE_BEGIN,
 			      ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_BEGIN))
@@ -223,9 +224,10 @@ static __always_inline void entry_stage_syscall_begin(void)
 	 * middle of a syscall left its scratch current, and stamps in shared
 	 * code may have written into it since.
 	 */
-	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)))
+	epoch = READ_ONCE(entry_stage_epoch);
+	if (unlikely(es->epoch != epoch))
 		es->ran = 0;
-	es->epoch = READ_ONCE(entry_stage_epoch);
+	es->epoch = epoch;
 	es->work = 0;
 	es->entry = arch_entry_stage_read();
 	/* PMU counters are per CPU: the burst drops a syscall that moved */

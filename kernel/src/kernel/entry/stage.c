@@ -158,12 +158,12 @@ module_param_cb(pmu_dropped, &entry_stage_count_ops, &entry_stage_pmu_dropped, 0
 MODULE_PARM_DESC(pmu_dropped, "PMU stamps: sampled syscalls dropped, moved CPU or counters restarted (read-only)");
 
 static bool entry_stage_pmu_drop(const struct entry_stage_task *es,
-				 const struct task_struct *t)
+				 const struct task_struct *t, u64 now)
 {
 	if (!IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
 		return false;
 	if (likely((!IS_ENABLED(CONFIG_SMP) || t->se.nr_migrations == es->migrations) &&
-		   (u32)arch_entry_stage_read() - (u32)es->entry < BIT(31)))
+		   (u32)now - (u32)es->entry < BIT(31)))
 		return false;
 	atomic_inc(&entry_stage_pmu_dropped);
 	return true;
@@ -699,8 +699,11 @@ void __entry_stage_burst(void)
 	ran = es->ran & ~entry_stage_deferred_mask;
 	tail = es->ran & entry_stage_deferred_mask;
 	es->ran = 0;
+	/* the trace's default clock ("local"), so that starts and events align */
+	now_ns = trace_clock_local();
+	now = arch_entry_stage_read();
 	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)) ||
-	    entry_stage_pmu_drop(es, t)) {
+	    entry_stage_pmu_drop(es, t, now)) {
 		es->flags &= ~(ENTRY_STAGE_TAIL_VALID | ENTRY_STAGE_RESTART);
 		WRITE_ONCE(t->entry_stage_cur, NULL);
 		return;
@@ -715,9 +718,6 @@ void __entry_stage_burst(void)
 	if (!(es->flags & ENTRY_STAGE_TAIL_VALID) || es->tail_epoch != es->epoch)
 		tail = 0;
 
-	/* the trace's default clock ("local"), so that starts and events align */
-	now_ns = trace_clock_local();
-	now = arch_entry_stage_read();
 	es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
 	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
