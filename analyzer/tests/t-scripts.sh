@@ -85,4 +85,31 @@ check "change-homes: the base list is spelled in fewer places than before" \
 for k in statistic stage base; do
 	check "change-homes --demo: a $k made in its home alone reaches every output" \
 		grep -qE "^$k +.*files changed: [12] \(.*\)  ok$" homes.out
+
+# Which series each recording was made on, read from the recording itself.
+D=$TOP/analyzer/tests/data
+"$TOP/scripts/host/fixture-series" >series.out 2>series.err
+expect_eq "fixture-series exit" "$?" 0
+check "fixture-series: a v3 recording (arch_syscall_entry in the format) reads v3" \
+	grep -qE '^x86_64-7\.3-stage\.dat +trace +v3 ' series.out
+check "fixture-series: a v3 summary-only recording (span) reads v3" \
+	grep -qE '^x86_64-7\.3-compact\.dat +trace +v3 ' series.out
+check "fixture-series: a host recording has no series" \
+	grep -qE '^host-aa-a1\.dat +trace +- ' series.out
+check "fixture-series: a base kernel's plugin output has no series" \
+	grep -qE '^mix-x86_64-7\.3-base-selinux\.mix\.gz +mix +- ' series.out
+check "fixture-series: every .dat and .mix file has a line" \
+	test "$(grep -cE '^[^ ]+\.(dat|mix|mix\.gz) +(trace|mix) ' series.out)" -eq \
+	"$(ls "$D" | grep -cE '\.(dat|mix|mix\.gz)$')"
+mkdir -p series-v2 series-empty
+zcat "$D/mix-x86_64-7.3-entrytrace-v3-enforcing.mix.gz" |
+	grep -vE '^stat [^ ]+ arch_syscall_entry ' >series-v2/mix-x86_64-7.3-entrytrace-cut.mix
+"$TOP/scripts/host/fixture-series" --dir series-v2 >series-v2.out
+check "fixture-series: plugin output where arch_syscall_entry never ran reads v2" \
+	grep -qE '^mix-x86_64-7\.3-entrytrace-cut\.mix +mix +v2 ' series-v2.out
+"$TOP/scripts/host/fixture-series" --dir series-v2 --require-v3 >/dev/null 2>&1
+expect_eq "fixture-series --require-v3 fails on a v2 recording" "$?" 1
+"$TOP/scripts/host/fixture-series" --dir series-empty --require-v3 >/dev/null 2>&1
+expect_eq "fixture-series --require-v3 fails when it read nothing" "$?" 1
+
 done
