@@ -14,10 +14,11 @@ static const char report_usage[] =
 	"usage: entrytrace report [options] FILE...\n"
 	"\n"
 	"Reconstructs one timeline per syscall per task from each trace.dat and prints\n"
-	"statistics per syscall x stage: count, min, mean, p50, p90, p99, p99.9, max, stddev,\n"
-	"total (ns), with the trace timestamps of the min and max exemplars, then the\n"
-	"per-syscall total broken down by task, CPU and result (errno).  Several files\n"
-	"are merged into one table; each file's header says what it contained.\n"
+	"statistics per syscall x stage, in ns,\n"
+	"  %s,\n"
+	"with the trace timestamps of the min and max exemplars, then the per-syscall\n"
+	"total broken down by task, CPU and result (errno).  Several files are merged\n"
+	"into one table; each file's header says what it contained.\n"
 	"\n"
 	"The finest reconstruction the file supports is used:\n"
 	"  stages   entry_stage:entry_stage_time, one event per stage\n"
@@ -55,20 +56,31 @@ static const char report_usage[] =
 	"                         (handler, generic entry, arch entry, tracer, other)\n"
 	"      --top=N            text: only the first N syscalls of the table (as\n"
 	"                         sorted); the table says how many it left out\n"
-	"      --sort=KEY         text: order the syscalls by their total's total\n"
-	"                         time (default), count, mean, p50, p99, max or name\n"
+	"      --sort=KEY         text: order the syscalls by a statistic of their\n"
+	"                         total (largest first) or by name, KEY one of\n"
+	"                         %s (default total)\n"
 	"      --unit=UNIT        text: times in ns (default), us, ms or s\n"
 	"      --stages           list the stage vocabulary and exit\n"
 	"  -h, --help             this text\n"
 	"\n"
 	"Percentiles come from log-linear histograms: values below 256 ns are exact,\n"
-	"larger ones within 0.4%. Memory grows with tasks and syscall x stage cells,\n"
+	"larger ones within 0.4%%. Memory grows with tasks and syscall x stage cells,\n"
 	"not with the number of events.\n"
 	"\n"
 	"exit status: 0 report printed, 1 runtime failure, 2 usage error, 3 an input\n"
 	"file is missing, unreadable or corrupt, 4 no syscall events or nothing\n"
 	"matched the filters, 5 (--strict) lost events touched the report, 8 the data\n"
 	"has holes: records the file holds could not be read (the header says where).\n";
+
+/* The help text, with the statistics and sort keys of lib/columns.c. */
+static void usage(FILE *out)
+{
+	char names[256], keys[256];
+
+	et_cols_names(names, sizeof(names));
+	et_sort_keys(keys, sizeof(keys));
+	fprintf(out, report_usage, names, keys);
+}
 
 static void list_stages(void)
 {
@@ -300,8 +312,11 @@ int cmd_report(int argc, char **argv)
 		case OPT_SORT:
 			sort = et_sort_by_name(optarg);
 			if (sort < 0) {
-				et_bad_value("entrytrace report", "--sort", optarg,
-					     "expected total, count, mean, p50, p99, max or name");
+				char keys[256], what[300];
+
+				et_sort_keys(keys, sizeof(keys));
+				snprintf(what, sizeof(what), "expected %s", keys);
+				et_bad_value("entrytrace report", "--sort", optarg, what);
 				goto bad;
 			}
 			break;
@@ -314,7 +329,7 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(report_usage, stdout);
+			usage(stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;
 		default:

@@ -63,7 +63,7 @@ static const char top_usage[] =
 	"and the stages it spends most in; columns come with the width, times carry\n"
 	"their unit).  Keys (on a terminal):\n"
 	"  q        quit\n"
-	"  s        next sort key: total time, calls, mean, p50, p99, max, name\n"
+	"  s        next sort key: %s\n"
 	"  f        filter: type a part of a syscall's name, Enter; empty clears\n"
 	"  x        each syscall's stages under it, children indented\n"
 	"  d        the last period only, or everything since top started\n"
@@ -80,6 +80,15 @@ static const char top_usage[] =
 	"\n"
 	"exit status: 0 done, 1 runtime failure (tracefs, writing the output), 2 usage\n"
 	"error.\n";
+
+/* The help text, with the sort keys of lib/columns.c. */
+static void top_help(FILE *out)
+{
+	char keys[256];
+
+	et_sort_keys(keys, sizeof(keys));
+	fprintf(out, top_usage, keys);
+}
 
 enum {
 	OPT_SUMMARY = 256,
@@ -330,7 +339,7 @@ static bool key(struct top *t, int ch)
 		t->quit = true;
 		return false;
 	case 's':
-		t->view.sort = top_next_sort(t->view.sort);
+		t->view.sort = et_sort_next(t->view.sort);
 		return true;
 	case 'f':
 		t->typing = true;
@@ -586,7 +595,7 @@ int cmd_top(int argc, char **argv)
 			so.summary = true;
 			break;
 		case 'h':
-			fputs(top_usage, stdout);
+			top_help(stdout);
 			free(events);
 			return ET_EXIT_OK;
 		default:

@@ -17,11 +17,6 @@
 
 const char top_keys_help[] = "q quit  s sort  f filter  x stages  d delta";
 
-enum et_sort top_next_sort(enum et_sort s)
-{
-	return s == ET_SORT_NAME ? ET_SORT_TOTAL : (enum et_sort)(s + 1);
-}
-
 /* A time in at most 7 columns, with its unit. */
 static const char *t7(double ns, char *buf, size_t size)
 {

@@ -45,7 +45,4 @@ extern const char top_keys_help[];
  */
 void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f);
 
-/* The next sort key after s, for the 's' key. */
-enum et_sort top_next_sort(enum et_sort s);
-
 #endif

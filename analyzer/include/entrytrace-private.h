@@ -829,18 +829,23 @@ struct et_report {
 	size_t nr_excluded;
 	int where;		/* plugin output: places per stage (0: none) */
 	/* text: the order of the syscalls, how many, the unit of times */
-	enum et_sort { ET_SORT_TOTAL, ET_SORT_COUNT, ET_SORT_MEAN, ET_SORT_P50,
-		       ET_SORT_P99, ET_SORT_MAX, ET_SORT_NAME } sort;
+	/* a sort key of lib/columns.c (ET_SORT_TOTAL, the first), or the name */
+	enum et_sort { ET_SORT_TOTAL = 0, ET_SORT_NAME = 0xff } sort;
 	int top;		/* at most this many syscalls (0: all) */
 	enum et_unit { ET_UNIT_NS, ET_UNIT_US, ET_UNIT_MS, ET_UNIT_S } unit;
 };
 
 int et_render(const struct et_report *rep, enum et_format fmt, FILE *out);
-/* "total" -> ET_SORT_TOTAL ...; -1 if none */
+/* "total" -> ET_SORT_TOTAL ..., "name" -> ET_SORT_NAME; -1 if none */
 int et_sort_by_name(const char *name);
 const char *et_sort_name(enum et_sort s);
+/* The sort key after @s, in the table's order; the name follows the last. */
+enum et_sort et_sort_next(enum et_sort s);
 /* What a row sorts by, largest first (ET_SORT_NAME: 0, sorted by name). */
 double et_sort_key(enum et_sort by, const struct et_hist *h);
+/* For help texts: "total, count, ... or name"; the statistic columns. */
+void et_sort_keys(char *buf, size_t size);
+void et_cols_names(char *buf, size_t size);
 int et_unit_by_name(const char *name);
 
 /* The N syscalls with the longest total, kept as they come. */

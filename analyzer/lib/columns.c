@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The statistic columns: one row per statistic, read by every renderer of
- * a per-stage or per-group table (lib/columns.h).  A new statistic is one
- * row here and its place in the lists below.
+ * a per-stage or per-group table (lib/columns.h), and the keys the text
+ * table sorts by.  A new statistic is one row here and its place in the
+ * lists below; the help texts print the lists from here.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -39,6 +40,14 @@ static const struct col_def {
 	[ET_COL_TOTAL]	= { "total",  "total",  14, COL_TIME, 0 },
 };
 
+/*
+ * The text table's sort keys, largest first (report --sort, and the order
+ * top's 's' key steps through them); sorting by name follows the last.
+ */
+static const enum et_col sort_cols[] = {
+	ET_COL_TOTAL, ET_COL_COUNT, ET_COL_MEAN, ET_COL_P50, ET_COL_P99, ET_COL_MAX,
+};
+
 /* The breakdown tables' columns, in their order. */
 static const enum et_col group_cols[] = {
 	ET_COL_COUNT, ET_COL_MEAN, ET_COL_P50, ET_COL_P99, ET_COL_STDDEV,
@@ -53,6 +62,53 @@ int et_col_by_key(const char *key)
 		if (!strcmp(key, cols[c].key))
 			return c;
 	return -1;
+}
+
+void et_cols_names(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < ET_COL_NR && n < size; c++)
+		if (cols[c].type != COL_AT)
+			n += (size_t)snprintf(buf + n, size - n, "%s%s", n ? ", " : "",
+					      cols[c].text);
+}
+
+int et_sort_by_name(const char *name)
+{
+	if (!strcmp(name, "name"))
+		return ET_SORT_NAME;
+	for (size_t i = 0; i < ET_ARRAY_SIZE(sort_cols); i++)
+		if (!strcmp(name, cols[sort_cols[i]].key))
+			return (int)i;
+	return -1;
+}
+
+const char *et_sort_name(enum et_sort s)
+{
+	if (s == ET_SORT_NAME)
+		return "name";
+	return (size_t)s < ET_ARRAY_SIZE(sort_cols) ? cols[sort_cols[s]].key : "?";
+}
+
+enum et_sort et_sort_next(enum et_sort s)
+{
+	if (s == ET_SORT_NAME)
+		return ET_SORT_TOTAL;
+	return (size_t)s + 1 < ET_ARRAY_SIZE(sort_cols) ? (enum et_sort)(s + 1) : ET_SORT_NAME;
+}
+
+void et_sort_keys(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ET_ARRAY_SIZE(sort_cols) && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				      cols[sort_cols[i]].key);
+	if (n < size)
+		snprintf(buf + n, size - n, " or name");
 }
 
 /* Integers print exactly, not through a double. */
@@ -143,6 +199,13 @@ void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool m
 				break;
 			}
 		}
+}
+
+double et_sort_key(enum et_sort by, const struct et_hist *h)
+{
+	if (by == ET_SORT_NAME || (size_t)by >= ET_ARRAY_SIZE(sort_cols))
+		return 0;
+	return et_col_value(sort_cols[by], h);
 }
 
 /* A value for a machine (JSON, CSV): exact integers, fixed decimals. */

@@ -266,27 +266,9 @@ static bool stage_shown(const struct et_report *rep, int stage)
 	       (rep->filter->stages & (1ull << stage));
 }
 
-static const char *const sort_names[] = {
-	[ET_SORT_TOTAL] = "total", [ET_SORT_COUNT] = "count", [ET_SORT_MEAN] = "mean",
-	[ET_SORT_P50] = "p50", [ET_SORT_P99] = "p99", [ET_SORT_MAX] = "max",
-	[ET_SORT_NAME] = "name",
-};
 static const char *const unit_names[] = {
 	[ET_UNIT_NS] = "ns", [ET_UNIT_US] = "us", [ET_UNIT_MS] = "ms", [ET_UNIT_S] = "s",
 };
-
-int et_sort_by_name(const char *name)
-{
-	for (size_t i = 0; i < ET_ARRAY_SIZE(sort_names); i++)
-		if (!strcmp(name, sort_names[i]))
-			return (int)i;
-	return -1;
-}
-
-const char *et_sort_name(enum et_sort s)
-{
-	return (size_t)s < ET_ARRAY_SIZE(sort_names) ? sort_names[s] : "?";
-}
 
 int et_unit_by_name(const char *name)
 {
@@ -313,13 +295,6 @@ static int cmp_runs(const void *a, const void *b)
 	if (x->key != y->key)
 		return x->key > y->key ? -1 : 1;
 	return x->first < y->first ? -1 : 1;
-}
-
-double et_sort_key(enum et_sort by, const struct et_hist *h)
-{
-	int c = by == ET_SORT_NAME ? -1 : et_col_by_key(et_sort_name(by));
-
-	return c < 0 ? 0 : et_col_value(c, h);
 }
 
 static void text_cells(const struct et_report *rep, FILE *out)
@@ -382,7 +357,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	}
 	if (shown < nr_runs)
 		fprintf(out, "(%zu more syscall%s by %s not shown: --top %d)\n", nr_runs - shown,
-			by_work ? " [work] groups" : "s", sort_names[rep->sort], rep->top);
+			by_work ? " [work] groups" : "s", et_sort_name(rep->sort), rep->top);
 	free(runs);
 }
 
