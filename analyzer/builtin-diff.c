@@ -677,10 +677,10 @@ int cmd_diff(int argc, char **argv)
 		ret = et_exit_for(e);
 		goto out;
 	}
-	if (strcmp(base.files[0].kind, test.files[0].kind)) {
+	if (base.files[0].kind != test.files[0].kind) {
 		fprintf(stderr, "entrytrace diff: the base is %s (%s) and the test %s (%s): "
-			"give two of one kind\n", base.files[0].what, et_file_unit(&base.files[0]),
-			test.files[0].what, et_file_unit(&test.files[0]));
+			"give two of one kind\n", base.files[0].kind->what, et_file_unit(&base.files[0]),
+			test.files[0].kind->what, et_file_unit(&test.files[0]));
 		ret = ET_EXIT_USAGE;
 		goto out;
 	}
@@ -713,9 +713,9 @@ int cmd_diff(int argc, char **argv)
 	}
 	/* a deterministic clock on both sides: plugin counts, -icount guests */
 	for (int i = 0; i < nb; i++)
-		exact &= base.files[i].counted || et_info_virtual_clock(&base.files[i].info);
+		exact &= base.files[i].kind->counted || et_info_virtual_clock(&base.files[i].info);
 	for (int i = 0; i < nt; i++)
-		exact &= test.files[i].counted || et_info_virtual_clock(&test.files[i].info);
+		exact &= test.files[i].kind->counted || et_info_virtual_clock(&test.files[i].info);
 	if (rep_auto && dopts.replicates != ET_REP_RUNS)
 		dopts.replicates = exact ? ET_REP_SYSCALLS : ET_REP_NONE;
 	if (dopts.replicates == ET_REP_RUNS) {
@@ -731,7 +731,7 @@ int cmd_diff(int argc, char **argv)
 		.base_path = et_info_entry_path(&base.files[0].info),
 		.test_path = et_info_entry_path(&test.files[0].info),
 		.names = base.traces[0], .filter = &com.filter, .all = all, .top = top, .min_count = min_count, .where = where,
-		.virtual_clock = exact && !base.files[0].counted,
+		.virtual_clock = exact && !base.files[0].kind->counted,
 		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE), .no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),
 	};
 	if (et_diff(base.stats, test.stats, rep.base_path, rep.test_path, &dopts, &df)) {

@@ -385,12 +385,11 @@ int cmd_report(int argc, char **argv)
 		const struct et_syscall *sc;
 		size_t ns = et_slowest_get(slow, &sc);
 
-		if (ld.files[0].mix)
-			fprintf(out, "\nthe %zu slowest syscalls (total, guest instructions; the "
-				"number is the plugin's: its line 'sample N ...'):\n", ns);
-		else
-			fprintf(out, "\nthe %zu slowest syscalls (total; trace-cmd report and "
-				"KernelShark find them by task, CPU and timestamp):\n", ns);
+		const char *what = ld.files[0].kind->slowest;
+
+		fprintf(out, "\nthe %zu slowest syscalls (%s):\n", ns, what ? what :
+			"total; trace-cmd report and KernelShark find them by task, CPU and "
+			"timestamp");
 		for (size_t i = 0; i < ns; i++)
 			et_render_syscall(out, &sc[i], ld.traces[0], com.filter.stages);
 	}

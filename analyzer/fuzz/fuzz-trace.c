@@ -22,7 +22,7 @@ static void sink(const struct et_syscall *sc, void *data)
 int LLVMFuzzerTestOneInput(const unsigned char *buf, size_t len)
 {
 	char path[] = "/tmp/et-fuzz-XXXXXX";
-	struct et_report_file file = { .kind = "trace", .what = "a trace" };
+	struct et_report_file file = { .kind = et_source_kind_of("trace") };
 	struct et_report rep = { 0 };
 	struct et_timeline *tl;
 	struct et_stats *st;

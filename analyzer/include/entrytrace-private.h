@@ -567,6 +567,8 @@ struct et_source_opts {
 const char *et_source_what(const char *path);
 /* What a kind's values count, in words: "nanoseconds", "instructions". */
 const char *et_source_counts(const char *what);
+/* The kind whose key is @key ("trace", "mix", "live"), or NULL. */
+const struct et_file_kind *et_source_kind_of(const char *key);
 bool et_source_is_mix(const char *path);
 /* NULL only when out of memory; on *err != ET_OK errbuf says why, and the
  * source still needs closing.  @o must outlive the source. */
@@ -798,14 +800,41 @@ enum et_format {
 	ET_FMT_CSV,
 };
 
+struct et_report;
+struct et_report_file;
+
+/*
+ * A kind of input as the outputs see it (lib/source.c holds one row per
+ * kind): its words, what its values are, and what it adds to a report.
+ * A hook left NULL adds nothing.
+ */
+struct et_file_kind {
+	const char *key;	/* "trace", "mix", "live" (JSON "kind") */
+	const char *what;	/* in words: "a trace", "QEMU plugin output" */
+	const char *counts;	/* what its values count, in words */
+	const char *unit;	/* its values' unit; NULL: the clock's (ns or cycles) */
+	bool counted;		/* values counted, not timed: the same in every run */
+	/* syscalls are samples: exemplars are sample numbers, and there is
+	 * no task, CPU or result to break a total down by */
+	bool samples;
+	const char *legend;	/* the text table's note on its values; NULL: a clock's */
+	const char *slowest;	/* report --slowest: what the list shows; NULL: a trace's */
+	/* what holes the file has beyond its pages' (into @buf), or NULL */
+	const char *(*damage)(const struct et_report_file *f, char *buf, size_t size);
+	/* report: the file's text header, instead of a trace's */
+	void (*text_header)(const struct et_report_file *f, FILE *out);
+	/* report: after the text tables, and after the JSON's last key */
+	void (*text_tail)(const struct et_report *rep, FILE *out);
+	void (*json_file)(const struct et_report_file *f, FILE *out);	/* more keys */
+	void (*json_tail)(const struct et_report_file *files, int nr_files, FILE *out);
+};
+
 struct et_report_file {
 	struct et_trace_info info;
 	struct et_trace_counts counts;
 	struct et_timeline_counts tl;
 	const struct et_mix *mix;	/* plugin output, else NULL */
-	const char *kind;	/* its source's kind: "trace", "mix", "live" (JSON "kind") */
-	const char *what;	/* the same in words: "a trace", "QEMU plugin output" */
-	bool counted;		/* values counted, not timed: the same in every run */
+	const struct et_file_kind *kind;	/* its source's kind */
 };
 
 /*

@@ -336,6 +336,7 @@ static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts
 /* render_mix.c: QEMU plugin output in the report and the diff          */
 
 void et_text_mix_file(const struct et_report_file *f, FILE *out);
+void et_json_mix_file(const struct et_report_file *f, FILE *out);
 void et_text_mix(const struct et_report *rep, FILE *out);
 void et_json_mix(const struct et_report_file *files, int nr_files, FILE *out);
 void et_json_mix_key(const struct et_report_file *files, int nr_files, const char *key,

@@ -228,8 +228,8 @@ void et_load_free(struct et_load *ld)
 /* "FILE: the data has holes: CPU 0: 1 of 260 pages unreadable; ..." */
 const char *et_file_unit(const struct et_report_file *f)
 {
-	if (f->mix)
-		return "instructions";
+	if (f->kind && f->kind->unit)
+		return f->kind->unit;
 	return f->tl.pmu ? "cycles" : "ns";
 }
 
@@ -274,21 +274,14 @@ const char *et_damage_text(const char *path, const struct et_trace_counts *c, ch
 	return buf;
 }
 
-/* The first damaged file's et_damage_text(), or the mix file without its end. */
+/* The first damaged file's holes: its kind's own (a plugin output without its end), or its pages'. */
 const char *et_load_damage(const struct et_load *ld, char *buf, size_t size)
 {
 	for (int i = 0; i < ld->nr_files; i++) {
-		if (ld->files[i].mix && !et_mix_complete(ld->files[i].mix)) {
-			snprintf(buf, size, "%s: no \"end\" line: QEMU did not finish the file "
-				 "(killed before its exit?); its tables are missing", ld->files[i].info.path);
+		const struct et_report_file *f = &ld->files[i];
+
+		if (f->kind->damage && f->kind->damage(f, buf, size))
 			return buf;
-		}
-		if (ld->files[i].mix && et_mix_unnamed(ld->files[i].mix)) {
-			snprintf(buf, size, "%s: %" PRIu64 " samples name a syscall %s does not "
-				 "have: left out", ld->files[i].info.path,
-				 et_mix_unnamed(ld->files[i].mix), et_mix_arch(ld->files[i].mix));
-			return buf;
-		}
 		if (et_counts_damaged(&ld->files[i].counts))
 			return et_damage_text(ld->files[i].info.path, &ld->files[i].counts, buf, size);
 	}

@@ -188,8 +188,8 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	size_t nr_inv;
 	char buf[1024];
 
-	if (f->mix) {
-		et_text_mix_file(f, out);
+	if (f->kind->text_header) {
+		f->kind->text_header(f, out);
 		return;
 	}
 	fprintf(out, "file:        %s\n", in->path);
@@ -303,8 +303,9 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells), nr_runs = 0;
 	char nb[32], wb[160], lb[48];
 	bool by_work = et_stats_by_work(rep->stats);
-	bool mix = rep->nr_files && rep->files[0].mix;
-	enum et_unit u = mix ? ET_UNIT_NS : rep->unit;
+	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
+	bool samples = k && k->samples;
+	enum et_unit u = k && k->unit ? ET_UNIT_NS : rep->unit;	/* a fixed unit: as counted */
 	struct cell_run *runs = calloc(n + 1, sizeof(*runs));
 	size_t shown;
 
@@ -331,7 +332,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	shown = rep->top && (size_t)rep->top < nr_runs ? (size_t)rep->top : nr_runs;
 
 	fprintf(out, "\n%-16s %-18s", "syscall", "stage");
-	et_cols_text_head(out, mix);
+	et_cols_text_head(out, samples);
 	fprintf(out, "\n");
 	for (size_t r = 0; r < shown; r++) {
 		const char *name = syscall_name(rep, runs[r].nr, nb, sizeof(nb));
@@ -349,7 +350,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 				continue;
 			fprintf(out, "%-16s %-18s", name, et_stage_label(c->stage, lb, sizeof(lb)));
 			name = "";
-			et_cols_text_row(out, h, u, mix);
+			et_cols_text_row(out, h, u, samples);
 			if (et_stages[c->stage].kind == ET_KIND_AGG && c->agg_count != h->count)
 				fprintf(out, "  (%" PRIu64 " occurrences)", c->agg_count);
 			fprintf(out, "\n");
@@ -451,7 +452,7 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 
 static int render_text(const struct et_report *rep, FILE *out)
 {
-	bool mix = rep->nr_files && rep->files[0].mix;
+	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
 
 	for (int i = 0; i < rep->nr_files; i++) {
 		if (i)
@@ -463,13 +464,13 @@ static int render_text(const struct et_report *rep, FILE *out)
 			rep->filtered_out);
 	if (!et_stats_syscalls(rep->stats)) {
 		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
-		if (mix)
-			et_text_mix(rep, out);
+		if (k && k->text_tail)
+			k->text_tail(rep, out);
 		return 0;
 	}
 	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within 0.4%%%s%s\n",
 		et_stats_syscalls(rep->stats),
-		mix ? "counts in instructions, min_at/max_at: the plugin's sample numbers" :
+		k && k->legend ? k->legend :
 		et_info_virtual_clock(&rep->files[0].info) ?
 		(rep->unit == ET_UNIT_NS ? "times in virtual ns (QEMU -icount: one per guest instruction)" :
 		 "times in virtual time (QEMU -icount: 1 ns per guest instruction)") :
@@ -480,13 +481,13 @@ static int render_text(const struct et_report *rep, FILE *out)
 	if (rep->exclusive || rep->no_overhead)
 		text_subtracted(rep, out);
 	text_cells(rep, out);
-	/* plugin samples have no task, CPU or result */
-	if (rep->breakdown && !mix)
+	/* samples have no task, CPU or result */
+	if (rep->breakdown && !(k && k->samples))
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 			text_groups(rep, by, out);
 	text_excluded(rep, out);
-	if (mix)
-		et_text_mix(rep, out);
+	if (k && k->text_tail)
+		k->text_tail(rep, out);
 	return 0;
 }
 
@@ -511,14 +512,9 @@ static void json_file(const struct et_report_file *f, FILE *out)
 
 	fprintf(out, "    {\"path\": ");
 	et_json_str(out, in->path);
-	fprintf(out, ", \"kind\": \"%s\"", f->kind);
-	if (f->mix)
-		fprintf(out, ", \"mix_complete\": %s, \"mix_samples\": %zu, \"mix_kept\": %" PRIu64
-			", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64
-			", \"mix_unnamed\": %" PRIu64,
-			et_mix_complete(f->mix) ? "true" : "false", et_mix_nr_samples(f->mix),
-			et_mix_kept(f->mix), et_mix_set_apart(f->mix), et_mix_not_syscall(f->mix),
-			et_mix_unnamed(f->mix));
+	fprintf(out, ", \"kind\": \"%s\"", f->kind->key);
+	if (f->kind->json_file)
+		f->kind->json_file(f, out);
 	fprintf(out, ", \"uname\": ");
 	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
@@ -598,7 +594,8 @@ static int render_json(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160], eb[16];
 	bool first = true;
-	bool mix = rep->nr_files && rep->files[0].mix;
+	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
+	double div = k && k->samples ? 1 : 1e9;	/* exemplars: sample numbers, or ns */
 
 	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"unit\": \"%s\",\n  \"files\": [\n",
 		ENTRY_STAGE_ABI, rep->nr_files ? et_file_unit(&rep->files[0]) : "ns");
@@ -624,7 +621,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
-		et_cols_json(out, &c->hist, mix ? 1 : 1e9);
+		et_cols_json(out, &c->hist, div);
 		fprintf(out, ", \"occurrences\": %" PRIu64 ", \"subtracted_exclusive\": %" PRIu64
 			", \"subtracted_overhead\": %" PRIu64 "}", c->agg_count, c->sub_total,
 			c->ovh_total);
@@ -652,7 +649,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 				et_json_str(out, errno_name(g[i]->key, eb, sizeof(eb)));
 			}
 			fprintf(out, ", ");
-			et_cols_json(out, &g[i]->hist, mix ? 1 : 1e9);
+			et_cols_json(out, &g[i]->hist, div);
 			fprintf(out, "}");
 		}
 		fprintf(out, "%s]", ng ? "\n    " : "");
@@ -679,8 +676,8 @@ static int render_json(const struct et_report *rep, FILE *out)
 		}
 		fprintf(out, "%s]", rep->nr_excluded ? "\n  " : "");
 	}
-	if (mix)
-		et_json_mix(rep->files, rep->nr_files, out);
+	if (k && k->json_tail)
+		k->json_tail(rep->files, rep->nr_files, out);
 	fprintf(out, "\n}\n");
 	return 0;
 }

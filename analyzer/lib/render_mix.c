@@ -70,6 +70,17 @@ static void kinds_str(const struct et_mix *m, const struct et_mix_stat *st, char
 	}
 }
 
+/* report --json: a plugin output's own keys of its file */
+void et_json_mix_file(const struct et_report_file *f, FILE *out)
+{
+	fprintf(out, ", \"mix_complete\": %s, \"mix_samples\": %zu, \"mix_kept\": %" PRIu64
+		", \"mix_set_apart\": %" PRIu64 ", \"mix_not_syscall\": %" PRIu64
+		", \"mix_unnamed\": %" PRIu64,
+		et_mix_complete(f->mix) ? "true" : "false", et_mix_nr_samples(f->mix),
+		et_mix_kept(f->mix), et_mix_set_apart(f->mix), et_mix_not_syscall(f->mix),
+		et_mix_unnamed(f->mix));
+}
+
 void et_text_mix_file(const struct et_report_file *f, FILE *out)
 {
 	const struct et_mix *m = f->mix;

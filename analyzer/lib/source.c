@@ -10,6 +10,8 @@
  * et_load_files() opens every command's files here and top the running
  * kernel, so a new kind of input is one row.
  */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,10 +29,7 @@ struct et_source {
 };
 
 struct source_kind {
-	const char *key;		/* "trace": JSON "kind", et_report_file.kind */
-	const char *what;		/* "a trace": for "X is a trace but Y is ..." */
-	const char *counts;		/* what its values count, in words */
-	bool counted;			/* counted, not timed: the same in every run */
+	struct et_file_kind k;		/* what the outputs see: et_report_file.kind */
 	bool (*probe)(const char *path);
 	enum et_err (*open)(struct et_source *s, const char *path, char *errbuf,
 			    size_t errlen);
@@ -161,6 +160,21 @@ static bool mix_damaged(const struct et_source *s)
 	return !et_mix_complete(s->mix) || et_mix_unnamed(s->mix);
 }
 
+static const char *mix_damage(const struct et_report_file *f, char *buf, size_t size)
+{
+	if (!et_mix_complete(f->mix)) {
+		snprintf(buf, size, "%s: no \"end\" line: QEMU did not finish the file "
+			 "(killed before its exit?); its tables are missing", f->info.path);
+		return buf;
+	}
+	if (et_mix_unnamed(f->mix)) {
+		snprintf(buf, size, "%s: %" PRIu64 " samples name a syscall %s does not "
+			 "have: left out", f->info.path, et_mix_unnamed(f->mix), et_mix_arch(f->mix));
+		return buf;
+	}
+	return NULL;
+}
+
 /* ---- the running kernel: a tracefs instance's buffers, in rounds ---- */
 
 /* Opened from an instance, not a path: et_source_open_live(). */
@@ -188,12 +202,19 @@ static int live_round(struct et_source *s, uint64_t timeout_ns, et_syscall_fn fn
  * yes is the file's kind (a trace's says yes to anything, so it is last).
  */
 static const struct source_kind kinds[] = {
-	{ "mix", "QEMU plugin output", "instructions", true, et_mix_probe, mix_open, mix_feed,
-	  mix_damaged, NULL },
-	{ "live", "the running kernel", "nanoseconds", false, NULL, NULL, NULL, trace_damaged,
-	  live_round },
-	{ "trace", "a trace", "nanoseconds", false, trace_probe, trace_open, trace_feed,
-	  trace_damaged, NULL },
+	{ .k = { .key = "mix", .what = "QEMU plugin output", .counts = "instructions",
+		 .unit = "instructions", .counted = true, .samples = true,
+		 .legend = "counts in instructions, min_at/max_at: the plugin's sample numbers",
+		 .slowest = "total, guest instructions; the number is the plugin's: its line "
+			    "'sample N ...'",
+		 .damage = mix_damage,
+		 .text_header = et_text_mix_file, .text_tail = et_text_mix,
+		 .json_file = et_json_mix_file, .json_tail = et_json_mix },
+	  .probe = et_mix_probe, .open = mix_open, .feed = mix_feed, .damaged = mix_damaged },
+	{ .k = { .key = "live", .what = "the running kernel", .counts = "nanoseconds" },
+	  .damaged = trace_damaged, .round = live_round },
+	{ .k = { .key = "trace", .what = "a trace", .counts = "nanoseconds" },
+	  .probe = trace_probe, .open = trace_open, .feed = trace_feed, .damaged = trace_damaged },
 };
 
 static const struct source_kind *kind_of(const char *path)
@@ -207,15 +228,23 @@ static const struct source_kind *kind_of(const char *path)
 
 const char *et_source_what(const char *path)
 {
-	return kind_of(path)->what;
+	return kind_of(path)->k.what;
 }
 
 const char *et_source_counts(const char *what)
 {
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kinds[i].what, what))
-			return kinds[i].counts;
+		if (!strcmp(kinds[i].k.what, what))
+			return kinds[i].k.counts;
 	return "?";
+}
+
+const struct et_file_kind *et_source_kind_of(const char *key)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kinds[i].k.key, key))
+			return &kinds[i].k;
+	return NULL;
 }
 
 bool et_source_is_mix(const char *path)
@@ -225,9 +254,7 @@ bool et_source_is_mix(const char *path)
 
 static void set_kind(struct et_source *s)
 {
-	s->file.kind = s->kind->key;
-	s->file.what = s->kind->what;
-	s->file.counted = s->kind->counted;
+	s->file.kind = &s->kind->k;
 }
 
 struct et_source *et_source_open(const char *path, const struct et_source_opts *o,
@@ -270,7 +297,7 @@ struct et_source *et_source_open_live(struct tracefs_instance *instance,
 	while (!s->kind->round)	/* the row read in rounds */
 		s->kind++;
 	set_kind(s);
-	s->path = s->kind->what;
+	s->path = s->kind->k.what;
 	s->live = et_live_new(instance, err, errbuf, errlen);
 	if (!s->live)
 		return s;
@@ -294,7 +321,7 @@ void et_source_finish(struct et_source *s)
 
 const char *et_source_kind_what(const struct et_source *s)
 {
-	return s->kind->what;
+	return s->kind->k.what;
 }
 
 struct et_trace *et_source_trace(const struct et_source *s)
