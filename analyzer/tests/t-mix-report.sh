@@ -72,7 +72,7 @@ check "diff: 8xx-like getppid, entry code +13 and the handler (other) +19" \
 expect_exit "diff: a trace against a .mix is refused" 2 \
 	"$ET" diff "$DATA/x86_64-7.3-compact.dat" "$X"
 expect_exit "diff: a .mix of another architecture is refused" 2 "$ET" diff "$X" "$G"
-zcat "$X" | grep -v '^end$' > cut.mix
+zcat "$DATA/mix-x86_64-7.3-entrytrace-v2-enforcing.mix.gz" | grep -v '^end$' > cut.mix
 expect_exit "report: a version 1 file QEMU did not finish (no end line) is damaged" 8 "$ET" report cut.mix
 zcat "$G" | grep -Ev '^end( |$)' > cut2.mix
 expect_exit "report: a version 2 file without its end line is cut: refused" 3 "$ET" report cut2.mix

@@ -509,8 +509,9 @@ pairs=0 compared=""
 for f in "${v2[@]}"; do
 	b=$(basename "$f" .mix.gz)
 	# fixed kernels (arch/powerpc/fixes) have no seed recording of their own
-	# nor do the series v3 ones (kernel-tiling: the gap, not the truth)
-	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v3-*) continue ;; esac
+	# nor do the series v3 ones (kernel-tiling: the gap, not the truth), nor
+	# the v2 one kept for t-tiling
+	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v3-*|*-entrytrace-v2-*) continue ;; esac
 	k=${b#mix-} var=${k##*-}
 	k=${k%-entrytrace-*}
 	dat=$DATA/$k-$var.dat sys="" min=20 want="getppid MET kill MET "
