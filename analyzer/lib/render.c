@@ -260,6 +260,12 @@ static void text_file(const struct et_report_file *f, FILE *out)
 			" duplicate stages\n", f->tl.stray, f->tl.dup_stage);
 }
 
+/* The report's kind of input: its first file's (they are one kind), or NULL. */
+static const struct et_file_kind *report_kind(const struct et_report *rep)
+{
+	return rep->nr_files ? rep->files[0].kind : NULL;
+}
+
 static bool stage_shown(const struct et_report *rep, int stage)
 {
 	return !rep->filter || !rep->filter->stages ||
@@ -303,7 +309,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells), nr_runs = 0;
 	char nb[32], wb[160], lb[48];
 	bool by_work = et_stats_by_work(rep->stats);
-	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
+	const struct et_file_kind *k = report_kind(rep);
 	bool samples = k && k->samples;
 	enum et_unit u = k && k->unit ? ET_UNIT_NS : rep->unit;	/* a fixed unit: as counted */
 	struct cell_run *runs = calloc(n + 1, sizeof(*runs));
@@ -452,7 +458,7 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 
 static int render_text(const struct et_report *rep, FILE *out)
 {
-	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
+	const struct et_file_kind *k = report_kind(rep);
 
 	for (int i = 0; i < rep->nr_files; i++) {
 		if (i)
@@ -594,7 +600,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160], eb[16];
 	bool first = true;
-	const struct et_file_kind *k = rep->nr_files ? rep->files[0].kind : NULL;
+	const struct et_file_kind *k = report_kind(rep);
 	double div = k && k->samples ? 1 : 1e9;	/* exemplars: sample numbers, or ns */
 
 	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"unit\": \"%s\",\n  \"files\": [\n",
