@@ -59,10 +59,18 @@ expected() {
 	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"
 }
 
-# The kernel bases and architectures (scripts/lib/bases), and the newest
-# base, the one the tests read most fixtures of
+# The kernel bases and architectures (scripts/lib/bases); the newest base,
+# the one the tests read most fixtures of; the generic-entry bases and the
+# oldest legacy one (the seed pair is LEGACY against NEWEST); CONVERSION,
+# the first generic base, is where powerpc moved to generic entry (the
+# reporters' kernel).  A test that
+# asserts one recording's own figures names it through these, so that the
+# kernels it speaks of are the list's; a property of every kernel loops
+# over the recordings that exist.
 . "$TOP/scripts/lib/bases.sh"
 BASES=$(et_bases) ARCHES32=$(et_arches32) NEWEST=$(et_newest_base)
+GENERIC=$(et_bases_of generic) LEGACY=$(et_bases_of legacy)
+LEGACY=${LEGACY%% *} CONVERSION=${GENERIC%% *}
 
 # The workload, built once per run.
 sysloop() {

@@ -7,8 +7,10 @@
 . "$(dirname "$0")/lib.sh"
 
 m() { echo "$DATA/mix-$1.mix.gz"; }
-L=$(m ppc64le-6.12-entrytrace-selinux) G=$(m ppc64le-7.3-entrytrace-selinux)
-X=$(m x86_64-7.3-entrytrace-selinux)
+# the seed pair on ppc64le (the oldest legacy base against the newest one)
+# and the newest x86_64 kernel: their own figures are asserted below
+L=$(m ppc64le-$LEGACY-entrytrace-selinux) G=$(m ppc64le-$NEWEST-entrytrace-selinux)
+X=$(m x86_64-$NEWEST-entrytrace-selinux)
 
 "$ET" report --json "$G" > g.json 2> g.err
 expect_eq "report: a .mix reads with exit 0" "$?" 0
@@ -19,8 +21,23 @@ expect_eq "report: kill's syscall stage, per sample, as the file's own stat line
 expect_eq "report: every sampled kill and getppid is in the table" \
 	"$(cell g.json kill total count) $(cell g.json getppid total count)" \
 	"$(zcat "$G" | awk '$1 == "sample" && $3 == "kill"' | wc -l) $(zcat "$G" | awk '$1 == "sample" && $3 == "getppid"' | wc -l)"
-expect_eq "report: the kernel named in the file gives the entry path (7.3: generic)" \
-	"$(jget g.json "d['files'][0]['kind'] + ' ' + d['files'][0]['uname'].split()[2]")" "mix 7.3.4+"
+expect_eq "report: the kernel named in the file is the newest base's ($NEWEST)" \
+	"$(jget g.json "d['files'][0]['kind'] + ' ' + d['files'][0]['uname'].split()[2].rsplit('.', 1)[0]")" "mix $NEWEST"
+# every kernel's plugin output: the kernel named in the file gives the entry
+# path scripts/lib/bases lists for its base (x86_64's is always generic)
+n=0
+for a in ppc64le x86_64; do
+	for b in $BASES; do
+		f=$(m $a-$b-entrytrace-selinux)
+		[ -f "$f" ] || continue
+		want=$(awk -v b="$b" -v a="$a" '$1 == "base" && $2 == b { print a == "x86_64" ? "generic" : $3 }' "$TOP/scripts/lib/bases")
+		"$ET" diff --json "$f" "$f" > p.json 2>/dev/null
+		expect_eq "diff: $a $b's kernel line gives its base and entry path" \
+			"$(jget p.json "d['base']['uname'].split()[2].rsplit('.', 1)[0] + ' ' + d['base']['path']")" "$b $want entry"
+		n=$((n + 1))
+	done
+done
+check "the entry path was read from every base's plugin output ($n)" test "$n" -ge "$(echo $BASES | wc -w)"
 expect_eq "report: kill's rcu_read_lock calls in lsm_task_kill, per call (JSON mix rows)" \
 	"$(jget g.json "[r['kinds']['call:__rcu_read_lock'] / r['calls'] for r in d['mix'][0]['rows'] if r['syscall'] == 'kill' and r['account'] == 'lsm_task_kill'][0]")" 2.0
 "$ET" report "$G" > g.txt 2>&1
@@ -33,12 +50,12 @@ expect_eq "report --csv: x86_64 getppid total, one row" \
 	"$(awk -F, '$1 == "getppid" && $4 == "total" { print $6 }' x.csv)" \
 	"$(zcat "$X" | awk '$1 == "sample" && $3 == "getppid"' | wc -l)"
 
-# The seed pair: legacy 6.12 against generic 7.3 on ppc64le, SELinux on.
+# The seed pair: legacy $LEGACY against generic $NEWEST on ppc64le, SELinux on.
 "$ET" diff --json "$L" "$G" > d.json 2> d.err
 expect_eq "diff: two .mix files compare with exit 0" "$?" 0
 expect_eq "diff: the base is legacy, the test generic (from the kernel lines)" \
 	"$(jget d.json "d['base']['path'] + ' / ' + d['test']['path']")" "legacy entry / generic entry"
-expect_eq "diff: kill's syscall body runs 186 fewer instructions on 7.3" \
+expect_eq "diff: kill's syscall body runs 186 fewer instructions on $NEWEST" \
 	"$(jget d.json "[c['d_mean'] for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'syscall'][0]")" -186.0
 expect_eq "diff: and its lsm_task_kill 40 more, significant" \
 	"$(jget d.json "[(c['d_mean'], c['significant']) for c in d['cells'] if c['syscall'] == 'kill' and c['stage'] == 'lsm_task_kill'][0]")" "(40.0, True)"
@@ -54,7 +71,7 @@ expect_eq "diff --fail-on: a 20% rule holds" "$?" 0
 
 # The 8xx-like ppc750 pair (ppc32-mix --config 8xx): the plot and the
 # functions table speak in instructions, and name the handler's growth.
-E6=$DATA/mix32-ppc750-6.12-8xx-bench.mix.gz E7=$DATA/mix32-ppc750-7.2-8xx-bench.mix.gz
+E6=$DATA/mix32-ppc750-$LEGACY-8xx-bench.mix.gz E7=$DATA/mix32-ppc750-$CONVERSION-8xx-bench.mix.gz
 "$ET" diff -s getppid --plot p8.svg "$E6" "$E7" > p8.txt 2>&1
 check "diff --plot on plugin output: notes in instructions, not ns" \
 	grep -q 'median +33 instructions, mean +33 instructions' p8.svg
@@ -70,9 +87,9 @@ check "diff: 8xx-like getppid, entry code +13 and the handler (other) +19" \
 
 # Kinds do not mix; damage is said and changes the exit code.
 expect_exit "diff: a trace against a .mix is refused" 2 \
-	"$ET" diff "$DATA/x86_64-7.3-compact.dat" "$X"
+	"$ET" diff "$DATA/x86_64-$NEWEST-compact.dat" "$X"
 expect_exit "diff: a .mix of another architecture is refused" 2 "$ET" diff "$X" "$G"
-zcat "$DATA/mix-x86_64-7.3-entrytrace-v2-enforcing.mix.gz" | grep -v '^end$' > cut.mix
+zcat "$DATA/mix-x86_64-$NEWEST-entrytrace-v2-enforcing.mix.gz" | grep -v '^end$' > cut.mix
 expect_exit "report: a version 1 file QEMU did not finish (no end line) is damaged" 8 "$ET" report cut.mix
 zcat "$G" | grep -Ev '^end( |$)' > cut2.mix
 expect_exit "report: a version 2 file without its end line is cut: refused" 3 "$ET" report cut2.mix
@@ -86,10 +103,10 @@ check "diff -s kill: the mix table keeps to kill" \
 	bash -c "sed -n '/^instruction mix/,\$p' k.txt | grep -q '^kill ' && ! sed -n '/^instruction mix/,\$p' k.txt | grep -q '^getppid '"
 
 # Where tracing spends its instructions (kernel-mix --events): the same
-# x86_64 7.3 kernel with its events off and with compact or per-stage events
+# x86_64 $NEWEST kernel with its events off and with compact or per-stage events
 # on, unread; the plugin in fallback mode, so total is the whole syscall.
-E=$(m x86_64-7.3-entrytrace-off-selinux) C=$(m x86_64-7.3-entrytrace-compact-selinux)
-S=$(m x86_64-7.3-entrytrace-stages-selinux)
+E=$(m x86_64-$NEWEST-entrytrace-off-selinux) C=$(m x86_64-$NEWEST-entrytrace-compact-selinux)
+S=$(m x86_64-$NEWEST-entrytrace-stages-selinux)
 "$ET" report --json "$E" > e.json 2>/dev/null
 expect_eq "events off, fallback mode: getppid's total is its whole syscall" \
 	"$(cell e.json getppid total mean)" \
@@ -109,7 +126,7 @@ check "per-stage events: the ring buffer's reserve leads getppid's functions" \
 	awk '/^functions, base -> test/ { on = 1; next } on && $1 == "getppid" { exit !($2 ~ /rb_reserve_next|ring_buffer_lock_reserve/) }' s.txt
 # The distribution-like kernel (-O2, context tracking not forced): its
 # handlers are named (x64_sys_call jumps to an aliased __x64_sys_getppid)
-D=$(m x86_64-7.3-entrytrace-distro-selinux) T=$(m x86_64-7.3-entrytrace-selinux)
+D=$(m x86_64-$NEWEST-entrytrace-distro-selinux) T=$X
 expect_eq "distro: every getppid sample is named" \
 	"$(zcat "$D" | awk '$1 == "sample" && $3 == "?"' | wc -l)" 0
 "$ET" diff --json "$T" "$D" > t.json 2>/dev/null
@@ -135,74 +152,74 @@ for a in $ARCHES32; do
 		check "$a $b: getpgid whole $w instructions, sysbench $ns ns/op: the loop adds under 40" \
 			python3 -c "import sys; sys.exit(not 0 < $ns - $w < 40)"
 	done
-	for g in 7.2 7.3; do
-		"$ET" diff "$DATA/mix32-$a-6.12-bench.mix.gz" "$DATA/mix32-$a-$g-bench.mix.gz" > k.txt 2>&1
-		check "$a: the files name their kernels (legacy 6.12, generic $g)" \
+	for g in $GENERIC; do
+		"$ET" diff "$DATA/mix32-$a-$LEGACY-bench.mix.gz" "$DATA/mix32-$a-$g-bench.mix.gz" > k.txt 2>&1
+		check "$a: the files name their kernels (legacy $LEGACY, generic $g)" \
 			sh -c "grep -q '^base: 1 file, legacy entry' k.txt && grep -q '^test: 1 file, generic entry, .* $g\\.[0-9]' k.txt"
 	done
 done
-"$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.3-bench.mix.gz" > p.txt 2>&1
+"$ET" diff -s getpgid "$DATA/mix32-ppc750-$LEGACY-bench.mix.gz" "$DATA/mix32-ppc750-$NEWEST-bench.mix.gz" > p.txt 2>&1
 check "ppc750: generic getpgid runs one more lwarx/stwcx. pair" \
 	grep -Eq '^getpgid +whole +822.0 +888.0 +\+66.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
-# 7.2, the kernel of the conversion: getpgid runs +70 on ppc750 (the same
-# lwarx/stwcx. pair).  rcu_preempt_need_deferred_qs is in 7.3's top 20 of
-# getpgid (27) and not in 7.2's, whose 20th function runs 18: it ran at
-# most 18 on 7.2, so it grew by at least 9, and was not "new" (version 1
+# The conversion base ($CONVERSION, the first generic one): getpgid runs +70 on ppc750 (the same
+# lwarx/stwcx. pair).  rcu_preempt_need_deferred_qs is in $NEWEST's top 20 of
+# getpgid (27) and not in $CONVERSION's, whose 20th function runs 18: it ran at
+# most 18 on $CONVERSION, so it grew by at least 9, and was not "new" (version 1
 # files list the top 20 only)
-"$ET" diff -s getpgid "$DATA/mix32-ppc750-6.12-bench.mix.gz" "$DATA/mix32-ppc750-7.2-bench.mix.gz" > p.txt 2>&1
-check "ppc750: 6.12 -> 7.2 getpgid runs +70, one more lwarx/stwcx. pair" \
+"$ET" diff -s getpgid "$DATA/mix32-ppc750-$LEGACY-bench.mix.gz" "$DATA/mix32-ppc750-$CONVERSION-bench.mix.gz" > p.txt 2>&1
+check "ppc750: $LEGACY -> $CONVERSION getpgid runs +70, one more lwarx/stwcx. pair" \
 	grep -Eq '^getpgid +whole +822.0 +892.0 +\+70.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
 for a in ppc750 ppce500; do
-	"$ET" diff -s getpgid "$DATA/mix32-$a-7.2-bench.mix.gz" "$DATA/mix32-$a-7.3-bench.mix.gz" > p.txt 2>&1
-	check "$a: 7.2 -> 7.3 getpgid: rcu_preempt_need_deferred_qs 27 on 7.3, at most its floor on 7.2: a bound, not +27" \
+	"$ET" diff -s getpgid "$DATA/mix32-$a-$CONVERSION-bench.mix.gz" "$DATA/mix32-$a-$NEWEST-bench.mix.gz" > p.txt 2>&1
+	check "$a: $CONVERSION -> $NEWEST getpgid: rcu_preempt_need_deferred_qs 27 on $NEWEST, at most its floor on $CONVERSION: a bound, not +27" \
 		grep -Eq '^(getpgid)? +rcu_preempt_need_deferred_qs +<=[0-9.]+ +27.0 +>=\+[0-9.]+$' p.txt
 done
 expect_exit "export: a .mix has no timeline, and says so" 2 "$ET" export -o x.json "$G"
 
 # The reporter's workload under the plugin (PROVENANCE-stress-mix.md):
-# stress-ng --kill on Debian's own 7.2 config, SELinux disabled -> enforcing.
+# stress-ng --kill on Debian's own $CONVERSION config, SELinux disabled -> enforcing.
 # The tax is all in the LSM hook, in AVC code the disabled kernel never
 # runs, and it adds no barrier and no atomic to a kill.
-SD=$DATA/mix-ppc64le-7.2-debian-stress
+SD=$DATA/mix-ppc64le-$CONVERSION-debian-stress
 "$ET" diff --json --bootstrap=200 -s kill "$SD-disabled.mix.gz" "$SD-enforcing.mix.gz" >tax.json
 rc=$?
-expect_eq "stress 7.2 debian: diff disabled -> enforcing (exit)" "$rc" 0
-expect_eq "stress 7.2 debian: kill's SELinux tax is held by lsm_task_kill" \
+expect_eq "stress $CONVERSION debian: diff disabled -> enforcing (exit)" "$rc" 0
+expect_eq "stress $CONVERSION debian: kill's SELinux tax is held by lsm_task_kill" \
 	"$(jget tax.json "[g['where'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-']")" "['lsm_task_kill']"
-check "stress 7.2 debian: ...over 1000 instructions per kill, on the mean ($(jget tax.json "[g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-']"))" \
+check "stress $CONVERSION debian: ...over 1000 instructions per kill, on the mean ($(jget tax.json "[g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-']"))" \
 	jget tax.json "all(g['d_total'] > 1000 for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-') or sys.exit(1)"
-check "stress 7.2 debian: no barrier or atomic more or less per kill (|delta| < 0.1 for each kind)" \
+check "stress $CONVERSION debian: no barrier or atomic more or less per kill (|delta| < 0.1 for each kind)" \
 	jget tax.json "all(abs(v) < 0.1 for c in d['mix_code'] if c['syscall'] == 'kill' for v in c['kinds'].values()) or sys.exit(1)"
-check "stress 7.2 debian: avc_has_perm runs in enforcing's kill, never in disabled's" \
+check "stress $CONVERSION debian: avc_has_perm runs in enforcing's kill, never in disabled's" \
 	jget tax.json "(lambda f: 'avc_has_perm' in f(d['mix_test']) and 'avc_has_perm' not in f(d['mix_base']))(lambda m: [n for n, _ in [r for r in (m[0] if isinstance(m, list) else m)['rows'] if r['syscall'] == 'kill' and r['account'] == 'whole'][0]['functions']]) or sys.exit(1)"
 
 # Legacy against generic on the same workload (Documentation/reporters.md,
-# "Legacy against generic"): Debian's 6.12 -> 7.2 under the plugin.  Most
+# "Legacy against generic"): Debian's $LEGACY -> $CONVERSION under the plugin.  Most
 # of kill's growth is the handler's code, not entry; the entry stages add
 # a few dozen instructions, and the one barrier and atomic change is the
 # TIF_SYSCALL_RET test-and-clear in system_call_exception.
-L6=$DATA/mix-ppc64le-6.12-debian-stress
+L6=$DATA/mix-ppc64le-$LEGACY-debian-stress
 for m in disabled enforcing; do
 	"$ET" diff --json --bootstrap=200 -s kill "$L6-$m.mix.gz" "$SD-$m.mix.gz" > lg-$m.json
 	rc=$?
-	expect_eq "stress 6.12 -> 7.2 $m: diff (exit)" "$rc" 0
-	expect_eq "stress 6.12 -> 7.2 $m: legacy entry against generic (the files' kernel lines)" \
+	expect_eq "stress $LEGACY -> $CONVERSION $m: diff (exit)" "$rc" 0
+	expect_eq "stress $LEGACY -> $CONVERSION $m: legacy entry against generic (the files' kernel lines)" \
 		"$(jget lg-$m.json "d['base']['path'] + ' / ' + d['test']['path']")" "legacy entry / generic entry"
-	expect_eq "stress 6.12 -> 7.2 $m: arch_syscall_entry gains 2 hwsync, 1 ldarx, 1 stdcx. per kill, in system_call_exception" \
+	expect_eq "stress $LEGACY -> $CONVERSION $m: arch_syscall_entry gains 2 hwsync, 1 ldarx, 1 stdcx. per kill, in system_call_exception" \
 		"$(jget lg-$m.json "[(w['function'], w['test']['kinds'], w['base']['kinds']) for w in d['mix_where'] if w['syscall'] == 'kill' and w['account'] == 'arch_syscall_entry']")" \
 		"[('system_call_exception', {'hwsync': 2.0, 'ldarx': 1.0, 'stdcx': 1.0}, {})]"
 	ent=$(jget lg-$m.json "round(sum(c['d_mean'] or 0 for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] not in ('total', 'syscall', 'lsm_task_kill', 'emit', 'user_gap', 'untimed')))")
 	tot=$(jget lg-$m.json "round([g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-'][0])")
-	check "stress 6.12 -> 7.2 $m: the entry and exit stages add $ent of kill's $tot instructions (30..80, under a tenth)" \
+	check "stress $LEGACY -> $CONVERSION $m: the entry and exit stages add $ent of kill's $tot instructions (30..80, under a tenth)" \
 		test "$ent" -ge 30 -a "$ent" -le 80 -a $((ent * 10)) -lt "$tot"
-	check "stress 6.12 -> 7.2 $m: the handler's code holds over 90% of the growth ($(jget lg-$m.json "[round(c['test'] - c['base'], 1) for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler']") of $tot)" \
+	check "stress $LEGACY -> $CONVERSION $m: the handler's code holds over 90% of the growth ($(jget lg-$m.json "[round(c['test'] - c['base'], 1) for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler']") of $tot)" \
 		jget lg-$m.json "[c['test'] - c['base'] for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler'][0] > 0.9 * $tot or sys.exit(1)"
-	check "stress 6.12 -> 7.2 $m: no other barrier or atomic moves by 0.1 per kill" \
+	check "stress $LEGACY -> $CONVERSION $m: no other barrier or atomic moves by 0.1 per kill" \
 		jget lg-$m.json "all(abs(v) < 0.1 for c in d['mix_code'] if c['syscall'] == 'kill' for k, v in c['kinds'].items() if k not in ('hwsync', 'ldarx', 'stdcx', 'mftb')) or sys.exit(1)"
 done
 # the SELinux tax per kill, enforcing minus disabled, on each kernel
 tax() { jget "$1" "[c['mean_$2'] for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] == 'total'][0]"; }
 t612=$(python3 -c "print(round($(tax lg-enforcing.json base) - $(tax lg-disabled.json base)))")
 t72=$(python3 -c "print(round($(tax lg-enforcing.json test) - $(tax lg-disabled.json test)))")
-check "stress: SELinux costs more instructions per kill on 7.2 ($t72) than on 6.12 ($t612), by over 300" \
+check "stress: SELinux costs more instructions per kill on $CONVERSION ($t72) than on $LEGACY ($t612), by over 300" \
 	test $((t72 - t612)) -gt 300
