@@ -13,11 +13,12 @@ cell="[c for c in d['cells'] if c['syscall'] == '%s' and c['work'] == '-' and c[
 g() { printf "$plain" "$1"; }
 c() { printf "$cell" "$1" "$2"; }
 
-kernels=0 pairs="ppc64le-6.12 ppc64le-7.2 ppc64le-7.3 ppc64le-6.12-noforce ppc64le-7.2-noforce x86_64-6.12 x86_64-7.2 x86_64-7.3"
+# every kernel's seed pair, and the noforce builds' where they were recorded
+kernels=0 noforce=0 pairs=$(for a in ppc64le x86_64; do for b in $BASES; do echo $a-$b $a-$b-noforce; done; done)
 for k in $pairs; do
 	on=$DATA/$k-selinux.dat off=$DATA/$k-noselinux.dat enf=$DATA/$k-enforcing.dat
 	[ -f "$on" ] && [ -f "$off" ] || continue
-	kernels=$((kernels + 1))
+	case $k in *-noforce) noforce=$((noforce + 1)) ;; *) kernels=$((kernels + 1)) ;; esac
 	"$ET" diff --replicates=syscalls --json "$off" "$on" > tax.json
 	expect_eq "$k: SELinux on: kill()'s change is named lsm_task_kill" \
 		"$(jget tax.json "$(g kill)['focus']")" lsm_task_kill
@@ -42,26 +43,27 @@ for k in $pairs; do
 		_fail "$k: $k-enforcing.dat missing (scripts/kernel/record/kernel-seed --variants enforcing)"
 	fi
 done
-expect_eq "a seed pair (SELinux on, off) for every kernel named" "$kernels" "$(echo $pairs | wc -w)"
+expect_eq "a seed pair (SELinux on, off) for every base, on x86_64 and ppc64le" "$kernels" "$((2 * $(echo $BASES | wc -w)))"
+check "a noforce seed pair was checked ($noforce)" test "$noforce" -ge 1
 
 # Legacy -> generic on powerpc: every stage of kill() on both sides but the
 # ones the vocabulary says one path lacks; the entry/exit changes are named.
-for gen in 7.2 7.3; do
-a=$DATA/ppc64le-6.12-selinux.dat b=$DATA/ppc64le-$gen-selinux.dat
+for gen in $GENERIC; do
+a=$DATA/ppc64le-$LEGACY-selinux.dat b=$DATA/ppc64le-$gen-selinux.dat
 if [ -f "$a" ] && [ -f "$b" ]; then
 	"$ET" diff --replicates=syscalls --json "$a" "$b" > lg.json
-	expect_eq "ppc64le 6.12 -> $gen: the sides are legacy and generic entry" \
+	expect_eq "ppc64le $LEGACY -> $gen: the sides are legacy and generic entry" \
 		"$(jget lg.json "d['base']['path'] + ' -> ' + d['test']['path']")" "legacy entry -> generic entry"
-	check "ppc64le 6.12 -> $gen: kill()'s stages are all on both sides" jget lg.json \
+	check "ppc64le $LEGACY -> $gen: kill()'s stages are all on both sides" jget lg.json \
 		"not [x['stage'] for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == '-' and x['status'] != 'both'] or sys.exit(1)"
 	for st in arch_enter arch_exit_tail lsm_task_kill; do
-		check "ppc64le 6.12 -> $gen: kill() $st changed significantly" jget lg.json \
+		check "ppc64le $LEGACY -> $gen: kill() $st changed significantly" jget lg.json \
 			"$(c kill "$st")['significant'] or sys.exit(1)"
 	done
-	check "ppc64le 6.12 -> $gen: text and plot: diff --plot writes an SVG" sh -c \
+	check "ppc64le $LEGACY -> $gen: text and plot: diff --plot writes an SVG" sh -c \
 		"'$ET' diff -s kill --plot seed.svg '$a' '$b' >/dev/null && grep -q '<svg' seed.svg"
 else
-	_fail "ppc64le-6.12/$gen seed recordings missing (scripts/kernel/record/ppc-fixtures 6.12 $gen)"
+	_fail "ppc64le-$LEGACY/$gen seed recordings missing (scripts/kernel/record/ppc-fixtures $LEGACY $gen)"
 fi
 done
 
@@ -71,45 +73,45 @@ done
 mx() { echo "$DATA/mix-ppc64le-$1-entrytrace-$2.mix.gz"; }
 q() { python3 "$TOP/analyzer/tests/mixq.py" "$@"; }
 mixes=0
-for gen in 7.2 7.3; do
-	case $gen in 7.2) want_entry=15.0 ;; 7.3) want_entry=21.0 ;; esac
+for gen in $GENERIC; do
+	case $gen in $CONVERSION) want_entry=15.0 ;; $NEWEST) want_entry=21.0 ;; esac
 	for v in selinux noselinux enforcing; do
-		a=$(mx 6.12 $v) b=$(mx $gen $v)
-		[ -f "$a" ] && [ -f "$b" ] || { _fail "mix 6.12/$gen $v missing (kernel-mix --data)"; continue; }
+		a=$(mx $LEGACY $v) b=$(mx $gen $v)
+		[ -f "$a" ] && [ -f "$b" ] || { _fail "mix $LEGACY/$gen $v missing (kernel-mix --data)"; continue; }
 		mixes=$((mixes + 1))
 		"$ET" diff --replicates=syscalls --json "$a" "$b" > m.json 2>/dev/null
 		for s in getppid kill; do
-			expect_eq "mix 6.12 -> $gen $v $s: the only barriers and atomics entry code moved are the TIF_SYSCALL_RET test-and-clear's" \
+			expect_eq "mix $LEGACY -> $gen $v $s: the only barriers and atomics entry code moved are the TIF_SYSCALL_RET test-and-clear's" \
 				"$(q moved m.json $s)" \
 				"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync+2 ldarx+1 stdcx+1']"
-			expect_eq "mix 6.12 -> $gen $v $s: entry code (arch + generic) per syscall" \
+			expect_eq "mix $LEGACY -> $gen $v $s: entry code (arch + generic) per syscall" \
 				"$(q code m.json $s arch_entry generic_entry)" "$want_entry"
 		done
-		expect_eq "mix 6.12 -> $gen $v: getppid()'s handler runs the same instructions" \
+		expect_eq "mix $LEGACY -> $gen $v: getppid()'s handler runs the same instructions" \
 			"$(q code m.json getppid handler)" "0.0"
-		check "mix 6.12 -> $gen $v: a gate on full barriers trips, naming syscall.c" sh -c \
+		check "mix $LEGACY -> $gen $v: a gate on full barriers trips, naming syscall.c" sh -c \
 			"'$ET' diff --fail-on 'whole.hwsync>0' '$a' '$b' 2>&1 >/dev/null | grep -q 'hwsync +2.00 per syscall.*system_call_exception+0x[0-9a-f]* arch/powerpc/kernel/syscall.c:[0-9]* (test_and_clear_ti_thread_flag), arch entry'"
 	done
 done
-expect_eq "the mix points were checked on both generic kernels, three SELinux variants each" "$mixes" 6
-for gen in 7.2 7.3; do
-	"$ET" diff --replicates=syscalls -s getppid,kill "$(mx 6.12 selinux)" "$(mx $gen selinux)" > fn.txt 2>&1
-	check "mix 6.12 -> $gen: the functions table lists every function on both sides: no bound, no unknown, no '-'" sh -c \
+expect_eq "the mix points were checked on every generic kernel, three SELinux variants each" "$mixes" "$((3 * $(echo $GENERIC | wc -w)))"
+for gen in $GENERIC; do
+	"$ET" diff --replicates=syscalls -s getppid,kill "$(mx $LEGACY selinux)" "$(mx $gen selinux)" > fn.txt 2>&1
+	check "mix $LEGACY -> $gen: the functions table lists every function on both sides: no bound, no unknown, no '-'" sh -c \
 		"sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -q 'every function that ran on either side' &&
 		 ! sed -n '/^functions, base -> test/,/^\$/p' fn.txt | grep -Eq '<=|>=| \? | - '"
 done
-"$ET" diff --replicates=syscalls --json "$(mx 6.12 selinux)" "$(mx 7.2 selinux)" > m.json 2>/dev/null
-expect_eq "mix 6.12 -> 7.2: getppid() whole syscall +30 (1165 -> 1195)" \
+"$ET" diff --replicates=syscalls --json "$(mx $LEGACY selinux)" "$(mx $CONVERSION selinux)" > m.json 2>/dev/null
+expect_eq "mix $LEGACY -> $CONVERSION: getppid() whole syscall +30 (1165 -> 1195)" \
 	"$(jget m.json "[round(r['mean'], 0) for f in (d['mix_base'][0], d['mix_test'][0]) for r in f['rows'] if r['syscall'] == 'getppid' and r['account'] == 'whole']")" "[1165.0, 1195.0]"
-expect_eq "mix 6.12 -> 7.2: getppid() other code +13, kill() handler +44 (SELinux)" \
+expect_eq "mix $LEGACY -> $CONVERSION: getppid() other code +13, kill() handler +44 (SELinux)" \
 	"$(q code m.json getppid other) $(q code m.json kill handler)" "13.1 44.0"
-check "mix 6.12 -> 7.2: the second user_enter_irqoff() (interrupt.c:130) and __ct_user_enter in arch_exit_tail" jget m.json \
+check "mix $LEGACY -> $CONVERSION: the second user_enter_irqoff() (interrupt.c:130) and __ct_user_enter in arch_exit_tail" jget m.json \
 	"(lambda r: any(w['function'] == 'syscall_exit_prepare' and w['inlined'] == 'user_enter_irqoff' and w['test'] and 130 in w['test']['lines'] for w in r) and any(w['function'] == '__ct_user_enter' and w['base'] is None for w in r) or sys.exit(1))([w for w in d['mix_where'] if w['syscall'] == 'getppid' and w['account'] == 'arch_exit_tail'])"
 # what no stage holds: summary totals are the stages' sum, so their residual
 # is 0 by construction; the plugin's gap account is what it cannot see
-expect_eq "mix: the gap between stages, getppid(), 6.12 -> 7.2 (instructions per call)" \
+expect_eq "mix: the gap between stages, getppid(), $LEGACY -> $CONVERSION (instructions per call)" \
 	"$(jget m.json "[r['mean'] for f in (d['mix_base'][0], d['mix_test'][0]) for r in f['rows'] if r['syscall'] == 'getppid' and r['account'] == 'gap']")" "[14.0, 35.0]"
-expect_eq "mix 6.12 -> 7.2: kill()'s handler calls rcu_read_lock/unlock as often (SELinux)" \
+expect_eq "mix $LEGACY -> $CONVERSION: kill()'s handler calls rcu_read_lock/unlock as often (SELinux)" \
 	"$(q kinds m.json kill handler)" "-"
 
 # The fixes (Documentation/fixes-powerpc.md), measured on 7.2 with
@@ -117,15 +119,15 @@ expect_eq "mix 6.12 -> 7.2: kill()'s handler calls rcu_read_lock/unlock as often
 # the atomic, 7 instructions, off every syscall, and nothing else moves.
 fixes=0
 for v in selinux noselinux enforcing; do
-	a=$(mx 7.2 $v) b=$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-$v.mix.gz
-	[ -f "$b" ] || { _fail "fix-tif $v missing (kernel-fix --data --name tif 7.2)"; continue; }
+	a=$(mx $CONVERSION $v) b=$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-tif-$v.mix.gz
+	[ -f "$b" ] || { _fail "fix-tif $v missing (kernel-fix --data --name tif $CONVERSION)"; continue; }
 	fixes=$((fixes + 1))
 	"$ET" diff --replicates=syscalls --json "$a" "$b" > f.json 2>/dev/null
 	for s in getppid kill; do
-		expect_eq "fix tif, 7.2 $v $s: the test-and-clear's two sync and its atomic go, nowhere else a barrier or atomic moves" \
+		expect_eq "fix tif, $CONVERSION $v $s: the test-and-clear's two sync and its atomic go, nowhere else a barrier or atomic moves" \
 			"$(q moved f.json $s)" \
 			"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync-2 ldarx-1 stdcx-1']"
-		expect_eq "fix tif, 7.2 $v $s: entry -7 instructions, other code, handler and tracer unmoved" \
+		expect_eq "fix tif, $CONVERSION $v $s: entry -7 instructions, other code, handler and tracer unmoved" \
 			"$(q code f.json $s arch_entry generic_entry) $(q code f.json $s other) $(q code f.json $s handler) $(q code f.json $s tracer)" "-7.0 0.0 0.0 0.0"
 	done
 done
@@ -135,16 +137,16 @@ expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
 # path, 0003 takes 52 off (48 context tracking's), 0004 moves nothing; and
 # without forced context tracking the conversion adds the same two sync
 for s in getppid kill; do
-	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
-	expect_eq "fix ret, 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
-	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
-	expect_eq "fix ctx, 7.2 $s: -52 instructions, -48 of them other code (context tracking)" \
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix ret, $CONVERSION $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix ctx, $CONVERSION $s: -52 instructions, -48 of them other code (context tracking)" \
 		"$(q whole f.json $s | awk '{ print $2 - $1 }') $(q code f.json $s other)" "-52 -48.0"
-	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-7.2-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
-	expect_eq "fix all (0004 on top), 7.2 $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
-	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-6.12-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-7.2-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
-	expect_eq "noforce 6.12 -> 7.2 $s: the same two sync and atomic at the same place" "$(q moved f.json $s)" \
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "fix all (0004 on top), $CONVERSION $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
+	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$LEGACY-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
+	expect_eq "noforce $LEGACY -> $CONVERSION $s: the same two sync and atomic at the same place" "$(q moved f.json $s)" \
 		"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync+2 ldarx+1 stdcx+1']"
 done
-"$ET" diff --replicates=syscalls --json "$(mx 7.2 selinux)" "$DATA/mix-ppc64le-7.2-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
-expect_eq "fix all, 7.2: getppid 1195 -> 1136 (6.12: 1165)" "$(q whole f.json getppid)" "1195.1 1136.1"
+"$ET" diff --replicates=syscalls --json "$(mx $CONVERSION selinux)" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+expect_eq "fix all, $CONVERSION: getppid 1195 -> 1136 ($LEGACY: 1165)" "$(q whole f.json getppid)" "1195.1 1136.1"

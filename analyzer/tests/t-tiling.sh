@@ -16,18 +16,20 @@ KC=$TOP/scripts/kernel/check/kernel-stage-compare
 v3() { echo "$DATA/mix-ppc64le-$1-entrytrace-v3-enforcing.mix.gz"; }
 v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-enforcing.mix.gz"; }
 
-ARCH=ppc64le "$KT" --mix "$(v3 6.12)" "$(v3 7.2)" "$(v3 7.3)" -- 6.12 7.2 7.3 >tiling.txt 2>&1
+pmix=()
+for b in $BASES; do pmix+=("$(v3 $b)"); done
+ARCH=ppc64le "$KT" --mix "${pmix[@]}" -- $BASES >tiling.txt 2>&1
 rc=$?
-expect_eq "v3: the stages tile on 6.12, 7.2 and 7.3 (kernel-tiling exit)" "$rc" 0
+expect_eq "v3: the stages tile on ppc64le $(echo $BASES) (kernel-tiling exit)" "$rc" 0
 sed 's/^/#   /' tiling.txt | grep -E 'gap|samples'
-gaps=$(awk '$2 == "gap" && NF == 5 { print $3, $4, $5 }' tiling.txt | sort -u | tr '\n' ' ')
+gaps=$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { $1 = $2 = ""; print }' tiling.txt | sort -u | tr '\n' ' ')
 check "v3: a median gap per syscall and kernel was read, each at most 10 ($gaps)" \
-	test "$(awk '$2 == "gap" && NF == 5 { for (i = 3; i <= 5; i++) if ($i <= 10) n++ } END { print n }' tiling.txt)" = 6
-ARCH=ppc64le "$KT" --mix "$(v2 6.12)" "$(v2 7.2)" -- 6.12 7.2 >tiling-v2.txt 2>&1
+	test "$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { for (i = 3; i <= NF; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling.txt)" = $((2 * $(echo $BASES | wc -w)))
+ARCH=ppc64le "$KT" --mix "$(v2 $LEGACY)" "$(v2 $CONVERSION)" -- $LEGACY $CONVERSION >tiling-v2.txt 2>&1
 rc=$?
 expect_eq "v2: the stages do not tile (gap over one stamp's worth)" "$rc" 1
-check "v2: ... and it says which kernel and how much" grep -q "7.2 getppid: median gap 35 instructions, over 10" tiling-v2.txt
-X=$DATA/mix-x86_64-7.3-entrytrace
+check "v2: ... and it says which kernel and how much" grep -q "$CONVERSION getppid: median gap 35 instructions, over 10" tiling-v2.txt
+X=$DATA/mix-x86_64-$NEWEST-entrytrace
 xmix=() xgaps=""
 for b in $BASES; do xmix+=("$DATA/mix-x86_64-$b-entrytrace-v3-enforcing.mix.gz"); done
 "$KT" --mix "${xmix[@]}" -- $BASES >tiling-x86.txt 2>&1
@@ -38,49 +40,49 @@ check "v3: x86_64 gaps read on every base, each at most 10" test \
 	"$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { for (i = 3; i <= NF; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling-x86.txt)" \
 	= $((2 * $(echo $BASES | wc -w)))
 gapof() { awk '$1 == "getppid" && $2 == "gap" && NF == 3 { print $3 }' "$1"; }
-"$KT" --mix "$X-v2-enforcing.mix.gz" -- 7.3 >tiling-x86-v2.txt 2>&1
+"$KT" --mix "$X-v2-enforcing.mix.gz" -- $NEWEST >tiling-x86-v2.txt 2>&1
 rc=$?
-expect_eq "v2: they do not on x86_64 7.3 (getppid gap $(gapof tiling-x86-v2.txt))" "$rc" 1
+expect_eq "v2: they do not on x86_64 $NEWEST (getppid gap $(gapof tiling-x86-v2.txt))" "$rc" 1
 expect_exit "a --mix file count that does not match the bases is refused" 2 \
-	env ARCH=ppc64le "$KT" --mix "$(v3 6.12)" -- 6.12 7.2
+	env ARCH=ppc64le "$KT" --mix "$(v3 $LEGACY)" -- $LEGACY $CONVERSION
 
-for g in 7.2 7.3; do
-	"$KC" --lines "$(v3 6.12)" "$(v3 $g)" >cmp-$g.txt 2>&1
+for g in $GENERIC; do
+	"$KC" --lines "$(v3 $LEGACY)" "$(v3 $g)" >cmp-$g.txt 2>&1
 	rc=$?
-	expect_eq "v3 6.12 vs $g: every stage difference is explained (kernel-stage-compare exit)" "$rc" 0
+	expect_eq "v3 $LEGACY vs $g: every stage difference is explained (kernel-stage-compare exit)" "$rc" 0
 	sed 's/^/#   /' cmp-$g.txt | grep -E '^#   (allowed|NOT|STALE|[0-9]+ differences)'
 done
 check "v3: kstack_rand, irq_on, arch_syscall_entry are compared on both paths" \
-	grep -qE '^arch_syscall_entry +[0-9]+ +[0-9]+' cmp-7.3.txt
+	grep -qE '^arch_syscall_entry +[0-9]+ +[0-9]+' cmp-$NEWEST.txt
 # the allowlist is the claim: drop one line and the difference is unexplained
 grep -v '^#' "$TOP/scripts/kernel/check/stage-compare-allow" | head -n1 >dropped
 grep -vxF -f dropped "$TOP/scripts/kernel/check/stage-compare-allow" >short.allow
-"$KC" --allow short.allow "$(v3 6.12)" "$(v3 7.3)" >short.txt 2>&1
+"$KC" --allow short.allow "$(v3 $LEGACY)" "$(v3 $NEWEST)" >short.txt 2>&1
 rc=$?
 expect_eq "an allowlist without '$(cut -f1,2 dropped | tr '\t' ' ')' fails" "$rc" 1
 check "... naming the difference NOT EXPLAINED" grep -q "^NOT EXPLAINED: $(cut -f1 dropped) $(cut -f2 dropped):" short.txt
-{ cat "$TOP/scripts/kernel/check/stage-compare-allow"; printf 'kstack_rand\tinsns\t7.3\tplanted: kstack_rand does not differ\n'; } >stale.allow
-"$KC" --allow stale.allow "$(v3 6.12)" "$(v3 7.3)" >stale.txt 2>&1
+{ cat "$TOP/scripts/kernel/check/stage-compare-allow"; printf 'kstack_rand\tinsns\t%s\tplanted: kstack_rand does not differ\n' "$NEWEST"; } >stale.allow
+"$KC" --allow stale.allow "$(v3 $LEGACY)" "$(v3 $NEWEST)" >stale.txt 2>&1
 rc=$?
 expect_eq "an allowlist line no difference uses fails (stale)" "$rc" 1
 check "... naming it STALE" grep -q "^STALE: kstack_rand insns" stale.txt
-"$KC" "$(v2 6.12)" "$(v2 7.2)" >cmp-v2.txt 2>&1
+"$KC" "$(v2 $LEGACY)" "$(v2 $CONVERSION)" >cmp-v2.txt 2>&1
 rc=$?
 expect_eq "v2: the stages do not compare like for like (kernel-stage-compare exit)" "$rc" 1
-expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 6.12)" /nonexistent.mix
+expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 $LEGACY)" /nonexistent.mix
 
 # The analyzer's side: untimed, the time between a syscall's first and last
 # stamp that no top-level stage covers (stage mode: the gaps between the
 # stage stamps, less a stamp each; summary mode, v3: the kernel's span less
 # the stages and the stamp that begins the first, so the stamps of the
 # boundaries that are not switches stay in it).  The recordings' series:
-# PROVENANCE-kernel.md, PROVENANCE-ppc64le.md (x86_64 7.3 is v3, the rest v2).
+# PROVENANCE-kernel.md, PROVENANCE-ppc64le.md (x86_64 is v3 on every base; ppc64le v2).
 untimed() {	# FILE: getppid's untimed p50, the stamp, and counts of untimed and syscall
 	"$ET" report --json -s getppid "$1" >u.json
 	echo "$(cell u.json getppid untimed p50) $(jget u.json "d['files'][0]['syscalls']['stamp_ns']")" \
 	     "$(cell u.json getppid untimed count) $(cell u.json getppid syscall count)"
 }
-for f in x86_64-7.2-v2-stage ppc64le-$NEWEST-stage; do
+for f in x86_64-$CONVERSION-v2-stage ppc64le-$NEWEST-stage; do
 	read -r u50 stamp nu ns < <(untimed "$DATA/$f.dat")
 	check "v2 $f: getppid's untimed p50 $u50 ns is over one stamp ($stamp ns): v2 does not tile" \
 		python3 -c "import sys; sys.exit(not $u50 > $stamp)"
@@ -108,7 +110,7 @@ done
 check "v3 summary: the report says the total is the kernel's span" grep -q "total is the kernel's span" u-v3c.txt
 # v2's summaries carry no span: no untimed, and the report says what the
 # total is instead
-"$ET" report -s getppid "$DATA/x86_64-7.2-v2-compact.dat" >u-v2c.txt
+"$ET" report -s getppid "$DATA/x86_64-$CONVERSION-v2-compact.dat" >u-v2c.txt
 check "v2 summary: no untimed row without the kernel's span" sh -c "! grep -q ' untimed ' u-v2c.txt"
 check "v2 summary: the total is the sum of the stages, the report says" \
 	grep -q "total is the sum of the top-level stages" u-v2c.txt
