@@ -443,45 +443,32 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 {
 	const struct et_diff *df = rep->diff;
 	const struct et_trace *names = rep->names;
-	struct et_plot_panel *panels = calloc(max_panels, sizeof(*panels));
-	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
-	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
-	int n = 0, ret = -1;
 	const char *unit = et_file_unit(&rep->base_files[0]);
-	struct et_output o;
-	FILE *out;
+	struct et_plot pl;
+	int ret;
 
-	if (!panels || !titles || !notes)
-		goto done;
-	for (size_t i = 0; i < df->nr_cells && n < max_panels; i++) {
+	if (et_plot_init(&pl, max_panels))
+		return -1;
+	for (size_t i = 0; i < df->nr_cells && pl.n < pl.max; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
 		const char *name = et_syscall_name(names, c->nr);
-		char wb[160];
+		char wb[160], title[96], note[96];
+		struct et_plot_panel *p;
 
 		if (!c->base || !c->test || !et_diff_shown(rep, c))
 			continue;
-		snprintf(titles[n], sizeof(titles[n]), "%s %s [%s]", name ? name : "?",
+		snprintf(title, sizeof(title), "%s %s [%s]", name ? name : "?",
 			 et_stages[c->stage].name, et_work_str(c->work, wb, sizeof(wb)));
-		snprintf(notes[n], sizeof(notes[n]), "median %+.0f %s, mean %+.0f %s%s",
+		snprintf(note, sizeof(note), "median %+.0f %s, mean %+.0f %s%s",
 			 c->d_median, unit, c->d_mean, unit,
 			 c->significant ? ", significant" : "");
-		panels[n] = (struct et_plot_panel){
-			.title = titles[n], .note = notes[n], .nr_series = 2,
-			.series = { { "base", c->base, "#1f77b4" },
-				    { "test", c->test, "#ff7f0e" } },
-		};
-		n++;
+		p = et_plot_add(&pl, title, note);
+		p->series[0] = (struct et_plot_series){ "base", c->base, "#1f77b4" };
+		p->series[1] = (struct et_plot_series){ "test", c->test, "#ff7f0e" };
+		p->nr_series = 2;
 	}
-	out = et_output_open(&o, path, "entrytrace diff");
-	if (!out)
-		goto done;
-	ret = et_plot_cdf_svg(out, "entrytrace diff: stages by contribution", unit, panels, n);
-	if (et_output_close(&o, ret == 0))
-		ret = -1;
-done:
-	free(panels);
-	free(titles);
-	free(notes);
+	ret = et_plot_write(&pl, path, "entrytrace diff", "stages by contribution", unit);
+	et_plot_free(&pl);
 	return ret;
 }
 
@@ -525,7 +512,9 @@ int cmd_diff(int argc, char **argv)
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
 	struct rule *rules = NULL;
-	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, r, top = 0, where = 0;
+	/* "+": options come first, so a "--" between the sides stays in argv */
+	struct et_cmdline cl = { .own = "+", .longopts = opts, .fmt = &fmt, .output = &output };
+	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
 	uint64_t min_count = 30;
 	bool all = false, rep_auto = true, exact = true;
 	char **files, err[512], *end;
@@ -537,20 +526,8 @@ int cmd_diff(int argc, char **argv)
 	et_common_init(&com);
 	com.who = "entrytrace diff";
 	com.load.stats_flags |= ET_STATS_BY_WORK;
-	optind = 1;
-	/* "+": options come first, so a "--" between the sides stays in argv */
-	while ((c = getopt_long(argc, argv, "+f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
-		r = et_common_option(&com, c, optarg);
-		if (!r)
-			r = et_format_option(com.who, c, optarg, &fmt);
-		if (r < 0)
-			goto bad;
-		if (r > 0)
-			continue;
+	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
 		case OPT_BOOTSTRAP:
 			dopts.bootstrap = (int)strtol(optarg, &end, 10);
 			if (*end || dopts.bootstrap < 100 || dopts.bootstrap > 1000000) {
@@ -630,7 +607,7 @@ int cmd_diff(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case 'h':
+		case ET_OPT_HELP:
 			fputs(diff_usage, stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;

@@ -485,19 +485,15 @@ int cmd_export(int argc, char **argv)
 	struct et_common com;
 	struct et_load ld = { 0 };
 	const char *output = NULL;
-	int ret = ET_EXIT_OK, c, r;
+	/* -f is export's own: its formats are not the tables' */
+	struct et_cmdline cl = { .own = "f:", .longopts = opts, .output = &output };
+	int ret = ET_EXIT_OK, c;
 	char err[512];
 	enum et_err e;
 
 	et_common_init(&com);
 	com.who = "entrytrace export";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
-		r = et_common_option(&com, c, optarg);
-		if (r < 0)
-			goto bad;
-		if (r > 0)
-			continue;
+	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "proto") || !strcmp(optarg, "perfetto-proto")) {
@@ -508,10 +504,7 @@ int cmd_export(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'h':
+		case ET_OPT_HELP:
 			fputs(export_usage, stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;

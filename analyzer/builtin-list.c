@@ -111,23 +111,15 @@ int cmd_list(int argc, char **argv)
 	long nr_slowest = 0;
 	const char *min_dur_arg = NULL;
 	bool min_dur_unit = false;
-	int ret = ET_EXIT_OK, c, r;
+	struct et_cmdline cl = { .longopts = opts, .output = &output };
+	int ret = ET_EXIT_OK, c;
 	char err[512], *end;
 	enum et_err e;
 
 	et_common_init(&com);
 	com.who = WHO;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
-		r = et_common_option(&com, c, optarg);
-		if (r < 0)
-			goto bad;
-		if (r > 0)
-			continue;
+	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
 		case OPT_MIN_DUR:
 			min_dur_arg = optarg;
 			if (!parse_dur(optarg, &l.min_dur, &min_dur_unit)) {
@@ -144,7 +136,7 @@ int cmd_list(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case 'h':
+		case ET_OPT_HELP:
 			fputs(list_usage, stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;

@@ -150,15 +150,11 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 {
 	const struct et_cell **cells;
 	size_t n = et_stats_cells(st, &cells), *order = calloc(n + 1, sizeof(*order));
-	struct et_plot_panel *panels = calloc(max_panels, sizeof(*panels));
-	char (*titles)[96] = calloc(max_panels, sizeof(*titles));
-	char (*notes)[96] = calloc(max_panels, sizeof(*notes));
-	int np = 0, ret = -1;
+	struct et_plot pl;
+	int ret = -1;
 	size_t k = 0;
-	struct et_output o;
-	FILE *out;
 
-	if (!order || !panels || !titles || !notes)
+	if (et_plot_init(&pl, max_panels) || !order)
 		goto done;
 	for (size_t i = 0; i < n; i++)
 		if (cells[i]->hist.count >= 30 &&
@@ -173,33 +169,25 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 			order[j] = order[j - 1];
 			order[j - 1] = tmp;
 		}
-	for (size_t i = 0; i < k && np < max_panels; i++) {
+	for (size_t i = 0; i < k && pl.n < pl.max; i++) {
 		const struct et_cell *c = cells[order[i]];
 		const char *name = et_syscall_name(names, c->nr);
+		char title[96], note[96];
+		struct et_plot_panel *p;
 
-		snprintf(titles[np], sizeof(titles[np]), "%s %s", name ? name : "?",
-			 et_stages[c->stage].name);
-		snprintf(notes[np], sizeof(notes[np]), "n %llu, median %llu %s, p99 %llu %s",
+		snprintf(title, sizeof(title), "%s %s", name ? name : "?", et_stages[c->stage].name);
+		snprintf(note, sizeof(note), "n %llu, median %llu %s, p99 %llu %s",
 			 (unsigned long long)c->hist.count,
 			 (unsigned long long)et_hist_quantile(&c->hist, 0.5), unit,
 			 (unsigned long long)et_hist_quantile(&c->hist, 0.99), unit);
-		panels[np] = (struct et_plot_panel){
-			.title = titles[np], .note = notes[np], .nr_series = 1,
-			.series = { { "syscalls", &c->hist, "#1f77b4" } },
-		};
-		np++;
+		p = et_plot_add(&pl, title, note);
+		p->series[0] = (struct et_plot_series){ "syscalls", &c->hist, "#1f77b4" };
+		p->nr_series = 1;
 	}
-	out = et_output_open(&o, path, "entrytrace report");
-	if (!out)
-		goto done;
-	ret = et_plot_cdf_svg(out, "entrytrace report: busiest stages", unit, panels, np);
-	if (et_output_close(&o, ret == 0))
-		ret = -1;
+	ret = et_plot_write(&pl, path, "entrytrace report", "busiest stages", unit);
 done:
 	free(order);
-	free(panels);
-	free(titles);
-	free(notes);
+	et_plot_free(&pl);
 	return ret;
 }
 
@@ -231,7 +219,8 @@ int cmd_report(int argc, char **argv)
 	bool breakdown = true, strict = false, hist = false;
 	struct et_slowest *slow = NULL;
 	size_t nr_slowest = 0;
-	int ret = ET_EXIT_OK, c, r, where = 0, top = 0, sort = ET_SORT_TOTAL, unit = ET_UNIT_NS;
+	struct et_cmdline cl = { .longopts = opts, .fmt = &fmt, .output = &output };
+	int ret = ET_EXIT_OK, c, where = 0, top = 0, sort = ET_SORT_TOTAL, unit = ET_UNIT_NS;
 	FILE *out = stdout;
 	struct et_report rep;
 	struct et_output o;
@@ -240,19 +229,8 @@ int cmd_report(int argc, char **argv)
 
 	et_common_init(&com);
 	com.who = "entrytrace report";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:h" ET_COMMON_SHORTOPTS, opts, NULL)) != -1) {
-		r = et_common_option(&com, c, optarg);
-		if (!r)
-			r = et_format_option(com.who, c, optarg, &fmt);
-		if (r < 0)
-			goto bad;
-		if (r > 0)
-			continue;
+	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case 'o':
-			output = optarg;
-			break;
 		case OPT_BY_WORK:
 			com.load.stats_flags |= ET_STATS_BY_WORK;
 			break;
@@ -328,7 +306,7 @@ int cmd_report(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case 'h':
+		case ET_OPT_HELP:
 			usage(stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;

@@ -115,6 +115,36 @@ int et_exit_for(enum et_err e);
 int et_format_option(const char *who, int opt, const char *arg, enum et_format *fmt);
 /* --format=text|json|csv into *fmt; -1 (said) on anything else */
 int et_parse_format(const char *who, const char *arg, enum et_format *fmt);
+/*
+ * One command line of a command that reads traces (report, diff, list,
+ * export): the options they share are taken here, the command's own are
+ * handed back one at a time, so that every such command parses its
+ * arguments the same way.
+ *
+ *	struct et_cmdline cl = { .own = "+", .longopts = opts, .fmt = &fmt,
+ *				 .output = &output };
+ *	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END)
+ *		switch (c) { case ET_OPT_HELP: ...; case ET_OPT_BAD: goto bad; ... }
+ *
+ * Taken here: the filters and load options (ET_COMMON_SHORTOPTS), -o into
+ * *output, and -f/--json/--csv into *fmt when fmt is set (export's -f is
+ * its own: fmt NULL).  own: the command's own short options; a leading "+"
+ * stops at the first operand (diff's "--" between the sides).  longopts is
+ * the command's whole table.  The first call starts at argv[1]; the
+ * operands are argv[optind..] after ET_OPT_END.
+ */
+struct option;
+struct et_cmdline {
+	const char *own;
+	const struct option *longopts;
+	enum et_format *fmt;
+	const char **output;
+	char shortopts[64];	/* built at the first call */
+};
+#define ET_OPT_END	(-1)	/* no option left */
+#define ET_OPT_BAD	(-2)	/* a bad option or value, already said */
+#define ET_OPT_HELP	(-3)	/* -h, --help: the command prints its usage */
+int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char **argv);
 /* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
 int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
 /* "WHO: see 'WHO --help'": after a usage error, instead of the whole text. */
@@ -133,6 +163,9 @@ struct et_output {
 
 /* NULL or "-" is stdout; NULL on failure, said on stderr. */
 FILE *et_output_open(struct et_output *o, const char *path, const char *who);
+/* --plot: @p's panels as one SVG at @path, headed "WHO: HEADING"; 0 or -1 (said) */
+int et_plot_write(const struct et_plot *p, const char *path, const char *who,
+		  const char *heading, const char *unit);
 /*
  * Flush and close; with keep, rename the file into place (a write error
  * is said on stderr and the file removed); without, remove it.  -1 on a

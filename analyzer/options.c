@@ -473,3 +473,54 @@ void et_common_progress(struct et_common *c)
 	c->load.progress = progress;
 	c->load.progress_data = &st;
 }
+
+int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char **argv)
+{
+	int c, r;
+
+	if (!cl->shortopts[0]) {
+		const char *own = cl->own ? cl->own : "";
+		bool first = *own == '+';
+
+		snprintf(cl->shortopts, sizeof(cl->shortopts), "%s%s%sh" ET_COMMON_SHORTOPTS "%s",
+			 first ? "+" : "", cl->fmt ? ET_FORMAT_SHORTOPTS : "",
+			 cl->output ? "o:" : "", own + first);
+		optind = 1;
+	}
+	while ((c = getopt_long(argc, argv, cl->shortopts, cl->longopts, NULL)) != -1) {
+		r = et_common_option(com, c, optarg);
+		if (!r && cl->fmt)
+			r = et_format_option(com->who, c, optarg, cl->fmt);
+		if (r < 0)
+			return ET_OPT_BAD;
+		if (r > 0)
+			continue;
+		if (c == 'o' && cl->output) {
+			*cl->output = optarg;
+			continue;
+		}
+		if (c == 'h')
+			return ET_OPT_HELP;
+		if (c == '?' || c == ':')
+			return ET_OPT_BAD;
+		return c;
+	}
+	return ET_OPT_END;
+}
+
+int et_plot_write(const struct et_plot *p, const char *path, const char *who,
+		  const char *heading, const char *unit)
+{
+	struct et_output o;
+	char title[160];
+	FILE *out = et_output_open(&o, path, who);
+	int ret;
+
+	if (!out)
+		return -1;
+	snprintf(title, sizeof(title), "%s: %s", who, heading);
+	ret = et_plot_cdf_svg(out, title, unit, p->panels, p->n);
+	if (et_output_close(&o, ret == 0))
+		ret = -1;
+	return ret;
+}

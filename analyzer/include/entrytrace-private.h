@@ -925,6 +925,20 @@ struct et_plot_panel {
 int et_plot_cdf_svg(FILE *out, const char *title, const char *unit,
 		    const struct et_plot_panel *panels, int n);
 
+/*
+ * A plot being put together: up to @max panels, whose title and note it
+ * keeps copies of (report's and diff's --plot).  et_plot_add() hands out
+ * the next panel with them set, for its series; NULL when the plot is full.
+ */
+struct et_plot {
+	struct et_plot_panel *panels;
+	char (*text)[2][96];
+	int n, max;
+};
+int et_plot_init(struct et_plot *p, int max);
+struct et_plot_panel *et_plot_add(struct et_plot *p, const char *title, const char *note);
+void et_plot_free(struct et_plot *p);
+
 #ifdef __cplusplus
 }
 #endif

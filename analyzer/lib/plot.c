@@ -7,6 +7,8 @@
  * (tests compare it) and opens in any browser.
  */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "entrytrace-local.h"
@@ -196,4 +198,39 @@ int et_plot_cdf_svg(FILE *out, const char *title, const char *unit,
 		panel(out, &panels[i], unit, 10 + (i % COLS) * PANEL_W, HEAD + (i / COLS) * PANEL_H);
 	fprintf(out, "</svg>\n");
 	return ferror(out) ? -1 : 0;
+}
+
+int et_plot_init(struct et_plot *p, int max)
+{
+	p->n = 0;
+	p->max = max;
+	p->panels = calloc(max, sizeof(*p->panels));
+	p->text = calloc(max, sizeof(*p->text));
+	if (p->panels && p->text)
+		return 0;
+	et_plot_free(p);
+	return -1;
+}
+
+struct et_plot_panel *et_plot_add(struct et_plot *p, const char *title, const char *note)
+{
+	struct et_plot_panel *pp;
+
+	if (p->n >= p->max)
+		return NULL;
+	snprintf(p->text[p->n][0], sizeof(p->text[p->n][0]), "%s", title);
+	snprintf(p->text[p->n][1], sizeof(p->text[p->n][1]), "%s", note);
+	pp = &p->panels[p->n];
+	*pp = (struct et_plot_panel){ .title = p->text[p->n][0], .note = p->text[p->n][1] };
+	p->n++;
+	return pp;
+}
+
+void et_plot_free(struct et_plot *p)
+{
+	free(p->panels);
+	free(p->text);
+	p->panels = NULL;
+	p->text = NULL;
+	p->n = p->max = 0;
 }
