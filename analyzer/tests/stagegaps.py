@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The boundaries between a syscall's top-level stages, from
+`entrytrace export` (Trace Event JSON) of a per-stage recording, for the
+tests.
+
+  python3 stagegaps.py FILE.json
+      one line per boundary whose gap is not one stamp, most common first:
+      "FROM TO GAP_NS COUNT", over the syscalls without work ('-').
+
+The export's stage slices have the stamps' own cost taken off (the
+analyzer's default), so a switch (one stamp ends a stage and begins the
+next) leaves a gap of one stamp, and an end followed by a separate begin
+leaves two stamps and whatever ran between them.  A stage that resumes
+after a nested one (x86 7.2's arch_syscall_entry around kstack_rand) is
+split in the export and its boundary is not read here.
+"""
+import collections
+import json
+import sys
+
+
+def top_level(stages):
+    out = []
+    for s in stages:
+        if out and s['ts'] >= out[-1]['ts'] and \
+                s['ts'] + s['dur'] <= out[-1]['ts'] + out[-1]['dur'] + 1e-9:
+            continue
+        out.append(s)
+    return out
+
+
+def main(path):
+    with open(path) as f:
+        d = json.load(f)
+    ev = d['traceEvents'] if isinstance(d, dict) else d
+    stamp = None
+    xs = sorted((e for e in ev if e.get('ph') == 'X'),
+                key=lambda e: (e['tid'], e['ts'], -e['dur']))
+    gaps = collections.Counter()
+    cur, stages = None, []
+
+    def flush():
+        if not cur or cur['args'].get('work') != '-':
+            return
+        tl = top_level([s for s in stages if s['cat'] == 'stage'])
+        for a, b in zip(tl, tl[1:]):
+            gaps[(a['name'], b['name'], round((b['ts'] - a['ts'] - a['dur']) * 1000))] += 1
+
+    for e in xs:
+        if e['cat'] == 'syscall':
+            flush()
+            cur, stages = e, []
+        elif cur and e['tid'] == cur['tid']:
+            stages.append(e)
+    flush()
+    # one stamp: the commonest gap
+    by_gap = collections.Counter()
+    for (_, _, g), n in gaps.items():
+        by_gap[g] += n
+    stamp = by_gap.most_common(1)[0][0] if by_gap else 0
+    for (a, b, g), n in sorted(gaps.items(), key=lambda x: (-x[1], x[0])):
+        if g != stamp:
+            print(a, b, g, n)
+
+
+if __name__ == '__main__':
+    main(sys.argv[1])
