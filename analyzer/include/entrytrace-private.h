@@ -139,7 +139,7 @@ struct et_trace_info {
 	unsigned int present;	/* ET_HAVE_* */
 	int stage_events;	/* how many entry_stage:<stage> formats exist */
 	uint64_t stage_formats;	/* bit per stage id with a format in the file */
-	bool mix;		/* QEMU plugin output: stage values are instructions */
+	bool clockless;	/* no trace clock: QEMU plugin samples, values are counts */
 };
 
 const struct et_trace_info *et_trace_info(const struct et_trace *trace);
@@ -802,6 +802,7 @@ enum et_format {
 
 struct et_report;
 struct et_report_file;
+struct et_diff_report;
 
 /*
  * A kind of input as the outputs see it (lib/source.c holds one row per
@@ -827,6 +828,13 @@ struct et_file_kind {
 	void (*text_tail)(const struct et_report *rep, FILE *out);
 	void (*json_file)(const struct et_report_file *f, FILE *out);	/* more keys */
 	void (*json_tail)(const struct et_report_file *files, int nr_files, FILE *out);
+	/* diff (both sides are of one kind): why values are exact, on the
+	 * replicates line, and the header's line on the values; NULL: a clock's */
+	const char *diff_exact;
+	const char *diff_values;
+	/* diff: after the text tables, and more JSON keys after "unit" */
+	void (*diff_text_tail)(const struct et_diff_report *r, FILE *out);
+	void (*diff_json)(const struct et_diff_report *r, FILE *out);
 };
 
 struct et_report_file {

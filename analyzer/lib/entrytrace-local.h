@@ -346,6 +346,8 @@ void et_text_mix_diff(const struct et_mix *base, const struct et_mix *test,
 		      const struct et_diff *df, bool all, int where_rows, FILE *out);
 size_t et_mix_diff_names(const struct et_mix *base, const struct et_filter *filter,
 			 const struct et_trace *names, const struct et_diff *df, const char ***out);
+void et_text_mix_diff_tail(const struct et_diff_report *r, FILE *out);
+void et_json_mix_diff(const struct et_diff_report *r, FILE *out);
 
 /* render_where.c: plugin output by place (lib/mix_where.c) */
 void et_text_where_diff(const struct et_mix *base, const struct et_mix *test,

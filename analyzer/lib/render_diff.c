@@ -130,11 +130,12 @@ static void subtracted(const struct et_diff_report *r, FILE *out)
 static void method(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
+	const struct et_file_kind *k = r->base_files[0].kind;
 
 	switch (df->replicates) {
 	case ET_REP_SYSCALLS:
 		fprintf(out, "replicates: syscalls: each syscall one value, as a deterministic "
-			"clock allows (%s)\n", r->base_files[0].mix ? "plugin counts" :
+			"clock allows (%s)\n", k->diff_exact ? k->diff_exact :
 			r->virtual_clock ? "the recordings' clock counts instructions: QEMU -icount" :
 			"--replicates=syscalls: the clock taken as deterministic");
 		fprintf(out, "method: bootstrap 95%% CIs (%d replicates, seed %" PRIu64
@@ -156,9 +157,8 @@ static void method(const struct et_diff_report *r, FILE *out)
 			"if the clock is deterministic, e.g. QEMU -icount)\n");
 		break;
 	}
-	if (r->base_files[0].mix)
-		fprintf(out, "counts in guest instructions (QEMU plugin, events off); contribution = "
-			"change of a stage's mean count per syscall\n");
+	if (k->diff_values)
+		fprintf(out, "%s\n", k->diff_values);
 	else
 		fprintf(out, "times in %s; contribution = change of a stage's mean time per syscall\n",
 			r->virtual_clock ? "virtual ns (QEMU -icount: one per guest instruction)" :
@@ -382,9 +382,8 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
-	if (r->base_files[0].mix && r->test_files[0].mix)
-		et_text_mix_diff(r->base_files[0].mix, r->test_files[0].mix, r->filter, r->names,
-				 r->diff, r->all, r->where, out);
+	if (r->base_files[0].kind->diff_text_tail)
+		r->base_files[0].kind->diff_text_tail(r, out);
 }
 
 
@@ -432,18 +431,8 @@ static void json(const struct et_diff_report *r, FILE *out)
 		et_mode_name(r->test_files[0].info.mode));
 	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"unit\": \"%s\"", et_file_unit(&r->base_files[0]));
-	if (r->base_files[0].mix) {
-		const char **wn = NULL;
-		size_t nw;
-
-		et_json_mix_key(r->base_files, r->nr_base, "mix_base", out);
-		et_json_mix_key(r->test_files, r->nr_test, "mix_test", out);
-		if (r->test_files[0].mix) {
-			nw = et_mix_diff_names(r->base_files[0].mix, r->filter, r->names, r->diff, &wn);
-			et_json_where_diff(r->base_files[0].mix, r->test_files[0].mix, wn, nw, out);
-			free(wn);
-		}
-	}
+	if (r->base_files[0].kind->diff_json)
+		r->base_files[0].kind->diff_json(r, out);
 	fprintf(out, ",\n  \"replicates\": \"%s\", \"runs_base\": %d, \"runs_test\": %d"
 		", \"compared\": %zu",
 		et_replicates_name(df->replicates), r->nr_base, r->nr_test, df->compared);

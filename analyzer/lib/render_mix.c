@@ -609,3 +609,26 @@ size_t et_mix_diff_names(const struct et_mix *ma, const struct et_filter *filter
 			v[n++] = et_mix_name(ma, sa[i].name);
 	return n;
 }
+
+/* diff, text: the instruction mix after the tables */
+void et_text_mix_diff_tail(const struct et_diff_report *r, FILE *out)
+{
+	if (r->base_files[0].mix && r->test_files[0].mix)
+		et_text_mix_diff(r->base_files[0].mix, r->test_files[0].mix, r->filter, r->names,
+				 r->diff, r->all, r->where, out);
+}
+
+/* diff --json: each side's mix, and the places whose instructions moved */
+void et_json_mix_diff(const struct et_diff_report *r, FILE *out)
+{
+	const char **wn = NULL;
+	size_t nw;
+
+	et_json_mix_key(r->base_files, r->nr_base, "mix_base", out);
+	et_json_mix_key(r->test_files, r->nr_test, "mix_test", out);
+	if (!r->test_files[0].mix)
+		return;
+	nw = et_mix_diff_names(r->base_files[0].mix, r->filter, r->names, r->diff, &wn);
+	et_json_where_diff(r->base_files[0].mix, r->test_files[0].mix, wn, nw, out);
+	free(wn);
+}

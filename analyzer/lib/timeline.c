@@ -158,8 +158,8 @@ bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in
 {
 	uint64_t span, slack = 1000000;	/* 1 ms */
 
-	if (!in->last_ts || in->last_ts < in->first_ts || in->mix)
-		return true;	/* no end known (a live trace), or plugin samples */
+	if (!in->last_ts || in->last_ts < in->first_ts || in->clockless)
+		return true;	/* no end known (a live trace), or samples without one */
 	span = in->last_ts - in->first_ts + slack;
 	if (sc->ts_enter + slack < in->first_ts || sc->ts_exit > in->last_ts + slack)
 		return false;

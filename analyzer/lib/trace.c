@@ -594,7 +594,7 @@ struct et_trace *et_trace_new_mix(const char *path, const char *arch, const char
 	t->info.uname = t->uname_str;
 	t->info.machine = t->machine_str;
 	t->info.mode = ET_MODE_STAGES;
-	t->info.mix = true;
+	t->info.clockless = true;
 	t->info.long_size = 8;
 	t->machine = audit_name_to_machine(arch);
 	if (t->machine < 0 && strcmp(arch, "ppc")) {
