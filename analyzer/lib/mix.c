@@ -59,6 +59,8 @@ struct et_mix {
 	char **names;		/* interned syscall and account names */
 	int nr_names;
 	size_t cap_names;
+	int *name_slots;	/* open addressing over names: index + 1, 0 free */
+	size_t nr_slots;	/* a power of two, at least twice nr_names */
 	struct et_mix_count *counts;
 	size_t nr_counts, cap_counts;
 	struct et_mix_stat *stats;
@@ -78,16 +80,59 @@ struct et_mix {
 	uint64_t kept, unnamed, not_syscall;
 };
 
+static size_t name_hash(const char *s)
+{
+	size_t h = 14695981039346656037ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/* The slot of @s in the name table: its own, or the free one it would take. */
+static size_t name_slot(const struct et_mix *m, const char *s)
+{
+	size_t mask = m->nr_slots - 1, i = name_hash(s) & mask;
+
+	while (m->name_slots[i] && strcmp(m->names[m->name_slots[i] - 1], s))
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Twice as many slots, the names placed again; -1 out of memory. */
+static int name_rehash(struct et_mix *m)
+{
+	size_t n = m->nr_slots ? m->nr_slots * 2 : 64;
+	int *old = m->name_slots;
+
+	m->name_slots = calloc(n, sizeof(*m->name_slots));
+	if (!m->name_slots) {
+		m->name_slots = old;
+		return -1;
+	}
+	free(old);
+	m->nr_slots = n;
+	for (int i = 0; i < m->nr_names; i++)
+		m->name_slots[name_slot(m, m->names[i])] = i + 1;
+	return 0;
+}
+
+/* The id of name @s, added if new (ids count from 0 in order of first sight). */
 static int intern(struct et_mix *m, const char *s)
 {
-	for (int i = m->nr_names - 1; i >= 0; i--)
-		if (!strcmp(m->names[i], s))
-			return i;
+	size_t slot;
+
+	if ((size_t)m->nr_names * 2 >= m->nr_slots && name_rehash(m))
+		return -1;
+	slot = name_slot(m, s);
+	if (m->name_slots[slot])
+		return m->name_slots[slot] - 1;
 	if (et_grow((void **)&m->names, &m->cap_names, m->nr_names + 1, sizeof(char *)))
 		return -1;
 	m->names[m->nr_names] = strdup(s);
 	if (!m->names[m->nr_names])
 		return -1;
+	m->name_slots[slot] = m->nr_names + 1;
 	return m->nr_names++;
 }
 
@@ -486,6 +531,7 @@ void et_mix_free(struct et_mix *m)
 	for (size_t i = 0; i < m->nr_samples; i++)
 		free(m->samples[i].vals);
 	free(m->names);
+	free(m->name_slots);
 	free(m->kind_names);
 	free(m->kind_class);
 	free(m->samples);
