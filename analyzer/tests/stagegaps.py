@@ -4,8 +4,9 @@
 tests.
 
   python3 stagegaps.py FILE.json
-      one line per boundary whose gap is not one stamp, most common first:
-      "FROM TO GAP_NS COUNT", over the syscalls without work ('-').
+      one line per boundary that is not a switch (its median gap at least
+      one and a half stamps), over the syscalls without work ('-'):
+      "FROM TO MEDIAN_GAP_NS COUNT"; the stamp is the commonest gap.
 
 The export's stage slices have the stamps' own cost taken off (the
 analyzer's default), so a switch (one stamp ends a stage and begins the
@@ -33,7 +34,6 @@ def main(path):
     with open(path) as f:
         d = json.load(f)
     ev = d['traceEvents'] if isinstance(d, dict) else d
-    stamp = None
     xs = sorted((e for e in ev if e.get('ph') == 'X'),
                 key=lambda e: (e['tid'], e['ts'], -e['dur']))
     gaps = collections.Counter()
@@ -55,12 +55,15 @@ def main(path):
     flush()
     # one stamp: the commonest gap
     by_gap = collections.Counter()
-    for (_, _, g), n in gaps.items():
+    by_pair = collections.defaultdict(list)
+    for (a, b, g), n in gaps.items():
         by_gap[g] += n
+        by_pair[(a, b)] += [g] * n
     stamp = by_gap.most_common(1)[0][0] if by_gap else 0
-    for (a, b, g), n in sorted(gaps.items(), key=lambda x: (-x[1], x[0])):
-        if g != stamp:
-            print(a, b, g, n)
+    for (a, b), gs in sorted(by_pair.items(), key=lambda x: (-len(x[1]), x[0])):
+        med = sorted(gs)[len(gs) // 2]
+        if med * 2 >= stamp * 3:
+            print(a, b, med, len(gs))
 
 
 if __name__ == '__main__':
