@@ -12,8 +12,10 @@ The export's stage slices have the stamps' own cost taken off (the
 analyzer's default), so a switch (one stamp ends a stage and begins the
 next) leaves a gap of one stamp, and an end followed by a separate begin
 leaves two stamps and whatever ran between them.  A stage that resumes
-after a nested one (x86 7.2's arch_syscall_entry around kstack_rand) is
-split in the export and its boundary is not read here.
+after a nested one (x86_64 7.2's arch_syscall_entry around kstack_rand)
+is one slice in the export, placed by its summed time, so the boundary
+before it can read as more than a switch: compare such kernels with care
+(t-tiling reads only x86_64 6.12, ppc64le 7.2 and 7.3, which have none).
 """
 import collections
 import json
