@@ -14,7 +14,7 @@
 #define _TRACE_ENTRY_STAGE_H
 
 #include <linux/tracepoint.h>
-#include <linux/entry_stage.h>
+#include <linux/entry_stage_stamp.h>
 #include <linux/entry_stage_names.h>
 
 /* The summary's arrays are ENTRY_STAGE_NR long: tell user space the value. */

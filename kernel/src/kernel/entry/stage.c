@@ -2,14 +2,15 @@
 /*
  * Syscall entry/exit stage stamps and their trace events.
  *
- * See include/linux/entry_stage.h.  The stamps themselves are inline in the
- * entry code; this file switches them on and off (the static key, the
+ * See include/linux/entry_stage_stamp.h (the stamps) and entry_stage.h (the
+ * staged syscall).  The stamps themselves are inline in the entry code;
+ * this file switches them on and off (the static key, the
  * per-task scratch, the stamp cost calibration) and turns the stamps of a
  * syscall into events, in one burst at its last instrumentable point.
  */
 #include <linux/clocksource.h>
 #include <linux/cpu.h>
-#include <linux/entry_stage.h>
+#include <linux/entry_stage_stamp.h>
 #include <linux/entry_stage_names.h>
 #include <linux/jiffies.h>
 #include <linux/jump_label.h>

@@ -6,7 +6,7 @@
  * kernel/entry/stage.c as pinned perf events: perf owns the counters
  * throughout.
  */
-#include <linux/entry_stage.h>
+#include <linux/entry_stage_stamp.h>
 #include <linux/perf_event.h>
 #include <asm/cpufeature.h>
 #include <asm/perf_event.h>

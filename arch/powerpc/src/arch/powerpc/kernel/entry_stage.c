@@ -7,7 +7,7 @@
  * perf events: perf programs MMCR0-2 and MMCRA as for any event (on ISA
  * 3.1 MMCR0[PMCCEXT] as Linux sets it) and keeps PMC1-4 for other users.
  */
-#include <linux/entry_stage.h>
+#include <linux/entry_stage_stamp.h>
 #include <linux/perf_event.h>
 #include <asm/cputable.h>
 
