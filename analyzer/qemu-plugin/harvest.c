@@ -375,7 +375,7 @@ static void syscall_end(struct sysrec *sc)
 }
 
 /*
- * The site rules of include/linux/entry_stage.h, where every stamp but the
+ * The site rules of include/linux/entry_stage{,_stamp}.h: every stamp but the
  * markers tests entry_stage_cur (set from the syscall begin to its end,
  * cleared by the tail begin): a site counts only in the syscall frame
  * (not in an interrupt) and inside the staged syscall's window.

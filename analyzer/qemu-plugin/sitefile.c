@@ -96,7 +96,8 @@ static bool form_kind_ok(const char *want, const struct stage *s)
 }
 
 /*
- * A site is one of the forms include/linux/entry_stage.h emits: site_forms[]
+ * A site is one of the forms the helpers of include/linux/entry_stage.h and
+ * entry_stage_stamp.h emit: site_forms[]
  * of site-abi.h, generated from scripts/lib/siteabi.py's FORMS, the list
  * scripts/kernel/build/kernel-sites checks against too.
  */

@@ -3,7 +3,7 @@
 # x86_64 vmlinux (entry text, vectors, __jump_table with relative entries,
 # entry_stage_key, .entry_stage_sites): make check has no kernel image, so
 # these are the cross-check's inputs.  Every kind of site the series emits
-# (include/linux/entry_stage.h: the stage edges, SHARED, AGG, the marker
+# (include/linux/entry_stage{,_stamp}.h: the stage edges, SHARED, AGG, the marker
 # sites of no stage, the syscall and tail ends, powerpc's exit restart) must
 # pass and load in the plugin; every way an entry can be wrong must fail
 # with a line naming it.  The real tables of the four v2 kernels are checked
@@ -84,7 +84,7 @@ N=0xff
 BEGIN=$(entry site1 $N 0 $N 0x01)
 END=$(entry site9 "$TAIL" 1 $N 0x06)
 
-# every kind of site of include/linux/entry_stage.h, in one table
+# every kind of site of include/linux/entry_stage{,_stamp}.h, in one table
 all="$BEGIN
 $(entry site2 "$ARCH_ENTER" 0 $N 0x04)
 $(entry site3 "$ARCH_ENTER" 2 "$CT_USER_EXIT" 0x04)

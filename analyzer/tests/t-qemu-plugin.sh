@@ -23,11 +23,11 @@ fi
 # K = 0xffffffff81000000; user code at 0x400000.  Stages: outer > inner,
 # body > agg (AGG, BODY: counts in the body only), exit > rep (AGG, EXIT:
 # counts anywhere), tail and restart (DEFERRED).  The sites are the kinds
-# of include/linux/entry_stage.h: the syscall begin and the tail begin (no
+# of include/linux/entry_stage{,_stamp}.h: the syscall begin and the tail begin (no
 # stage), the tail end (SYSCALL_END), a syscall end (SYSCALL_END|SHARED),
 # powerpc's restart begin and end.  Two shapes of syscall: powerpc's (tail
 # begin, tail end, two exit restarts) and x86's (the last stage's end ends
-# the syscall); the numbers below are the rules of include/linux/entry_stage.h
+# the syscall); the numbers below are the rules of include/linux/entry_stage{,_stamp}.h
 # applied by hand to the stream in replay.txt.
 python3 - <<'PY'
 K = 0xffffffff81000000

@@ -26,7 +26,7 @@ naming what is missing (exit 2).
 
 FORMS below are the sites the series emits (which stage, edge, flags and
 switch target each entry_stage_*() helper of include/linux/entry_stage.h
-writes): kernel-sites refuses a table entry that is none of them
+and entry_stage_stamp.h writes): kernel-sites refuses a table entry that is none of them
 (form_problem()), and the plugin's header carries the same list, so a form
 the series adds is added here once.
 """
