@@ -413,11 +413,12 @@ static int cmp_delta(const void *a, const void *b)
  * every function that ran: one missing on a side ran 0 there.  Version 1
  * files (topk=N) list the top N only: a function missing from a full list
  * ran at most as often as its last one ("<=X"), and its change is unknown
- * ("?"), never taken as 0.
+ * ("?"), never taken as 0.  The 12 largest changes, or with @all every
+ * function whose count per call moved by 0.05 or more, or is not known.
  */
 static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 			   const struct et_filter *filter, const struct et_trace *names,
-			   const struct et_diff *df, FILE *out)
+			   const struct et_diff *df, bool all, FILE *out)
 {
 	const struct et_mix_stat *sa;
 	size_t na = et_mix_stats(ma, &sa);
@@ -485,8 +486,11 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 				"test", "delta");
 			header = true;
 		}
-		for (size_t j = 0; j < nd && j < 12; j++) {
+		for (size_t j = 0, shown = 0; j < nd && (all || j < 12); j++) {
 			char bb[24], tb[24], db[16];
+
+			if (all && !d[j].unknown && change_size(&d[j]) < 0.05)
+				continue;
 
 			if (d[j].in_base || !floor[0])
 				snprintf(bb, sizeof(bb), "%.1f", d[j].base);
@@ -504,7 +508,8 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 				snprintf(db, sizeof(db), "?");
 			else
 				snprintf(db, sizeof(db), "%+.1f", d[j].test - d[j].base);
-			fprintf(out, "%-16s %-44s %10s %10s %9s\n", j ? "" : name, d[j].fn, bb, tb, db);
+			fprintf(out, "%-16s %-44s %10s %10s %9s\n", shown++ ? "" : name, d[j].fn, bb,
+				tb, db);
 		}
 	}
 }
@@ -582,7 +587,7 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			same);
 	if (!shown && !same)
 		fprintf(out, "(no rows: the files have no aggregated tables)\n");
-	text_func_diff(ma, mb, filter, names, df, out);
+	text_func_diff(ma, mb, filter, names, df, all, out);
 	{
 		const char **wn = NULL;
 		size_t nw = et_mix_diff_names(ma, filter, names, df, &wn);

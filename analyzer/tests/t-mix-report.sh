@@ -124,6 +124,14 @@ check "diff never reads a function missing from a cut top list as 0 (no '-' row,
 "$ET" diff "$E" "$S" > s.txt 2>&1
 check "per-stage events: the ring buffer's reserve leads getppid's functions" \
 	awk '/^functions, base -> test/ { on = 1; next } on && $1 == "getppid" { exit !($2 ~ /rb_reserve_next|ring_buffer_lock_reserve/) }' s.txt
+"$ET" diff --all "$C" "$S" > sa.txt 2>&1
+fa=$(sed -n '/^functions, base -> test/,/^$/p' sa.txt | awk 'NR > 2 && NF' | wc -l)
+"$ET" diff "$C" "$S" > sd.txt 2>&1
+fd=$(sed -n '/^functions, base -> test/,/^$/p' sd.txt | awk 'NR > 2 && NF' | wc -l)
+check "diff --all lists every function whose count moved ($fa rows, $fd without --all)" \
+	test "$fa" -gt "$fd" -a "$fd" -le 24
+check "diff --all leaves out the functions that did not move (no +0.0 or -0.0)" \
+	sh -c "! sed -n '/^functions, base -> test/,/^\$/p' sa.txt | grep -Eq ' [+-]0\.0$'"
 # The distribution-like kernel (-O2, context tracking not forced): its
 # handlers are named (x64_sys_call jumps to an aliased __x64_sys_getppid)
 D=$(m x86_64-$NEWEST-entrytrace-distro-selinux) T=$X
