@@ -104,21 +104,22 @@ done
 # stops too (the tracer's own syscalls emit in their own emit stages), only
 # emit itself differs.  The test that would have caught v1, whose stages
 # held the events between their stamps.
-# Known exceptions, not explained yet: kill(self, SIGUSR1)'s body is a
-# few instructions apart between the per-stage and the summary recording
-# of one kernel, on every call: on series v2's 7.2 (x86_64 3351 vs 3347,
-# ppc64le 5589 vs 5583, both gone on v3) and on v3's ppc64le 7.3 (5423 vs
-# 5439, which v2's 7.3 did not show).  Each is named with its size, so
-# that any other difference, or one changing, still fails.
-known=""
-case "$pair" in
-x86_64-7.2-v2) known="kill|signal|syscall|3351|3347" ;;
-ppc64le-7.3) known="kill|signal|syscall|5423|5439" ;;
-esac
-check "$pair: leaf stages: same medians (within $tol ns) with every event and with the summary" python3 - "$(basename "$st").work.json" "$(basename "$cp").work.json" parents.txt "$tol" "$known" <<'PY'
+# The medians are the histograms' (entrytrace report --help: exact below
+# 256, else the midpoint of a bucket 1/128 of its lower bound wide, kept
+# within the cell's min and max), so two cells of the same instructions
+# can read up to one bucket apart: kill(self, SIGUSR1)'s body on v3's
+# ppc64le 7.3 is 5439 instructions on 95 of 100 calls in the per-stage file
+# (the rest 5373..5441: the cell reads its bucket's midpoint, 5423, of
+# [5408, 5439]) and on all 100 in the summary one (min = max: it reads
+# 5439); v2's x86_64 7.2 the same at 3347 (3351, of [3344, 3359]).  The
+# plugin, counting the same kernel with each mode's events on
+# (scripts/kernel/record/kernel-mix --events compact|stages --modes
+# 'getppid kill0 killsig' 7.3 entrytrace, ARCH=ppc64le; entrytrace diff
+# --all), moves no function of kill but the tracer's by more than 1.1
+# instructions per call (__timekeeping_advance, the timer interrupt's).
+check "$pair: leaf stages: same medians (within $tol ns and one histogram bucket) with every event and with the summary" python3 - "$(basename "$st").work.json" "$(basename "$cp").work.json" parents.txt "$tol" <<'PY'
 import json, sys
 a, b = (json.load(open(f)) for f in sys.argv[1:3])
-known = sys.argv[5].split('|') if sys.argv[5] else None
 parents = {'emit'}
 # the workload's syscalls: ones that block (wait4, execve) see different
 # scheduling and FPU state in the two runs
@@ -128,13 +129,11 @@ cells = lambda d: {(c['syscall'], c['work'], c['stage']): c for c in d['cells']
                    c['kind'] != 'derived' and c['stage'] not in parents and c['count'] >= 50}
 ca, cb = cells(a), cells(b)
 common = sorted(set(ca) & set(cb))
-def is_known(k):
-    return (known and k[0] == known[0] and known[1] in k[1].split('|') and k[2] == known[2]
-            and (ca[k]['p50'], cb[k]['p50']) == (int(known[3]), int(known[4])))
+def bucket(v):   # the width of v's histogram bucket (lib/hist.c, 7 sub-bits)
+    v = int(v)
+    return 1 if v < 256 else 1 << (v.bit_length() - 8)
 bad = ['%s[%s] %s: %d vs %d' % (*k, ca[k]['p50'], cb[k]['p50']) for k in common
-       if abs(ca[k]['p50'] - cb[k]['p50']) > int(sys.argv[4]) and not is_known(k)]
-if known and not any(is_known(k) for k in common):
-    bad.append('the known 7.2 difference (%s) is gone or changed: update the test' % '|'.join(known))
+       if abs(ca[k]['p50'] - cb[k]['p50']) > int(sys.argv[4]) + bucket(max(ca[k]['p50'], cb[k]['p50']))]
 print(len(common), 'cells compared'); print('\n'.join(bad))
 sys.exit(bool(bad) or len(common) < 30)
 PY
@@ -180,11 +179,10 @@ check "$pair: diff summary -> stages: emit grows significantly, by more than 500
 # too, and the stamps of boundaries that are not switches (the stage file
 # takes those off): within two stamps of the stage file's, below it; the
 # same stamps make its untimed differ, which the next check leaves out.
-# A known body difference (above) is taken off its syscall's total.
+# The medians read up to one histogram bucket apart (above).
 if "$ET" report "$cp.dat" 2>/dev/null | grep -q "total is the kernel's span"; then
-	IFS='|' read -r ks kw _ ka kb <<<"${known:-||||}"
-	check "$pair: diff summary (with span) -> stages: total within two stamps, the summary's the higher" jget d.json \
-		"(lambda t, s: len(t) >= 3 and all(-2 * s - 0.5 <= c['d_median'] - (${ka:-0} - ${kb:-0} if c['syscall'] == '$ks' and '$kw' in c['work'].split('|') else 0) <= 0 for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30], json.load(open('$(basename "$st").json'))['files'][0]['syscalls']['stamp_ns']) or sys.exit(1)"
+	check "$pair: diff summary (with span) -> stages: total within two stamps and one bucket, the summary's the higher" jget d.json \
+		"(lambda t, s: len(t) >= 3 and all(-2 * s - 0.5 - (1 << (int(c['median_base']).bit_length() - 8)) <= c['d_median'] <= 0 for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30], json.load(open('$(basename "$st").json'))['files'][0]['syscalls']['stamp_ns']) or sys.exit(1)"
 else
 	check "$pair: diff summary -> stages: total moves by the untimed glue only (0..15%)" jget d.json \
 		"(lambda t: len(t) >= 3 and all(0 <= c['d_median'] <= 0.15 * c['median_base'] for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30]) or sys.exit(1)"
