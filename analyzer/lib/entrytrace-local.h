@@ -286,52 +286,6 @@ int et_walk_gap(struct et_trace *t, struct et_walk *w, int cpu, uint64_t ts);
 /* Grow *arr (of *cap elements of size sz) to hold at least need. */
 int et_grow(void **arr, size_t *cap, size_t need, size_t sz);
 
-/* The histogram add, inlined into the per-syscall paths. */
-bool et_hist_reserve(struct et_hist *h, uint32_t idx);
-
-static inline uint32_t et_hist_index_inline(uint64_t v)
-{
-	const uint32_t sub = 1u << ET_HIST_SUB_BITS;
-	int shift;
-
-	if (v < 2 * sub)
-		return (uint32_t)v;
-	shift = 63 - __builtin_clzll(v) - ET_HIST_SUB_BITS;
-	return (uint32_t)((shift + 1) * sub + ((v >> shift) - sub));
-}
-
-static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts)
-{
-	uint32_t idx = h->moments_only ? 0 : et_hist_index_inline(v);
-	int64_t x;
-
-	if (!h->moments_only) {
-		if (__builtin_expect(idx >= h->nr_buckets, 0) &&
-		    !et_hist_reserve(h, idx))
-			return false;
-		h->buckets[idx]++;
-	}
-	if (__builtin_expect(!h->count, 0)) {
-		h->shift = v;
-		h->min = h->max = v;
-		h->min_ts = h->max_ts = ts;
-	} else if (v < h->min) {
-		h->min = v;
-		h->min_ts = ts;
-	} else if (v > h->max) {
-		h->max = v;
-		h->max_ts = ts;
-	}
-	h->count++;
-	h->total += v;
-	/* |v - shift| < 2^63 for any nanosecond duration: one 64x64 multiply */
-	x = (int64_t)(v - h->shift);
-	h->sum += x;
-	h->sumsq += (unsigned __int128)((__int128)x * x);
-	return true;
-}
-
-
 /* ------------------------------------------------------------------ */
 /* render_mix.c: QEMU plugin output in the report and the diff          */
 

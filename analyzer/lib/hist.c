@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "entrytrace-local.h"
+#include "hist.h"
 
 #define SUB (1u << ET_HIST_SUB_BITS)
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "entrytrace-local.h"
+#include "hist.h"
 
 struct et_map {
 	uint64_t *keys;		/* key + 1; 0 = empty */
