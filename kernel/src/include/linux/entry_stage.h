@@ -137,7 +137,6 @@ static __always_inline void entry_stage_body_end(long ret)
 	entry_stage_body_switch(ret, ENTRY_STAGE_NONE);
 }
 
-
 /*
  * The syscall's last instrumentable point: end stage @prev, begin the emit
  * stage and write the syscall's events (and the previous syscall's

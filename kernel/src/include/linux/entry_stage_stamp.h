@@ -87,6 +87,7 @@ struct entry_stage_pmu_counter {
 	int		idx;		/* hw.idx the stamps read */
 	const char	*where;		/* for messages: "fixed counter 0" */
 };
+
 extern const struct entry_stage_pmu_counter arch_entry_stage_pmu[2];
 int arch_entry_stage_pmu_usable(void);
 
@@ -192,7 +193,6 @@ static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next
 	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next,
 			  ENTRY_STAGE_SITE_SHARED);
 }
-
 
 /*
  * AGG stages may run many times in a syscall; the syscall reports their
@@ -310,7 +310,6 @@ static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 		if (__es && (cond))					\
 			__es->work |= BIT(bit);				\
 	} while (0)
-
 
 #else /* !CONFIG_ENTRY_STAGE_TRACE */
 
