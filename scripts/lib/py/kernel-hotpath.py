@@ -3,7 +3,9 @@
 
 import sys
 sys.path.insert(0, sys.argv[4])
+sys.path.insert(0, sys.argv[4] + '/../lib')
 from kelf import Elf, disasm, jump_labels, objdump_tool, sites
+import stagesdef
 
 base, var, cmode = Elf(sys.argv[1]), Elf(sys.argv[2]), sys.argv[3]
 nobase = sys.argv[5] == '1'
@@ -23,6 +25,7 @@ def func(elf, name):
 
 bad = inline = 0
 total = 0
+jumps = []	# (function, offset, site) of every NOP + jmp
 print('%-34s %10s %10s %5s  %s' % ('function', 'base insns', 'entrytrace', 'sites',
                                     'off-state instruction at each site'))
 for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
@@ -45,12 +48,23 @@ for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
         if n and n[1] in ('jmp', 'b') and jl.get(s) == (nxt.get(n[0]) or (0,))[0]:
             desc += '+jmp'
             inline += 1
+            jumps.append((name, s - f[0], s, n[0]))
         kinds[desc] = kinds.get(desc, 0) + 1
     print('%-34s %10s %10d %5d  %s' % (name, len(bi) if bf else '-', len(vi),
                                         len(by_func[name]),
                                         ', '.join('%d x %s' % (c, k) for k, c in sorted(kinds.items()))))
 print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s build)'
       % (total, inline, cmode))
+if jumps:
+    names = [st.name for st in stagesdef.load().stages]
+    nm = lambda i: names[i] if i < len(names) else '-'
+    edge = {0: 'begin', 1: 'end', 2: 'switch'}
+    site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var)}
+    print('the sites with a jump (and the address of the jmp, which the off path runs):')
+    for name, off, s, j in jumps:
+        st, ed, st2, fl = site[s]
+        print('  %s+0x%x %s %s%s%s, jmp at 0x%x' % (name, off, nm(st), edge.get(ed, ed),
+              ' to ' + nm(st2) if ed == 2 else '', ' (shared)' if fl & 4 else '', j))
 if bad:
     print('%d sites are not NOPs of entry_stage_key while it is off' % bad)
     sys.exit(1)
