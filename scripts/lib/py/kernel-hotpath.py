@@ -4,7 +4,7 @@
 import sys
 sys.path.insert(0, sys.argv[4])
 sys.path.insert(0, sys.argv[4] + '/../lib')
-from kelf import Elf, disasm, jump_labels, objdump_tool, sites
+from kelf import Elf, disasm, is_uncond, jump_labels, objdump_tool, sites, target_of
 import stagesdef
 
 base, var, cmode = Elf(sys.argv[1]), Elf(sys.argv[2]), sys.argv[3]
@@ -25,7 +25,23 @@ def func(elf, name):
 
 bad = inline = 0
 total = 0
-jumps = []	# (function, offset, site) of every NOP + jmp
+jumps = []	# (function, offset, site, jmp) of every NOP + jmp over stamp code
+exits = []	# the same, for a NOP that ends an out-of-line block
+
+
+def block_exit(vi, idx, j, target):
+    """True if the stamp code at vi[idx] (the static branch's target, right
+    after the NOP's jmp at j) ends by jumping back to the jmp's own target,
+    behind the site: the jmp is then the way back of an out-of-line block
+    (a cold branch GCC put at the end of the function), which that block
+    has without the stamp too, and the off path runs no instruction more."""
+    if target is None or target > j:
+        return False
+    for a, m, o in vi[idx:idx + 40]:
+        if is_uncond(kind, m):
+            return m in ('jmp', 'jmpq', 'b') and target_of(o) == target
+    return False
+
 print('%-34s %10s %10s %5s  %s' % ('function', 'base insns', 'entrytrace', 'sites',
                                     'off-state instruction at each site'))
 for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
@@ -37,6 +53,7 @@ for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
     bi = disasm(tool, base.path, bf[0], bf[0] + bf[1]) if bf else []
     at = {a: (m, o) for a, m, o in vi}
     nxt = {vi[i][0]: vi[i + 1] for i in range(len(vi) - 1)}
+    pos = {vi[i][0]: i for i in range(len(vi))}
     kinds = {}
     for s in sorted(by_func[name]):
         total += 1
@@ -46,25 +63,37 @@ for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
             bad += 1
         n = nxt.get(s)
         if n and n[1] in ('jmp', 'b') and jl.get(s) == (nxt.get(n[0]) or (0,))[0]:
-            desc += '+jmp'
-            inline += 1
-            jumps.append((name, s - f[0], s, n[0]))
+            if block_exit(vi, pos[jl[s]], n[0], target_of(n[2])):
+                desc += ' ending a block'
+                exits.append((name, s - f[0], s, n[0]))
+            else:
+                desc += '+jmp'
+                inline += 1
+                jumps.append((name, s - f[0], s, n[0]))
         kinds[desc] = kinds.get(desc, 0) + 1
     print('%-34s %10s %10d %5d  %s' % (name, len(bi) if bf else '-', len(vi),
                                         len(by_func[name]),
                                         ', '.join('%d x %s' % (c, k) for k, c in sorted(kinds.items()))))
 print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s build)'
       % (total, inline, cmode))
-if jumps:
-    names = [st.name for st in stagesdef.load().stages]
-    nm = lambda i: names[i] if i < len(names) else '-'
-    edge = {0: 'begin', 1: 'end', 2: 'switch'}
-    site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var)}
-    print('the sites with a jump (and the address of the jmp, which the off path runs):')
-    for name, off, s, j in jumps:
+names = [st.name for st in stagesdef.load().stages]
+nm = lambda i: names[i] if i < len(names) else '-'
+edge = {0: 'begin', 1: 'end', 2: 'switch'}
+site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var)}
+
+
+def show(title, rows):
+    if rows:
+        print(title)
+    for name, off, s, j in rows:
         st, ed, st2, fl = site[s]
         print('  %s+0x%x %s %s%s%s, jmp at 0x%x' % (name, off, nm(st), edge.get(ed, ed),
               ' to ' + nm(st2) if ed == 2 else '', ' (shared)' if fl & 4 else '', j))
+
+
+show('the sites with a jump over stamp code (and the jmp, which the off path runs):', jumps)
+show('NOPs alone that end an out-of-line block: the jmp after them is the block\'s way '
+     'back, which the stamp code takes too (%d):' % len(exits), exits)
 if bad:
     print('%d sites are not NOPs of entry_stage_key while it is off' % bad)
     sys.exit(1)
