@@ -5,14 +5,16 @@ import sys
 sys.path.insert(0, sys.argv[4])
 sys.path.insert(0, sys.argv[4] + '/../lib')
 from kelf import Elf, disasm, is_uncond, jump_labels, objdump_tool, sites, target_of
+import siteabi
 import stagesdef
 
 base, var, cmode = Elf(sys.argv[1]), Elf(sys.argv[2]), sys.argv[3]
 nobase = sys.argv[5] == '1'
 tool, kind = objdump_tool(var)
 jl = jump_labels(var)
+site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var)}
 by_func = {}
-for addr, st, ed, st2, fl in sites(var):
+for addr in site:
     by_func.setdefault(var.func_at(addr) or '?', set()).add(addr)
 if not by_func:
     sys.exit('kernel-hotpath: %s has no .entry_stage_sites' % var.path)
@@ -78,8 +80,7 @@ print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s buil
       % (total, inline, cmode))
 names = [st.name for st in stagesdef.load().stages]
 nm = lambda i: names[i] if i < len(names) else '-'
-edge = {0: 'begin', 1: 'end', 2: 'switch'}
-site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var)}
+abi = siteabi.load()
 
 
 def show(title, rows):
@@ -87,8 +88,10 @@ def show(title, rows):
         print(title)
     for name, off, s, j in rows:
         st, ed, st2, fl = site[s]
-        print('  %s+0x%x %s %s%s%s, jmp at 0x%x' % (name, off, nm(st), edge.get(ed, ed),
-              ' to ' + nm(st2) if ed == 2 else '', ' (shared)' if fl & 4 else '', j))
+        e = abi.edges[ed] if ed < len(abi.edges) else str(ed)
+        print('  %s+0x%x %s %s%s%s, jmp at 0x%x' % (
+            name, off, nm(st), e, ' to ' + nm(st2) if e == 'switch' else '',
+            ' (shared)' if fl & abi.flags['SHARED'] else '', j))
 
 
 show('the sites with a jump over stamp code (and the jmp, which the off path runs):', jumps)
