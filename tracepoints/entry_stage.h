@@ -4,7 +4,7 @@
  * The stage list is include/linux/entry_stage_defs.h; see
  * include/linux/entry_stage.h for how the stamps are taken.
  *
- * All three events of a syscall are written in one burst at its last
+ * The events of a syscall are written in one burst at its last
  * instrumentable point (the emit stage), outside every other stage.
  */
 #undef TRACE_SYSTEM
@@ -176,6 +176,77 @@ TRACE_EVENT_FN(entry_stage_calib,
 			 __entry->insn_cost_min, __entry->insn_cost_median,
 			 __entry->scratch, __entry->failed),
 	       entry_stage_reg, entry_stage_unreg
+);
+
+/*
+ * Aggregation: one cell of a CPU's tables, written when
+ * entry_stage.hist_flush is written, in the writer's context; nothing is
+ * written per syscall while it alone is enabled.  A cell is one stage
+ * (stage < stages, the kernel's ENTRY_STAGE_NR) or the span (stage ==
+ * stages, the last of a cell) of the staged syscalls nr with path
+ * signature work that ran on cpu since the last flush: their count, sum,
+ * sum of squares (U64_MAX: saturated), min and max, agg an AGG stage's
+ * occurrences; the span's cell also has its log-linear histogram (bits
+ * sub-buckets per power of two, see ENTRY_STAGE_HIST_BITS), buckets lo
+ * onwards.  dropped counts the staged syscalls that found their CPU's
+ * table full, since staging began.
+ */
+TRACE_EVENT_FN(entry_stage_hist,
+	       TP_PROTO(int cpu, int nr, u32 work, u32 stage,
+			const struct entry_stage_moments *m, const u32 *buckets,
+			u32 lo, u32 n, u32 dropped),
+	       TP_ARGS(cpu, nr, work, stage, m, buckets, lo, n, dropped),
+	       TP_STRUCT__entry(__field(u32, abi)
+				__field(u32, cpu)
+				__field(int, nr)
+				__field(u32, work)
+				__field(u32, stage)
+				__field(u32, stages)
+				__field(u32, sample)
+				__field(u32, khz)
+				__field(u32, stamp_cost)
+				__field(u32, agg_cost)
+				__field(u32, dropped)
+				__field(u64, count)
+				__field(u64, sum)
+				__field(u64, sumsq)
+				__field(u64, agg)
+				__field(u32, min)
+				__field(u32, max)
+				__field(u32, bits)
+				__field(u32, lo)
+				__dynamic_array(u32, buckets, n)),
+	       TP_fast_assign(__entry->abi = ENTRY_STAGE_ABI;
+			      __entry->cpu = cpu;
+			      __entry->nr = nr;
+			      __entry->work = work;
+			      __entry->stage = stage;
+			      __entry->stages = ENTRY_STAGE_NR;
+			      __entry->sample = READ_ONCE(entry_stage_sample);
+			      __entry->khz = entry_stage_khz;
+			      __entry->stamp_cost = entry_stage_calib.cost_median;
+			      __entry->agg_cost = entry_stage_calib.agg_cost_median;
+			      __entry->dropped = dropped;
+			      __entry->count = m->count;
+			      __entry->sum = m->sum;
+			      __entry->sumsq = m->sumsq;
+			      __entry->agg = m->agg;
+			      __entry->min = m->min;
+			      __entry->max = m->max;
+			      __entry->bits = ENTRY_STAGE_HIST_BITS;
+			      __entry->lo = lo;
+			      if (n)
+				      memcpy(__get_dynamic_array(buckets), buckets,
+					     n * sizeof(u32));),
+	       TP_printk("cpu=%u nr=%d work=0x%x stage=%u stages=%u count=%llu sum=%llu sumsq=%llu agg=%llu min=%u max=%u sample=%u khz=%u stamp_cost=%u agg_cost=%u dropped=%u bits=%u lo=%u buckets=%s",
+			 __entry->cpu, __entry->nr, __entry->work, __entry->stage,
+			 __entry->stages, __entry->count, __entry->sum, __entry->sumsq, __entry->agg,
+			 __entry->min, __entry->max, __entry->sample, __entry->khz,
+			 __entry->stamp_cost, __entry->agg_cost, __entry->dropped,
+			 __entry->bits, __entry->lo,
+			 __print_array(__get_dynamic_array(buckets),
+				       __get_dynamic_array_len(buckets) / 4, 4)),
+	       entry_stage_hist_reg, entry_stage_hist_unreg
 );
 
 #endif /* _TRACE_ENTRY_STAGE_H */

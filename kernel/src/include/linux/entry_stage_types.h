@@ -115,4 +115,26 @@ struct entry_stage_calib {
 	u32	failed;
 };
 
+/*
+ * Aggregation (entry_stage:entry_stage_hist): one stage's times, or the
+ * span's, over the staged syscalls of one (syscall, path signature) on
+ * one CPU.  Times as the summary's: ticks, or cycles with the PMU source.
+ * @sumsq saturates at U64_MAX; @agg sums an AGG stage's occurrences.
+ */
+struct entry_stage_moments {
+	u64	count;
+	u64	sum;
+	u64	sumsq;
+	u64	agg;
+	u32	min;
+	u32	max;
+};
+
+/*
+ * The span's log-linear histogram: values below 2 << BITS have a bucket
+ * each, above them every power of two has 1 << BITS buckets, up to 2^32.
+ */
+#define ENTRY_STAGE_HIST_BITS		5
+#define ENTRY_STAGE_HIST_BUCKETS	((33 - ENTRY_STAGE_HIST_BITS) << ENTRY_STAGE_HIST_BITS)
+
 #endif /* _LINUX_ENTRY_STAGE_TYPES_H */

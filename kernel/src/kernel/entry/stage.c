@@ -13,9 +13,13 @@
 #include <linux/entry_stage_stamp.h>
 #include <linux/entry_stage_names.h>
 #include <linux/jiffies.h>
+#include <linux/hash.h>
 #include <linux/jump_label.h>
+#include <linux/lockdep.h>
+#include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/rcupdate.h>
@@ -25,7 +29,9 @@
 #include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/sysfs.h>
+#include <linux/smp.h>
 #include <linux/trace_clock.h>
+#include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
 #define CREATE_TRACE_POINTS
@@ -660,6 +666,270 @@ void entry_stage_unreg(void)
 }
 
 /*
+ * Aggregation (entry_stage:entry_stage_hist).  While the event is enabled
+ * the burst adds each staged syscall to its CPU's table: per (syscall,
+ * path signature) a cell of moments for every stage and for the span, and
+ * the span's log-linear histogram.  Nothing goes to the ring buffer per
+ * syscall.  Writing entry_stage.hist_flush writes every non-empty cell as
+ * one entry_stage_hist event, in the writer's context, and empties the
+ * tables.  A staged syscall that finds its CPU's table full is counted in
+ * entry_stage.hist_dropped.
+ */
+struct entry_stage_hist_slot {
+	u64				key;	/* 0: free */
+	struct entry_stage_moments	m[ENTRY_STAGE_NR + 1];	/* +1: span */
+	u32				span[ENTRY_STAGE_HIST_BUCKETS];
+};
+
+/* entry_stage.hist_slots: cells per CPU table (a power of two), at enable. */
+static unsigned int entry_stage_hist_slots = 64;
+module_param_named(hist_slots, entry_stage_hist_slots, uint, 0644);
+MODULE_PARM_DESC(hist_slots, "entry_stage_hist: (syscall, path) cells per CPU, a power of two, read when enabled");
+
+static atomic_t entry_stage_hist_dropped;
+module_param_cb(hist_dropped, &entry_stage_count_ops, &entry_stage_hist_dropped, 0444);
+MODULE_PARM_DESC(hist_dropped, "entry_stage_hist: staged syscalls not aggregated, their CPU's table full (read-only)");
+
+/* Serializes the tables' allocation, flushes and freeing. */
+static DEFINE_MUTEX(entry_stage_hist_lock);
+static unsigned int entry_stage_hist_nslots;	/* in effect: tables exist */
+static DEFINE_PER_CPU(struct entry_stage_hist_slot *, entry_stage_hist_tab);
+
+static __always_inline u32 entry_stage_hist_index(u32 v)
+{
+	const u32 sub = 1U << ENTRY_STAGE_HIST_BITS;
+	int shift;
+
+	if (v < 2 * sub)
+		return v;
+	shift = fls(v) - 1 - ENTRY_STAGE_HIST_BITS;
+	return (shift + 1) * sub + (v >> shift) - sub;
+}
+
+/* A cell's key: never 0, which marks a free slot. */
+static __always_inline u64 entry_stage_hist_key(int nr, u32 work)
+{
+	return (u64)(work + 1) << 32 | (u32)nr;
+}
+
+static struct entry_stage_hist_slot *entry_stage_hist_slot(struct entry_stage_hist_slot *tab,
+							   int nr, u32 work)
+{
+	u64 key = entry_stage_hist_key(nr, work);
+	unsigned int mask = entry_stage_hist_nslots - 1;
+	unsigned int i = hash_64(key, 32) & mask, n;
+	struct entry_stage_hist_slot *s;
+	int id;
+
+	for (n = 0; n <= mask; n++, i = (i + 1) & mask) {
+		s = &tab[i];
+		if (likely(s->key == key))
+			return s;
+		if (!s->key) {
+			s->key = key;
+			for (id = 0; id <= ENTRY_STAGE_NR; id++)
+				s->m[id].min = U32_MAX;
+			return s;
+		}
+	}
+	atomic_inc(&entry_stage_hist_dropped);
+	return NULL;
+}
+
+static __always_inline void entry_stage_moment(struct entry_stage_moments *m, u32 v)
+{
+	u64 sq = (u64)v * v;
+
+	m->count++;
+	m->sum += v;
+	m->sumsq = m->sumsq + sq >= sq ? m->sumsq + sq : U64_MAX;
+	if (v < m->min)
+		m->min = v;
+	if (v > m->max)
+		m->max = v;
+}
+
+/* A stage's time as the summary gives it: ticks, or cycles (PMU). */
+static __always_inline u32 entry_stage_hist_value(const struct entry_stage_task *es, int id)
+{
+	u64 d = entry_stage_delta(es, id);
+
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return (u32)d;
+	return min_t(u64, d, U32_MAX);
+}
+
+static void entry_stage_hist_stages(struct entry_stage_hist_slot *s,
+				    const struct entry_stage_task *es, u64 mask)
+{
+	int id;
+
+	for (; mask; mask &= mask - 1) {
+		id = __ffs64(mask);
+		entry_stage_moment(&s->m[id], entry_stage_hist_value(es, id));
+		if (entry_stage_agg_mask & BIT_ULL(id))
+			s->m[id].agg += es->count[id];
+	}
+}
+
+/*
+ * The burst's aggregation: this syscall's stages in @ran and its @span,
+ * the DEFERRED stages in @tail in the cell of the syscall they belong to.
+ * The burst runs with interrupts off, on the CPU whose table it adds to.
+ */
+static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
+				 const struct entry_stage_task *es, u64 ran,
+				 u64 tail, u32 span)
+{
+	struct entry_stage_hist_slot *s;
+
+	lockdep_assert_irqs_disabled();
+	if (tail) {
+		s = entry_stage_hist_slot(tab, es->tail_nr, es->tail_work);
+		if (s)
+			entry_stage_hist_stages(s, es, tail);
+	}
+	s = entry_stage_hist_slot(tab, es->nr, es->work);
+	if (!s)
+		return;
+	entry_stage_hist_stages(s, es, ran);
+	entry_stage_moment(&s->m[ENTRY_STAGE_NR], span);
+	s->span[entry_stage_hist_index(span)]++;
+}
+
+/* On the table's CPU, with interrupts off: move its cells to @buf. */
+static void entry_stage_hist_take(void *buf)
+{
+	struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
+	size_t size = entry_stage_hist_nslots * sizeof(*tab);
+
+	memcpy(buf, tab, size);
+	memset(tab, 0, size);
+}
+
+static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s)
+{
+	u32 dropped = atomic_read(&entry_stage_hist_dropped);
+	int id, lo, hi;
+
+	for (id = 0; id < ENTRY_STAGE_NR; id++)
+		if (s->m[id].count)
+			trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
+					       id, &s->m[id], NULL, 0, 0, dropped);
+	for (lo = 0; lo < ENTRY_STAGE_HIST_BUCKETS - 1 && !s->span[lo]; lo++)
+		;
+	for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; hi > lo && !s->span[hi]; hi--)
+		;
+	trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
+			       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], s->span + lo,
+			       lo, hi - lo + 1, dropped);
+}
+
+static int entry_stage_hist_flush(const char *val, const struct kernel_param *kp)
+{
+	struct entry_stage_hist_slot *buf;
+	unsigned int i;
+	int cpu, ret = 0;
+
+	mutex_lock(&entry_stage_hist_lock);
+	if (!entry_stage_hist_nslots) {
+		ret = -ENODEV;	/* entry_stage_hist is not enabled */
+		goto out;
+	}
+	buf = vmalloc(array_size(entry_stage_hist_nslots, sizeof(*buf)));
+	if (!buf) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for_each_possible_cpu(cpu) {
+		if (!per_cpu(entry_stage_hist_tab, cpu))
+			continue;
+		/* an offline CPU stages nothing: its table is read in place */
+		if (smp_call_function_single(cpu, entry_stage_hist_take, buf, 1)) {
+			struct entry_stage_hist_slot *tab = per_cpu(entry_stage_hist_tab, cpu);
+			size_t size = entry_stage_hist_nslots * sizeof(*tab);
+
+			memcpy(buf, tab, size);
+			memset(tab, 0, size);
+		}
+		for (i = 0; i < entry_stage_hist_nslots; i++)
+			if (buf[i].key)
+				entry_stage_hist_emit(cpu, &buf[i]);
+		cond_resched();
+	}
+	vfree(buf);
+out:
+	mutex_unlock(&entry_stage_hist_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops entry_stage_hist_flush_ops = {
+	.set = entry_stage_hist_flush,
+};
+module_param_cb(hist_flush, &entry_stage_hist_flush_ops, NULL, 0200);
+MODULE_PARM_DESC(hist_flush, "write: entry_stage_hist events for every cell, and empty the tables");
+
+/* Tables unhooked from the burst, freed after a grace period. */
+static DEFINE_PER_CPU(struct entry_stage_hist_slot *, entry_stage_hist_old);
+
+static void entry_stage_hist_free(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		per_cpu(entry_stage_hist_old, cpu) = per_cpu(entry_stage_hist_tab, cpu);
+		WRITE_ONCE(per_cpu(entry_stage_hist_tab, cpu), NULL);
+	}
+	/* a burst, interrupts off, may still hold a table */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		vfree(per_cpu(entry_stage_hist_old, cpu));
+		per_cpu(entry_stage_hist_old, cpu) = NULL;
+	}
+	entry_stage_hist_nslots = 0;
+}
+
+int entry_stage_hist_reg(void)
+{
+	unsigned int n = READ_ONCE(entry_stage_hist_slots);
+	int cpu, ret;
+
+	if (!n || !is_power_of_2(n)) {
+		pr_warn("entry_stage: hist_slots=%u is not a power of two\n", n);
+		return -EINVAL;
+	}
+	mutex_lock(&entry_stage_hist_lock);
+	entry_stage_hist_nslots = n;
+	for_each_possible_cpu(cpu) {
+		struct entry_stage_hist_slot *tab;
+
+		tab = vzalloc_node(array_size(n, sizeof(*tab)), cpu_to_node(cpu));
+		if (!tab) {
+			entry_stage_hist_free();
+			mutex_unlock(&entry_stage_hist_lock);
+			return -ENOMEM;
+		}
+		per_cpu(entry_stage_hist_tab, cpu) = tab;
+	}
+	mutex_unlock(&entry_stage_hist_lock);
+	ret = entry_stage_reg();
+	if (ret) {
+		mutex_lock(&entry_stage_hist_lock);
+		entry_stage_hist_free();
+		mutex_unlock(&entry_stage_hist_lock);
+	}
+	return ret;
+}
+
+void entry_stage_hist_unreg(void)
+{
+	entry_stage_unreg();
+	mutex_lock(&entry_stage_hist_lock);
+	entry_stage_hist_free();
+	mutex_unlock(&entry_stage_hist_lock);
+}
+
+/*
  * At most once a second on each CPU: what the stamps are and what they
  * cost, so that a recording that starts at any time has it.
  */
@@ -723,6 +993,13 @@ void __entry_stage_burst(void)
 	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
 
+	if (trace_entry_stage_hist_enabled()) {
+		struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
+
+		if (tab)
+			entry_stage_hist_add(tab, es, ran, tail,
+					     entry_stage_span(es->entry, emit));
+	}
 	if (trace_entry_stage_summary_enabled())
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
 					  entry_stage_span(es->entry, emit));
