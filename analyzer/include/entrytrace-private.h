@@ -117,6 +117,26 @@ struct et_event {
 			double agg_ns;		/* an AGG stage's begin/end pair */
 			uint32_t scratch, failed;
 		} calib;
+		/*
+		 * entry_stage_hist: one cell of a CPU's aggregation table,
+		 * in the kernel's units (ticks at khz; cycles with the PMU).
+		 */
+		struct {
+			int cpu;		/* the table's CPU */
+			int nr;
+			int stage;		/* this analyzer's id; ET_STAGE_TOTAL: the span */
+			uint32_t work;
+			uint32_t sample;
+			uint64_t khz;		/* 0: PMU stamps */
+			double stamp_ns, agg_ns;
+			uint32_t dropped;	/* the kernel's count, so far */
+			uint64_t count, sum, sumsq, agg;
+			uint32_t min, max;
+			uint32_t bits;		/* the span's sub-bucket bits */
+			uint32_t lo;		/* its first bucket's index */
+			const uint32_t *buckets;
+			uint32_t nr_buckets;
+		} hist;
 		struct {
 			long long count;	/* -1: unknown how many */
 		} lost;
@@ -262,6 +282,8 @@ struct et_syscall {
 	 * flags or an exec; -1 when the trace does not say.
 	 */
 	int tgid;
+	/* ET_SC_CELL: the aggregated cell this record carries, nothing else is set */
+	const struct et_agg_cell *cell;
 };
 
 /* The hot-path test of et_syscall_has(). */
@@ -301,6 +323,13 @@ struct et_timeline_counts {
 	bool pmu;			/* PMU stamps: times are cycles */
 	bool raw_stamps;		/* the stamp cost was left in */
 	uint64_t tasks_grouped;		/* tasks whose thread group is known */
+	/*
+	 * Aggregation (entry_stage_hist): cells read, the syscalls their spans
+	 * count, the kernel's count of staged syscalls its full tables left
+	 * out, stage cells that came without their span (left out), and cells
+	 * whose sum of squares saturated (spread unknown: shown as 0).
+	 */
+	uint64_t hist_cells, hist_syscalls, hist_dropped, hist_orphans, hist_saturated;
 };
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
@@ -328,6 +357,15 @@ struct et_hist {
 /* A histogram inside another structure: init, and fini to free its buckets. */
 void et_hist_init(struct et_hist *h);
 void et_hist_fini(struct et_hist *h);
+
+/*
+ * An aggregated cell (entry_stage_hist) in ns, stamp-corrected: a stage's
+ * moments, or the total's histogram; what et_stats merges into its cell.
+ */
+struct et_agg_cell {
+	struct et_hist hist;
+	uint64_t occurrences;	/* AGG stages */
+};
 
 struct et_cell {
 	int nr;

@@ -133,6 +133,7 @@ enum et_mode {
 #define ET_HAVE_SUMMARY		(1u << 7)
 #define ET_HAVE_TASK		(1u << 8)
 #define ET_HAVE_SPAN		(1u << 9)	/* summaries carry span (v3) */
+#define ET_HAVE_HIST		(1u << 10)	/* entry_stage_hist: aggregated cells (v3) */
 
 /* A path, or "-" for standard input; on failure errbuf says why in a line. */
 struct et_trace *et_trace_open(const char *path, enum et_err *err,
@@ -187,6 +188,7 @@ enum et_event_kind {
 	ET_EV_SUMMARY,		/* entry_stage:entry_stage_summary */
 	ET_EV_CALIB,		/* entry_stage:entry_stage_calib */
 	ET_EV_LOST,		/* events were lost on its CPU before this point */
+	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
 };
 
 enum et_event_kind et_event_kind(const struct et_event *ev);
@@ -275,6 +277,7 @@ void et_live_free(struct et_live *live);
 #define ET_SC_SAMPLE		(1u << 12) /* a QEMU plugin sample: guest
 					      instructions, no task, no clock */
 #define ET_SC_IMPLAUSIBLE	(1u << 13) /* times that cannot be: damaged data */
+#define ET_SC_CELL		(1u << 14) /* no syscall: an aggregated cell (entry_stage_hist) */
 
 /* Flags that keep a syscall out of the statistics. */
 #define ET_SC_INCOMPLETE (ET_SC_OPEN_START | ET_SC_OPEN_END | ET_SC_LOST | \

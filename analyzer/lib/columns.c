@@ -166,6 +166,7 @@ void et_cols_text_head(FILE *out, bool mix)
 void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool mix)
 {
 	static const int decimals[] = { 0, 3, 3, 6 };
+	bool q = et_hist_has_quantiles(h);
 
 	for (int pass = 0; pass < 2; pass++)
 		for (int c = 0; c < ET_COL_NR; c++) {
@@ -178,6 +179,13 @@ void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool m
 			case COL_COUNT:
 				fprintf(out, " %*" PRIu64, w, col_u64(c, h));
 				break;
+			case COL_QUANTILE:
+				/* moments only (an aggregated stage): no percentiles */
+				if (!q) {
+					fprintf(out, " %*s", w, "-");
+					break;
+				}
+				goto time;
 			case COL_AT:
 				if (mix)
 					fprintf(out, " %*.0f", w, v);
@@ -191,7 +199,7 @@ void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool m
 				}
 				/* fall through */
 			case COL_TIME:
-			case COL_QUANTILE:
+time:
 				if (u == ET_UNIT_NS)
 					fprintf(out, " %*.0f", w, v);
 				else

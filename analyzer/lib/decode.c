@@ -334,6 +334,22 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 		snprintf(errbuf, errlen, "out of memory");
 		return ET_ERR_NOMEM;
 	}
+	/* aggregation: read in summary mode */
+	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_hist");
+	if (ev && resolve(ev, "abi", &d->hi_abi) && resolve(ev, "cpu", &d->hi_cpu) &&
+	    resolve(ev, "stages", &d->hi_stages) &&
+	    resolve(ev, "nr", &d->hi_nr) && resolve(ev, "work", &d->hi_work) &&
+	    resolve(ev, "stage", &d->hi_stage) && resolve(ev, "sample", &d->hi_sample) &&
+	    resolve(ev, "khz", &d->hi_khz) && resolve(ev, "stamp_cost", &d->hi_cost) &&
+	    resolve(ev, "agg_cost", &d->hi_agg_cost) && resolve(ev, "dropped", &d->hi_dropped) &&
+	    resolve(ev, "count", &d->hi_count) && resolve(ev, "sum", &d->hi_sum) &&
+	    resolve(ev, "sumsq", &d->hi_sumsq) && resolve(ev, "agg", &d->hi_agg) &&
+	    resolve(ev, "min", &d->hi_min) && resolve(ev, "max", &d->hi_max) &&
+	    resolve(ev, "bits", &d->hi_bits) && resolve(ev, "lo", &d->hi_lo) &&
+	    resolve(ev, "buckets", &d->hi_buckets)) {
+		set_handler(d, ev, H_HIST);
+		info->present |= ET_HAVE_HIST;
+	}
 	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_calib");
 	if (ev && resolve(ev, "abi", &d->ca_abi) &&
 	    resolve(ev, "source", &d->ca_source) &&
@@ -382,7 +398,7 @@ enum et_err et_decoder_init(struct et_decoder *d, struct tep_handle *tep,
 	e = resolve_stages(d, tep, info, errbuf, errlen);
 	if (e)
 		return e;
-	if (!(info->present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES | ET_HAVE_SUMMARY))) {
+	if (!(info->present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES | ET_HAVE_SUMMARY | ET_HAVE_HIST))) {
 		snprintf(errbuf, errlen,
 			 "%s: no syscall events: record raw_syscalls:sys_enter/sys_exit (stock kernel) or entry_stage:* (entrytrace kernel)",
 			 info->path);
@@ -414,6 +430,7 @@ static bool handler_wanted(enum et_mode mode, enum et_handler_kind k)
 	case H_STAGE:
 		return mode == ET_MODE_STAGES;
 	case H_SUMMARY:
+	case H_HIST:
 		return mode == ET_MODE_SUMMARY;
 	case H_CALIB:
 		return mode != ET_MODE_STOCK;
@@ -447,6 +464,68 @@ void et_scratch_fini(struct et_scratch *s)
 
 /* ------------------------------------------------------------------ */
 /* Records to events                                                   */
+
+/*
+ * entry_stage_hist: one aggregated cell.  What cannot be a cell (another
+ * ABI, a stage id beyond the kernel's, buckets outside the record or the
+ * histogram, min above max) is damage, counted in abi_errors.
+ */
+static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
+			struct et_scratch *s, struct et_event *ev)
+{
+	uint32_t loc = (uint32_t)rd_field(d, rec, &d->hi_buckets);
+	uint32_t off = loc & 0xffff, len = loc >> 16;
+	uint64_t khz = rd_field(d, rec, &d->hi_khz);
+	uint64_t stage = (uint32_t)rd_field(d, rec, &d->hi_stage);
+	uint64_t stages = (uint32_t)rd_field(d, rec, &d->hi_stages);
+	uint32_t bits = (uint32_t)rd_field(d, rec, &d->hi_bits);
+	uint32_t lo = (uint32_t)rd_field(d, rec, &d->hi_lo), n = len / 4;
+
+	if (d->hi_buckets.is_signed)	/* __rel_loc: from the field's end */
+		off += d->hi_buckets.offset + d->hi_buckets.size;
+	if (rd_field(d, rec, &d->hi_abi) != ENTRY_STAGE_ABI || bits < 1 || bits > 7 ||
+	    stage > stages || stages > 64 || len % 4 || n > ET_KHIST_MAX_BUCKETS ||
+	    (uint64_t)off + len > (uint64_t)rec->size ||
+	    (uint64_t)lo + n > (uint64_t)(33 - bits) << bits) {
+		s->abi_errors++;
+		return false;
+	}
+	ev->kind = ET_EV_HIST;
+	ev->hist.cpu = (int)rd_field(d, rec, &d->hi_cpu);
+	ev->hist.nr = (int)rd_field(d, rec, &d->hi_nr);
+	ev->hist.work = (uint32_t)rd_field(d, rec, &d->hi_work);
+	ev->hist.sample = (uint32_t)rd_field(d, rec, &d->hi_sample);
+	ev->hist.khz = khz;
+	ev->hist.stamp_ns = et_stamp_ns(rd_field(d, rec, &d->hi_cost), khz);
+	ev->hist.agg_ns = et_stamp_ns(rd_field(d, rec, &d->hi_agg_cost), khz);
+	ev->hist.dropped = (uint32_t)rd_field(d, rec, &d->hi_dropped);
+	ev->hist.count = (uint64_t)rd_field(d, rec, &d->hi_count);
+	ev->hist.sum = (uint64_t)rd_field(d, rec, &d->hi_sum);
+	ev->hist.sumsq = (uint64_t)rd_field(d, rec, &d->hi_sumsq);
+	ev->hist.agg = (uint64_t)rd_field(d, rec, &d->hi_agg);
+	ev->hist.min = (uint32_t)rd_field(d, rec, &d->hi_min);
+	ev->hist.max = (uint32_t)rd_field(d, rec, &d->hi_max);
+	ev->hist.bits = bits;
+	ev->hist.lo = lo;
+	if (!ev->hist.count || ev->hist.min > ev->hist.max ||
+	    (stage == stages) != (n > 0)) {
+		s->abi_errors++;
+		return false;
+	}
+	if (stage == stages) {
+		ev->hist.stage = ET_STAGE_TOTAL;
+	} else if (stage < (uint64_t)d->kmap_len && d->kmap[stage] >= 0) {
+		ev->hist.stage = d->kmap[stage];
+	} else {
+		s->unknown_stages++;
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		s->hi_buf[i] = (uint32_t)rd_u(d, (const char *)rec->data + off + 4 * i, 4);
+	ev->hist.buckets = s->hi_buf;
+	ev->hist.nr_buckets = n;
+	return true;
+}
 
 static const char *exec_comm(const char *file, int len, char *buf)
 {
@@ -613,6 +692,8 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 			et_ticks_ns(rd_field(d, rec, &d->su_span), khz) : 0;
 		return true;
 	}
+	case H_HIST:
+		return decode_hist(d, rec, s, ev);
 	case H_CALIB: {
 		uint64_t hz = rd_field(d, rec, &d->ca_hz);
 		/* thousandths of a tick (of a cycle: PMU) to ns */

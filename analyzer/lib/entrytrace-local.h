@@ -44,6 +44,9 @@ extern const struct et_syscall_table et_syscall_tables[];
 /* ------------------------------------------------------------------ */
 /* decode.c: the field table                                           */
 
+/* entry_stage_hist: the most buckets one event can carry (a ring buffer page). */
+#define ET_KHIST_MAX_BUCKETS	1024
+
 struct et_field {
 	int offset;
 	int size;
@@ -69,6 +72,7 @@ enum et_handler_kind {
 	H_STAGE,
 	H_SUMMARY,
 	H_CALIB,
+	H_HIST,
 };
 
 struct et_decoder {
@@ -99,6 +103,10 @@ struct et_decoder {
 	bool have_su_span;	/* series v3's summary carries span */
 	struct et_field ca_source, ca_hz, ca_sample, ca_epoch, ca_min, ca_median,
 		ca_agg, ca_scratch, ca_failed, ca_abi;
+	/* entry_stage_hist (series v3's aggregation) */
+	struct et_field hi_abi, hi_cpu, hi_nr, hi_work, hi_stage, hi_stages, hi_sample, hi_khz,
+		hi_cost, hi_agg_cost, hi_dropped, hi_count, hi_sum, hi_sumsq, hi_agg,
+		hi_min, hi_max, hi_bits, hi_lo, hi_buckets;
 	int su_nr_delta;	/* the summary's slots in this file */
 	/*
 	 * The recording's stage ids to this analyzer's, by name: from
@@ -125,6 +133,7 @@ struct et_scratch {
 	char comm_a[ET_COMM_LEN + 1];
 	char comm_b[ET_COMM_LEN + 1];
 	uint64_t *su_buf;	/* summary deltas, ns, by this analyzer's stage id */
+	uint32_t hi_buf[ET_KHIST_MAX_BUCKETS];	/* a hist event's buckets, host order */
 	uint64_t abi_errors;	/* entry_stage events that do not fit the ABI */
 	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
 };

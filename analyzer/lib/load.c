@@ -32,6 +32,20 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	const struct et_load_opts *o = c->o;
 	bool incomplete = sc->flags & ET_SC_INCOMPLETE;
 
+	/* an aggregated cell: into the stats; no syscall to tap, pass or list */
+	if (sc->flags & ET_SC_CELL) {
+		if (c->filtering && !et_filter_match(&c->filter, sc, c->first_ts)) {
+			ld->filtered_out += sc->stage_mask & (1ull << ET_STAGE_TOTAL) ?
+					    sc->cell->hist.count : 0;
+			return;
+		}
+		if (o->no_stats)
+			return;
+		if (!et_stats_add(ld->stats, sc) ||
+		    (ld->run_stats && !et_stats_add(ld->run_stats[c->cur], sc)))
+			c->failed = true;
+		return;
+	}
 	if (o->tap)
 		o->tap(sc, o->tap_data);
 	if (incomplete && o->keep_excluded) {
@@ -152,10 +166,16 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 		return ET_ERR_NOMEM;
 	}
 	*f = *et_source_file(s);
-	ld->seen += f->tl.syscalls;
+	if (f->tl.hist_cells && f->tl.syscalls) {
+		snprintf(errbuf, errlen, "%s: has both entry_stage_hist cells and syscall events: "
+			 "the cells count the same syscalls again; record one of them", path);
+		return ET_ERR_USAGE;
+	}
+	ld->seen += f->tl.syscalls + f->tl.hist_syscalls;
 	ld->damaged += et_source_damaged(s);
+	/* the kernel's aggregation tables full: staged syscalls it left out */
 	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
-		    f->counts.lost_events + f->counts.lost_unknown;
+		    f->counts.lost_events + f->counts.lost_unknown + f->tl.hist_dropped;
 	return ET_OK;
 }
 

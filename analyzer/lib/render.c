@@ -107,6 +107,19 @@ static void text_stamps(const struct et_timeline_counts *tl, const char *unit, F
 	if (tl->sample > 1)
 		fprintf(out, "sampling:    the kernel staged one syscall in %u of each task (entry_stage.sample): counts are 1/%u of the syscalls made\n",
 			tl->sample, tl->sample);
+	if (tl->hist_cells)
+		fprintf(out, "aggregated:  %" PRIu64 " cells of the kernel's tables (entry_stage_hist) hold %" PRIu64
+			" syscalls: stages have count, mean, spread, min and max; totals a histogram; no tasks or errnos\n",
+			tl->hist_cells, tl->hist_syscalls);
+	if (tl->hist_dropped)
+		fprintf(out, "             %8" PRIu64 " staged syscalls found their CPU's table full (entry_stage.hist_dropped): not in these figures\n",
+			tl->hist_dropped);
+	if (tl->hist_orphans)
+		fprintf(out, "             %8" PRIu64 " stage cells came without their span: left out (damage)\n",
+			tl->hist_orphans);
+	if (tl->hist_saturated)
+		fprintf(out, "             %8" PRIu64 " cells' sums of squares saturated in the kernel: their spread shows as 0\n",
+			tl->hist_saturated);
 }
 
 /* ------------------------------------------------------------------ */
@@ -231,9 +244,12 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	}
 	fprintf(out, "\n");
 	text_damage(&f->counts, out);
-	fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, by %" PRIu64 " task%s",
-		f->tl.syscalls, f->tl.complete, f->tl.syscall_tasks,
-		f->tl.syscall_tasks == 1 ? "" : "s");
+	if (f->tl.hist_cells && !f->tl.syscalls)
+		fprintf(out, "syscalls:    none one at a time: the kernel aggregated them (below)");
+	else
+		fprintf(out, "syscalls:    %" PRIu64 " seen, %" PRIu64 " complete, by %" PRIu64 " task%s",
+			f->tl.syscalls, f->tl.complete, f->tl.syscall_tasks,
+			f->tl.syscall_tasks == 1 ? "" : "s");
 	if (f->tl.tasks != f->tl.syscall_tasks)
 		fprintf(out, " (%" PRIu64 " in all events)", f->tl.tasks);
 	if (f->tl.seq_lost)
@@ -474,7 +490,7 @@ static int render_text(const struct et_report *rep, FILE *out)
 			k->text_tail(rep, out);
 		return 0;
 	}
-	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within 0.4%%%s%s\n",
+	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within %s%s%s\n",
 		et_stats_syscalls(rep->stats),
 		k && k->legend ? k->legend :
 		et_info_virtual_clock(&rep->files[0].info) ?
@@ -482,6 +498,7 @@ static int render_text(const struct et_report *rep, FILE *out)
 		 "times in virtual time (QEMU -icount: 1 ns per guest instruction)") :
 		rep->unit == ET_UNIT_NS ? "times in ns" : rep->unit == ET_UNIT_US ? "times in us" :
 		rep->unit == ET_UNIT_MS ? "times in ms" : "times in s",
+		rep->files[0].tl.hist_cells ? "1.6% (the kernel's buckets)" : "0.4%",
 		rep->exclusive ? "; exclusive of interrupts and preemption" : "",
 		rep->no_overhead ? "; tracer overhead taken off" : "");
 	if (rep->exclusive || rep->no_overhead)
@@ -573,6 +590,10 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		", \"stray_events\": %" PRIu64 ", \"duplicate_stages\": %" PRIu64, f->tl.syscalls,
 		f->tl.complete, f->tl.syscall_tasks, f->tl.tasks, f->tl.seq_lost, f->tl.stray,
 		f->tl.dup_stage);
+	fprintf(out, ",\n       \"aggregated\": {\"cells\": %" PRIu64 ", \"syscalls\": %" PRIu64
+		", \"kernel_dropped\": %" PRIu64 ", \"orphan_cells\": %" PRIu64
+		", \"saturated\": %" PRIu64 "}", f->tl.hist_cells, f->tl.hist_syscalls,
+		f->tl.hist_dropped, f->tl.hist_orphans, f->tl.hist_saturated);
 	fprintf(out, ",\n       \"flagged\": {");
 	for (int b = 0, n = 0; b < 16; b++)
 		if (flag_names[b])

@@ -302,12 +302,38 @@ static bool add_groups(struct et_stats *st, struct et_row *r,
 	return true;
 }
 
+/*
+ * An aggregated cell (ET_SC_CELL): merged into its cell as it is; the
+ * total's count is the syscalls.  Cells have no task, CPU of entry or
+ * errno: the breakdowns do not see them.
+ */
+static bool add_cell(struct et_stats *st, const struct et_syscall *sc)
+{
+	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
+	struct et_row *r = row_get(st, sc->nr, work);
+	int stage = __builtin_ctzll(sc->stage_mask);
+	struct et_cell *c;
+
+	if (!r || !(c = cell_get(st, r, stage)) || !et_hist_merge(&c->hist, &sc->cell->hist))
+		return false;
+	st->dirty = true;
+	c->agg_count += sc->cell->occurrences;
+	if (stage == ET_STAGE_TOTAL) {
+		st->syscalls += sc->cell->hist.count;
+		r->syscalls += sc->cell->hist.count;
+	}
+	return true;
+}
+
 bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 {
 	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
 	uint64_t mask = sc->stage_mask;
-	struct et_row *r = row_get(st, sc->nr, work);
+	struct et_row *r;
 
+	if (sc->flags & ET_SC_CELL)
+		return add_cell(st, sc);
+	r = row_get(st, sc->nr, work);
 	if (!r)
 		return false;
 	st->dirty = true;

@@ -437,6 +437,9 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 	case ET_EV_CALIB:
 		tl_stage_calib(tl, ev);
 		return 0;
+	case ET_EV_HIST:
+		tl_hist_event(tl, ev);
+		return 0;
 	default:
 		break;
 	}
@@ -567,6 +570,7 @@ void et_timeline_finish(struct et_timeline *tl)
 		tl_emit(tl, t, CUR(t));
 		t->has_cur = false;
 	}
+	tl_hist_finish(tl);
 	/* never renamed in the trace: the saved cmdlines name is right */
 	et_timeline_release_held(tl);
 	/*
@@ -604,6 +608,7 @@ void et_timeline_free(struct et_timeline *tl)
 	free(tl->slots);
 	free(tl->cpus);
 	et_hist_fini(&tl->cost);
+	tl_hist_free(tl);
 	free(tl);
 }
 

@@ -134,6 +134,7 @@ struct et_timeline {
 	uint32_t sample;	/* 1-in-N: seq steps of N are not losses */
 
 	struct et_timeline_counts counts;
+	struct tl_hist_pend *hist;	/* timeline-hist.c: a cell's stages until its span */
 };
 
 static inline void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
@@ -199,6 +200,10 @@ void tl_stock_rseq(struct et_task *t);
 void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
+/* timeline-hist.c: aggregated cells to the sink as ET_SC_CELL records */
+void tl_hist_event(struct et_timeline *tl, const struct et_event *ev);
+void tl_hist_finish(struct et_timeline *tl);
+void tl_hist_free(struct et_timeline *tl);
 void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 
 /* overlay.c */

@@ -134,7 +134,7 @@ static void detect_mode(struct et_trace *t)
 
 	if (p & ET_HAVE_STAGES)
 		t->info.mode = ET_MODE_STAGES;
-	else if (p & ET_HAVE_SUMMARY)
+	else if (p & (ET_HAVE_SUMMARY | ET_HAVE_HIST))
 		t->info.mode = ET_MODE_SUMMARY;
 	else
 		t->info.mode = ET_MODE_STOCK;
@@ -143,7 +143,7 @@ static void detect_mode(struct et_trace *t)
 bool et_trace_set_mode(struct et_trace *t, enum et_mode mode)
 {
 	unsigned int need = mode == ET_MODE_STAGES  ? ET_HAVE_STAGES :
-			    mode == ET_MODE_SUMMARY ? ET_HAVE_SUMMARY :
+			    mode == ET_MODE_SUMMARY ? ET_HAVE_SUMMARY | ET_HAVE_HIST :
 						      ET_HAVE_RAW_SYSCALLS;
 
 	if (!(t->info.present & need))
@@ -824,6 +824,12 @@ static const char *const invisible_summary_span[] = {
 	NULL,
 };
 
+static const char *const invisible_hist[] = {
+	"aggregated (entry_stage_hist): the kernel's cells, not syscalls: no tasks, errnos, times or user_gap; a stage has count, mean, spread, min and max, no percentiles",
+	"total is the kernel's span less a stamp and the stages after the burst, its percentiles from the kernel's histogram (1/32 of a power of two); untimed is not computed",
+	NULL,
+};
+
 static const char *const invisible_summary[] = {
 	"summary mode: stage durations only, no stage start times; total is the sum of the top-level stages but emit (code between stages is not timed, and user_gap absorbs it; emit is not in user_gap)",
 	"interrupt and off-CPU time cannot be placed inside a syscall from one event per syscall: irq and off_cpu are not computed",
@@ -846,7 +852,9 @@ size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **l
 		base = present & ET_HAVE_CT ? invisible_stock_ct : invisible_stock;
 		break;
 	case ET_MODE_SUMMARY:
-		base = present & ET_HAVE_SPAN ? invisible_summary_span : invisible_summary;
+		base = present & ET_HAVE_SPAN ? invisible_summary_span :
+		       (present & (ET_HAVE_HIST | ET_HAVE_SUMMARY)) == ET_HAVE_HIST ?
+		       invisible_hist : invisible_summary;
 		break;
 	case ET_MODE_STAGES:
 		break;
@@ -878,6 +886,7 @@ char *et_present_str(unsigned int present, char *buf, size_t size)
 		{ ET_HAVE_TASK, "sched_process_*" },
 		{ ET_HAVE_STAGES, "entry_stage:entry_stage_time" },
 		{ ET_HAVE_SUMMARY, "entry_stage:entry_stage_summary" },
+		{ ET_HAVE_HIST, "entry_stage:entry_stage_hist" },
 	};
 	size_t len = 0;
 
