@@ -1,0 +1,68 @@
+# SPDX-License-Identifier: GPL-2.0
+# Aggregation (entry_stage_hist, series v3): the kernel keeps per-CPU cells
+# of (syscall, path signature) and writes them once, at a flush.  Each
+# recording ARCH-BASE-aggregate.dat was made in the boot that made its
+# ARCH-BASE-aggregate-compact.dat (scripts/guest/plan-aggregate.sh: the
+# same sysloop run, compact and then aggregated), so the analyzer must give
+# the same syscalls and stage times from both, as stamped (--raw-stamps):
+# counts (but the shell's few calls), means within 1% (or 2 ns), a total's
+# median within its kernel bucket (1/32 of a power of two) of the compact
+# one's.
+. "$(dirname "$0")/lib.sh"
+
+# stat FILE.json SYSCALL STAGE FIELD: one cell's statistic, or None
+stat() { jget "$1" "([c['$4'] for c in d['cells'] if c['syscall'] == '$2' and c['stage'] == '$3'] or [None])[0]"; }
+
+na=0
+for a in "$DATA"/*-aggregate.dat; do
+	[ -f "$a" ] || continue
+	k=$(basename "$a" -aggregate.dat) c=$DATA/$k-aggregate-compact na=$((na + 1))
+	check "$k: aggregated, the report reads it (exit 0)" "$ET" report "$a"
+	# raw stamps: the compact recording may lack the AGG pair's calibration
+	# (its entry_stage_calib came before -F's task), which the cells carry
+	"$ET" report --raw-stamps --json "$a" > a.json 2> a.err
+	"$ET" report --raw-stamps --json "$c.dat" > c.json 2> c.err
+	"$ET" report "$a" > a.txt 2>&1
+	check "$k: the header says the figures are the kernel's cells" grep -q '^aggregated: .* cells' a.txt
+	expect_eq "$k: nothing left out (kernel dropped, orphan cells, ABI errors)" \
+		"$(jget a.json "[d['files'][0]['syscalls']['aggregated'][k] for k in ('kernel_dropped', 'orphan_cells')] + [d['files'][0]['abi_errors']]")" \
+		"[0, 0, 0]"
+	for sc in getppid kill; do
+		n=$(expected $sc "$c.expect") an=$(stat a.json $sc total count)
+		# the kernel aggregates every task: the recording's shell adds a few
+		check "$k $sc: the aggregated total counts every call sysloop made ($n of $an)" \
+			test "$an" -ge "$n" -a "$an" -le $((n + 5))
+		cn=$(stat c.json $sc total count)
+		check "$k $sc: the compact total, every call but the run's last (its tail never comes) ($cn of $n)" \
+			test "$cn" -ge $((n - 1)) -a "$cn" -le "$n"
+		ae=$(stat a.json $sc emit mean) ce=$(stat c.json $sc emit mean)
+		check "$k $sc: the burst (emit) writes no event aggregated: $ae ns against $ce" \
+			python3 -c "import sys; sys.exit(not float('$ae') < float('$ce'))"
+		am=$(stat a.json $sc total p50) cm=$(stat c.json $sc total p50)
+		check "$k $sc: total median $am ns aggregated, $cm compact: within a kernel bucket" \
+			python3 -c "import sys; a, c = float('$am'), float('$cm'); sys.exit(not abs(a - c) <= c / 32 + 1)"
+		# every stage the compact recording has, with its mean
+		stages=$(jget c.json "' '.join(c['stage'] for c in d['cells'] if c['syscall'] == '$sc' and c['stage'] not in ('total', 'untimed', 'user_gap', 'emit'))")
+		bad=$(python3 - a.json c.json "$sc" "$stages" <<'EOF'
+import json, sys
+a, c = (json.load(open(f)) for f in sys.argv[1:3])
+sc, stages = sys.argv[3], sys.argv[4].split()
+def cell(d, st):
+    return next((x for x in d['cells'] if x['syscall'] == sc and x['stage'] == st), None)
+bad = []
+for st in stages:
+    x, y = cell(a, st), cell(c, st)
+    if x is None or abs(x['mean'] - y['mean']) > max(2, y['mean'] / 100):
+        bad.append('%s %s/%s' % (st, x and round(x['mean'], 1), round(y['mean'], 1)))
+print(len(stages), ' '.join(bad) or 'none')
+EOF
+)
+		check "$k $sc: every stage's mean as the compact recording's (stages, differing: $bad)" \
+			test "${bad#* }" = none -a "${bad%% *}" -ge 10
+	done
+	# --pid cannot see a cell: a cell has no task; --syscall can
+	"$ET" report --json -s getppid "$a" > s.json 2>/dev/null
+	expect_eq "$k: -s getppid keeps getppid's cells alone" \
+		"$(jget s.json "sorted(set(c['syscall'] for c in d['cells']))")" "['getppid']"
+done
+check "an aggregated recording was checked ($na)" test "$na" -ge 1
