@@ -65,6 +65,10 @@ static const char record_usage[] =
 	"  -b, --buffer-size=KB   ring buffer per CPU (default 20000; smaller ones overran\n"
 	"                         under load)\n"
 	"      --summary          entrytrace kernel: only the summary event per syscall\n"
+	"      --aggregate        entrytrace kernel (series v3): only entry_stage_hist:\n"
+	"                         nothing per syscall; the kernel's cells of every task\n"
+	"                         are flushed into the recording when it ends (the pid\n"
+	"                         filters are cleared for that)\n"
 	"      --file-version=N   trace.dat version 7 (default) or 6\n"
 	"      --compression=C    zstd (default for version 7), none, or another\n"
 	"                         algorithm libtracecmd knows; version 6 is uncompressed\n"
@@ -89,6 +93,7 @@ static const char record_usage[] =
 
 enum {
 	OPT_SUMMARY = 256,
+	OPT_AGGREGATE,
 	OPT_FILE_VERSION,
 	OPT_COMPRESSION,
 };
@@ -529,6 +534,8 @@ static int record(const struct record_opts *o)
 	while (et_session_wait(r.s, POLL_MS))
 		if (drain_all(&r, false))
 			goto out;
+	if (o->session.aggregate && et_session_flush_hist(r.s))
+		goto out;
 	et_session_stop(r.s);
 	if (drain_all(&r, false) || drain_all(&r, true))
 		goto out;
@@ -552,6 +559,7 @@ int cmd_record(int argc, char **argv)
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "summary", no_argument, NULL, OPT_SUMMARY },
+		{ "aggregate", no_argument, NULL, OPT_AGGREGATE },
 		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -602,6 +610,9 @@ int cmd_record(int argc, char **argv)
 		case OPT_SUMMARY:
 			o.session.summary = true;
 			break;
+		case OPT_AGGREGATE:
+			o.session.aggregate = true;
+			break;
 		case OPT_FILE_VERSION:
 			o.file_version = (int)strtol(optarg, &end, 10);
 			if (*end || (o.file_version != 6 && o.file_version != 7)) {
@@ -629,6 +640,10 @@ int cmd_record(int argc, char **argv)
 		o.session.cmd = argv + optind;
 	if (o.session.pid && (o.session.all || o.session.cmd)) {
 		fprintf(stderr, "entrytrace record: -p goes alone, without -a or a command\n");
+		goto bad;
+	}
+	if (o.session.summary && o.session.aggregate) {
+		fprintf(stderr, "entrytrace record: --summary and --aggregate are two modes: give one\n");
 		goto bad;
 	}
 	if (!o.session.pid && !o.session.all && !o.session.cmd) {

@@ -238,6 +238,18 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 			s->who);
 		return ET_EXIT_USAGE;
 	}
+	if (o->aggregate) {
+		if (!tracefs_event_file_exists(s->instance, "entry_stage", "entry_stage_hist",
+					       "enable")) {
+			fprintf(stderr, "%s: --aggregate needs an entrytrace kernel with entry_stage:entry_stage_hist (series v3)\n",
+				s->who);
+			return ET_EXIT_USAGE;
+		}
+		/* cells only: no task, no interrupt, nothing per syscall */
+		if (enable_one(s, "entry_stage", "entry_stage_hist") < 0)
+			return ET_EXIT_FAIL;
+		goto user;
+	}
 	if (enable_class(s, REC_TASK))
 		return ET_EXIT_FAIL;
 	if (stages) {
@@ -249,6 +261,7 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 		if (enable_class(s, REC_STOCK) || enable_class(s, REC_IRQ))
 			return ET_EXIT_FAIL;
 	}
+user:
 	for (int i = 0; i < o->nr_events; i++) {
 		int r = enable_user_event(s, o->events[i]);
 
@@ -557,6 +570,31 @@ void et_session_end_cmd(struct et_session *s)
 	if (et_session_running(s))
 		signal_followed(s, SIGKILL);
 	reap(s);
+}
+
+#define HIST_FLUSH "/sys/module/entry_stage/parameters/hist_flush"
+
+int et_session_flush_hist(struct et_session *s)
+{
+	int fd;
+
+	/* the cells are written in this process's context: no pid filter */
+	if (tracefs_file_exists(s->instance, "set_event_pid") &&
+	    write_file(s, "set_event_pid", ""))
+		return ET_EXIT_FAIL;
+	if (tracefs_file_exists(s->instance, "set_event_notrace_pid") &&
+	    write_file(s, "set_event_notrace_pid", ""))
+		return ET_EXIT_FAIL;
+	fd = open(HIST_FLUSH, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write(fd, "1", 1) != 1) {
+		fprintf(stderr, "%s: cannot write %s: %s: the kernel's cells are not in the recording\n",
+			s->who, HIST_FLUSH, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return ET_EXIT_FAIL;
+	}
+	close(fd);
+	return ET_EXIT_OK;
 }
 
 void et_session_stop(struct et_session *s)

@@ -19,6 +19,7 @@ struct et_session_opts {
 	int nr_events;
 	unsigned long buffer_kb;	/* per CPU */
 	bool summary;		/* entrytrace kernel: entry_stage:summary only */
+	bool aggregate;		/* entrytrace kernel: entry_stage_hist only */
 	bool all;		/* -a: system-wide, the session's threads excluded */
 	int pid;		/* -p: a running task and its new children; 0: none */
 	char **cmd;		/* -- CMD: started and followed with its children */
@@ -33,6 +34,12 @@ struct et_session;
  * Returns an ET_EXIT_* code and says why on stderr.
  */
 int et_session_new(const struct et_session_opts *opts, struct et_session **sp);
+/*
+ * --aggregate, before et_session_stop(): let this process's events through
+ * the pid filters and write entry_stage.hist_flush, so that the kernel's
+ * cells go into the instance.  Returns an ET_EXIT_* code, says why.
+ */
+int et_session_flush_hist(struct et_session *s);
 /* Turn recording on and let the command run. */
 int et_session_start(struct et_session *s);
 /*

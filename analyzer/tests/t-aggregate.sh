@@ -60,6 +60,17 @@ EOF
 		check "$k $sc: every stage's mean as the compact recording's (stages, differing: $bad)" \
 			test "${bad#* }" = none -a "${bad%% *}" -ge 10
 	done
+	# the analyzer's own recorder in the guest, --aggregate: the same cells
+	o=$DATA/$k-aggregate-own.dat
+	"$ET" report --raw-stamps --json "$o" > o.json 2> o.err
+	for sc in getppid kill; do
+		n=$(expected $sc "$c.expect") on=$(stat o.json $sc total count)
+		check "$k $sc: entrytrace record --aggregate holds every call too ($n of $on)" \
+			test "$on" -ge "$n" -a "$on" -le $((n + 5))
+		om=$(stat o.json $sc total p50) cm=$(stat c.json $sc total p50)
+		check "$k $sc: and its total median, $om ns, the compact one's ($cm)" \
+			python3 -c "import sys; a, c = float('$om'), float('$cm'); sys.exit(not abs(a - c) <= c / 32 + 1)"
+	done
 	# --pid cannot see a cell: a cell has no task; --syscall can
 	"$ET" report --json -s getppid "$a" > s.json 2>/dev/null
 	expect_eq "$k: -s getppid keeps getppid's cells alone" \

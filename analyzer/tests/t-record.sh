@@ -207,6 +207,9 @@ expect_exit "record -p with -a" 2 "$ET" record -a -p 1
 expect_exit "record --file-version 5" 2 "$ET" record --file-version 5 -- true
 expect_exit "version 6 cannot be compressed" 2 "$ET" record --file-version 6 --compression zstd -- true
 expect_exit "record -b 0" 2 "$ET" record -b 0 -- true
+expect_exit "record --summary --aggregate: two modes" 2 "$ET" record --summary --aggregate -- true
+# this host's kernel has no entry_stage_hist (t-aggregate has a guest's recording)
+expect_exit "record --aggregate on a kernel without entry_stage_hist" 2 "$ET" record --aggregate -o x.dat -- true
 expect_exit "top -a with -p" 2 "$ET" top -a -p 1
 expect_exit "top -d 0" 2 "$ET" top -d 0
 expect_exit "record -p of no process" 2 "$ET" record -p 999999999 -o x.dat

@@ -21,3 +21,10 @@ cat $out/aggregate.out
 echo "hist_dropped $(cat $M/hist_dropped)" | tee $out/aggregate.dropped
 trace-cmd report -i $out/aggregate.dat 2>/dev/null | grep -c 'entry_stage_hist:' >$out/aggregate.cells || true
 echo "cells $(cat $out/aggregate.cells)"
+# the analyzer's own recorder, where the guest has it (kernel-guest --bin
+# entrytrace): --aggregate flushes the cells into its recording at the end
+if command -v entrytrace >/dev/null; then
+	entrytrace record -q --aggregate -o $out/own.dat -- /work/sysloop -n $N $MODES \
+		>$out/own.out 2>$out/own.err
+	cat $out/own.out
+fi
