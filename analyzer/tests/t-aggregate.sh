@@ -77,3 +77,36 @@ EOF
 		"$(jget s.json "sorted(set(c['syscall'] for c in d['cells']))")" "['getppid']"
 done
 check "an aggregated recording was checked ($na)" test "$na" -ge 1
+
+# Damaged cells are said and exit 8, from an uncompressed copy of the
+# recording with one field of one event changed (trace-records finds it)
+a=$DATA/x86_64-7.3-aggregate.dat
+trace-cmd convert --file-version 6 --compression none -i "$a" -o v6.dat >/dev/null 2>&1
+expect_exit "the undamaged copy exits 0" 0 sh -c "'$ET' report v6.dat >/dev/null && echo ok >&2"
+# poke NAME FIELD N VALUE: the N-th entry_stage_hist event's FIELD set to VALUE
+poke() {
+	local at size
+	read -r _ at size _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_hist "$2" | sed -n "$3p")"
+	python3 -c "
+import sys; d = bytearray(open('v6.dat', 'rb').read())
+d[$at:$at + $size] = int('$4').to_bytes($size, 'little'); open('$1.dat', 'wb').write(d)"
+}
+# the cells of the first (syscall, path): stages, then the span
+first=$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_hist stage | wc -l)
+span=$(trace-cmd report -i v6.dat 2>/dev/null | grep 'entry_stage_hist:' | python3 -c "
+import re, sys
+for i, l in enumerate(sys.stdin, 1):
+    if re.search(r' stage=(\d+) stages=\1 ', l):
+        print(i)
+        break")
+check "the copy has cells ($first) and a span among them (event $span)" test "$first" -gt 0 -a -n "$span"
+poke count count "$span" 999999
+expect_exit "a span whose buckets do not add up to its count: exit 8" 8 "$ET" report count.dat
+"$ET" report --json count.dat > count.json 2>/dev/null
+expect_eq "...counted as an ABI error" "$(jget count.json "d['files'][0]['abi_errors']")" 1
+poke stage stage 1 200
+expect_exit "a stage id beyond the event's stages: exit 8" 8 "$ET" report stage.dat
+poke orphan nr "$span" 4242
+"$ET" report --json orphan.dat > orphan.json 2>/dev/null
+expect_eq "a span of another syscall than its stages: the stages are orphans, left out" \
+	"$(jget orphan.json "d['files'][0]['syscalls']['aggregated']['orphan_cells'] > 0 and d['files'][0]['damaged']")" True
