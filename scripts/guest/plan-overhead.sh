@@ -1,12 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: sysloop loop times (under -icount: instructions) for each of
 # MODES with the entry_stage events off, per-stage on, compact on (and
-# compact under entry_stage.sample 16, 64, 256), and raw_syscalls on; then
+# compact under entry_stage.sample 16, 64, 256; aggregation, entry_stage_hist,
+# under sample 1, 16, 64, then one flush), and raw_syscalls on; then
 # one compact recording's text (the stamp calibration and stage times).
 # With entry_stage.window (series v3): compact under sample WSAMPLE and a
 # window of WMS ms, getppid, WN iterations (many windows), with the number
 # of events the kernel wrote in each round (the staged syscalls).
-# /plan.env sets N, ROUNDS, MODES, WN, WSAMPLE and WMS.
+# The same windows aggregated (entry_stage_hist), the staged count from the
+# flush's getppid spans.
+# /plan.env sets N, ROUNDS, MODES, WN, WSAMPLE, WMS and GETPPID (its number).
 out=$1
 set -eu
 . /plan.env
@@ -37,6 +40,24 @@ if [ -d $E ]; then
 		run compact-sample$n
 	done
 	echo 1 >$P
+	H=$E/entry_stage_hist
+	if [ -d $H ]; then
+		# aggregation (series v3): the hist event alone, nothing is
+		# written per syscall; one flush at the end writes every cell
+		echo 0 >$E/enable
+		echo >$T/trace
+		echo 1 >$H/enable
+		run aggregate
+		for n in 16 64; do
+			echo $n >$P
+			run aggregate-sample$n
+		done
+		echo 1 >$P
+		echo 1 >/sys/module/entry_stage/parameters/hist_flush
+		grep -E 'entry_stage_hist:' $T/trace >$out/aggregate-trace.txt || true
+		cat /sys/module/entry_stage/parameters/hist_dropped >$out/aggregate-dropped.txt
+		echo 0 >$H/enable
+	fi
 	W=/sys/module/entry_stage/parameters/window
 	if [ -e $W ] && [ "${WN:-0}" -gt 0 ]; then
 		# staging off and on again: the window is read when it goes on
@@ -59,6 +80,22 @@ if [ -d $E ]; then
 				$out/sysloop.out >>$out/window.txt
 		done
 		echo 0 >$E/enable
+		# the same windows aggregated: the staged syscalls are the
+		# getppid spans the flush writes (no event per syscall)
+		if [ -d $E/entry_stage_hist ]; then
+			echo 1 >$E/entry_stage_hist/enable
+			for r in $(seq $ROUNDS); do
+				echo >$T/trace
+				/work/sysloop -t -n $WN getppid >$out/sysloop.out
+				echo 1 >/sys/module/entry_stage/parameters/hist_flush
+				w=$(grep 'entry_stage_hist:' $T/trace | grep " nr=$GETPPID " |
+					sed -n 's/.* stage=\([0-9]*\) stages=\1 count=\([0-9]*\) .*/\2/p' |
+					awk '{ n += $1 } END { print n + 0 }')
+				sed -n "s/^sysloop-time: getppid \([0-9]*\).*/awindow $WSAMPLE $WMS getppid \1 $WN $w/p" \
+					$out/sysloop.out >>$out/window.txt
+			done
+			echo 0 >$E/entry_stage_hist/enable
+		fi
 		echo 0 >$W
 		echo 1 >$P
 	fi

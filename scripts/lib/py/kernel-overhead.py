@@ -41,10 +41,27 @@ res['calib'] = calib
 try:
     for line in open(f'{pre}-entrytrace-{cmode}/out/window.txt'):
         p = line.split()
-        if len(p) == 7 and p[0] == 'window':
+        if len(p) == 7 and p[0] in ('window', 'awindow'):
             t, it, w = int(p[4]), int(p[5]), int(p[6])
-            res.setdefault('window', []).append({'sample': int(p[1]), 'ms': int(p[2]), 'mode': p[3],
-                                                 'per_iter': t / it, 'n': it, 'events': w})
+            # awindow: aggregated, w the staged getppids the flush counted
+            res.setdefault(p[0], []).append({'sample': int(p[1]), 'ms': int(p[2]), 'mode': p[3],
+                                             'per_iter': t / it, 'n': it, 'events': w})
+except FileNotFoundError:
+    pass
+# aggregation: the one flush after every aggregate round, getppid's span cell
+try:
+    cells = spans = 0
+    for line in open(f'{pre}-entrytrace-{cmode}/out/aggregate-trace.txt'):
+        m = re.search(r'entry_stage_hist: (.*)$', line)
+        if not m:
+            continue
+        f = dict(re.findall(r'(\w+)=(\S+)', m.group(1)))
+        cells += 1
+        # the span's cell: stage == stages (the kernel's stage count)
+        if int(f['nr']) == sysnr.NR[arch]['getppid'] and f['stage'] == f['stages']:
+            spans += int(f['count'])
+    res['aggregate'] = {'cells': cells, 'getppid_spans': spans,
+                        'dropped': int(open(f'{pre}-entrytrace-{cmode}/out/aggregate-dropped.txt').read())}
 except FileNotFoundError:
     pass
 res['stages'] = {i: statistics.median(v) for i, v in stages.items()}
