@@ -182,14 +182,17 @@ TRACE_EVENT_FN(entry_stage_calib,
  * Aggregation: one cell of a CPU's tables, written when
  * entry_stage.hist_flush is written, in the writer's context; nothing is
  * written per syscall while it alone is enabled.  A cell is one stage
- * (stage < stages, the kernel's ENTRY_STAGE_NR) or the span (stage ==
- * stages, the last of a cell) of the staged syscalls nr with path
- * signature work that ran on cpu since the last flush: their count, sum,
- * sum of squares (U64_MAX: saturated), min and max, agg an AGG stage's
- * occurrences; the span's cell also has its log-linear histogram (bits
- * sub-buckets per power of two, see ENTRY_STAGE_HIST_BITS), buckets lo
- * onwards.  dropped counts the staged syscalls that found their CPU's
- * table full, since staging began.
+ * (stage < stages, the kernel's ENTRY_STAGE_NR) or the total (stage ==
+ * stages, the last of a cell: the span and the top-level DEFERRED stages
+ * after it but emit) of the staged syscalls nr with path signature work that ran
+ * on cpu since the last flush: their count, sum, sum of squares
+ * (U64_MAX: saturated), min and max, agg an AGG stage's occurrences; the
+ * total's cell also has its log-linear histogram (bits sub-buckets per
+ * power of two, see ENTRY_STAGE_HIST_BITS), buckets lo onwards, and
+ * counts only the syscalls whose tail came (not a task's last): a count
+ * of 0 has no buckets, min U32_MAX and max 0.  dropped
+ * counts the staged syscalls that found their CPU's table full, since
+ * staging began.
  */
 TRACE_EVENT_FN(entry_stage_hist,
 	       TP_PROTO(int cpu, int nr, u32 work, u32 stage,

@@ -69,7 +69,8 @@ enum entry_stage_kind {
  * @nr:		syscall number as the entry work left it (-1: skipped)
  * @ret:	return value, once the body returned
  * @tail_seq:	the syscall the DEFERRED stages in @ts belong to, with its
- *		@tail_work, @tail_nr and @tail_ret
+ *		@tail_work, @tail_nr and @tail_ret (and @tail_span, its span,
+ *		while entry_stage_hist is on; 0 otherwise)
  * @countdown:	syscalls of the task until the next sampled one
  * @epoch:	entry_stage_epoch when syscall @seq began, @tail_epoch when
  *		syscall @tail_seq did
@@ -98,6 +99,7 @@ struct entry_stage_task {
 	u32	countdown;
 	u32	epoch;
 	u32	tail_epoch;
+	u32	tail_span;	/* entry_stage_hist: syscall @tail_seq's span */
 	u32	flags;
 	u64	migrations;	/* PMU stamps: se.nr_migrations at entry */
 };

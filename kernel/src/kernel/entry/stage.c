@@ -668,8 +668,11 @@ void entry_stage_unreg(void)
 /*
  * Aggregation (entry_stage:entry_stage_hist).  While the event is enabled
  * the burst adds each staged syscall to its CPU's table: per (syscall,
- * path signature) a cell of moments for every stage and for the span, and
- * the span's log-linear histogram.  Nothing goes to the ring buffer per
+ * path signature) a cell of moments for every stage and for the total,
+ * and the total's log-linear histogram.  The total is the span and the
+ * top-level DEFERRED stages after it, so it is added with those, at the
+ * task's next staged burst; a syscall whose tail never comes (the task's
+ * last) has stages but no total.  Nothing goes to the ring buffer per
  * syscall.  Writing entry_stage.hist_flush writes every non-empty cell as
  * one entry_stage_hist event, in the writer's context, and empties the
  * tables.  A staged syscall that finds its CPU's table full is counted in
@@ -677,9 +680,20 @@ void entry_stage_unreg(void)
  */
 struct entry_stage_hist_slot {
 	u64				key;	/* 0: free */
-	struct entry_stage_moments	m[ENTRY_STAGE_NR + 1];	/* +1: span */
-	u32				span[ENTRY_STAGE_HIST_BUCKETS];
+	struct entry_stage_moments	m[ENTRY_STAGE_NR + 1];	/* +1: total */
+	u32				span[ENTRY_STAGE_HIST_BUCKETS];	/* the total's */
 };
+
+/*
+ * The DEFERRED stages without a parent but emit, the tracer's own: a
+ * total's part after the burst.
+ */
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, ...)		\
+	| (ENTRY_STAGE_KIND_##kind == ENTRY_STAGE_KIND_DEFERRED &&		\
+	   ENTRY_STAGE_##parent == ENTRY_STAGE_NONE ? BIT_ULL(ENTRY_STAGE_##SYM) : 0)
+static const u64 entry_stage_tail_top_mask = ~BIT_ULL(ENTRY_STAGE_EMIT) & (0
+#include <linux/entry_stage_defs.h>
+	);
 
 /* entry_stage.hist_slots: cells per CPU table (a power of two), at enable. */
 static unsigned int entry_stage_hist_slots = 64;
@@ -759,42 +773,54 @@ static __always_inline u32 entry_stage_hist_value(const struct entry_stage_task 
 	return min_t(u64, d, U32_MAX);
 }
 
-static void entry_stage_hist_stages(struct entry_stage_hist_slot *s,
-				    const struct entry_stage_task *es, u64 mask)
+/* Add the stages in @mask; returns the sum of those in entry_stage_tail_top_mask. */
+static u64 entry_stage_hist_stages(struct entry_stage_hist_slot *s,
+				   const struct entry_stage_task *es, u64 mask)
 {
+	u64 top = 0;
+	u32 v;
 	int id;
 
 	for (; mask; mask &= mask - 1) {
 		id = __ffs64(mask);
-		entry_stage_moment(&s->m[id], entry_stage_hist_value(es, id));
+		v = entry_stage_hist_value(es, id);
+		entry_stage_moment(&s->m[id], v);
 		if (entry_stage_agg_mask & BIT_ULL(id))
 			s->m[id].agg += es->count[id];
+		if (entry_stage_tail_top_mask & BIT_ULL(id))
+			top += v;
 	}
+	return top;
 }
 
 /*
- * The burst's aggregation: this syscall's stages in @ran and its @span,
- * the DEFERRED stages in @tail in the cell of the syscall they belong to.
- * The burst runs with interrupts off, on the CPU whose table it adds to.
+ * The burst's aggregation: this syscall's stages in @ran, the DEFERRED
+ * stages in @tail and the total in the cell of the syscall they belong
+ * to.  The burst runs with interrupts off, on the CPU whose table it adds
+ * to.
  */
 static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
 				 const struct entry_stage_task *es, u64 ran,
-				 u64 tail, u32 span)
+				 u64 tail)
 {
 	struct entry_stage_hist_slot *s;
+	u32 total;
 
 	lockdep_assert_irqs_disabled();
 	if (tail) {
 		s = entry_stage_hist_slot(tab, es->tail_nr, es->tail_work);
-		if (s)
-			entry_stage_hist_stages(s, es, tail);
+		if (s) {
+			total = min_t(u64, es->tail_span + entry_stage_hist_stages(s, es, tail),
+				      U32_MAX);
+			if (es->tail_span) {
+				entry_stage_moment(&s->m[ENTRY_STAGE_NR], total);
+				s->span[entry_stage_hist_index(total)]++;
+			}
+		}
 	}
 	s = entry_stage_hist_slot(tab, es->nr, es->work);
-	if (!s)
-		return;
-	entry_stage_hist_stages(s, es, ran);
-	entry_stage_moment(&s->m[ENTRY_STAGE_NR], span);
-	s->span[entry_stage_hist_index(span)]++;
+	if (s)
+		entry_stage_hist_stages(s, es, ran);
 }
 
 /* On the table's CPU, with interrupts off: move its cells to @buf. */
@@ -816,9 +842,16 @@ static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s
 		if (s->m[id].count)
 			trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
 					       id, &s->m[id], NULL, 0, 0, dropped);
-	for (lo = 0; lo < ENTRY_STAGE_HIST_BUCKETS - 1 && !s->span[lo]; lo++)
+	/* no total: the tails of the cell's syscalls have not come */
+	if (!s->m[ENTRY_STAGE_NR].count) {
+		trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
+				       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], NULL, 0, 0,
+				       dropped);
+		return;
+	}
+	for (lo = 0; !s->span[lo]; lo++)
 		;
-	for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; hi > lo && !s->span[hi]; hi--)
+	for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; !s->span[hi]; hi--)
 		;
 	trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
 			       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], s->span + lo,
@@ -964,7 +997,7 @@ void __entry_stage_burst(void)
 	struct entry_stage_task *es = t->entry_stage_cur;
 	u64 emit = es->ts[ENTRY_STAGE_EMIT][0];
 	u64 ran, tail, mask, now_ns, now, d;
-	u32 rcu = 0;
+	u32 rcu = 0, hist_span = 0;
 	int id;
 
 	ran = es->ran & ~entry_stage_deferred_mask;
@@ -996,9 +1029,11 @@ void __entry_stage_burst(void)
 	if (trace_entry_stage_hist_enabled()) {
 		struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
 
-		if (tab)
-			entry_stage_hist_add(tab, es, ran, tail,
-					     entry_stage_span(es->entry, emit));
+		if (tab) {
+			entry_stage_hist_add(tab, es, ran, tail);
+			/* this syscall's total: added with its tail */
+			hist_span = entry_stage_span(es->entry, emit);
+		}
 	}
 	if (trace_entry_stage_summary_enabled())
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
@@ -1028,6 +1063,7 @@ void __entry_stage_burst(void)
 
 	es->ts[ENTRY_STAGE_EMIT][0] = emit;
 	es->tail_ref = emit;
+	es->tail_span = hist_span;
 	es->tail_seq = es->seq;
 	es->tail_nr = es->nr;
 	es->tail_work = es->work;
