@@ -507,8 +507,9 @@ static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 	ev->hist.max = (uint32_t)rd_field(d, rec, &d->hi_max);
 	ev->hist.bits = bits;
 	ev->hist.lo = lo;
-	if (!ev->hist.count || ev->hist.min > ev->hist.max ||
-	    (stage == stages) != (n > 0)) {
+	/* a total of count 0: the cell's tails never came; it has no buckets */
+	if ((ev->hist.count ? ev->hist.min > ev->hist.max || (stage == stages) != (n > 0) :
+			      stage != stages || n)) {
 		s->abi_errors++;
 		return false;
 	}

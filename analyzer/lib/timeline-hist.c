@@ -8,12 +8,12 @@
  * syscall at a time.  Here the children a stage held are known only as
  * counts over the cell, so a stage loses c plus, per syscall on average,
  * 2c for each descendant occurrence (an AGG pair's cost for an AGG one);
- * the total is the span less one stamp and those cuts of the top-level
- * stages, plus the deferred stages, which come after the span.  Exact
- * when every syscall of the cell ran the same stages (a path signature
- * fixes the optional ones), an average otherwise.  A stage's cell has
- * moments (count, mean, spread, min, max); the total has the span's
- * histogram, its buckets at their midpoints.
+ * the total, which the kernel keeps per syscall as the span and the
+ * top-level deferred stages after it but emit, less one stamp and those cuts of
+ * the top-level stages.  Exact when every syscall of the cell ran the
+ * same stages (a path signature fixes the optional ones), an average
+ * otherwise.  A stage's cell has moments (count, mean, spread, min, max);
+ * the total has the kernel's histogram, its buckets at their midpoints.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -131,7 +131,7 @@ static bool to_sink(struct et_timeline *tl, struct tl_hist_pend *p, int stage,
 	return true;
 }
 
-/* The span's histogram, shifted by k ns, into h (its buckets' midpoints). */
+/* The total's histogram, shifted by k ns, into h (its buckets' midpoints). */
 static bool span_hist(struct et_timeline *tl, struct et_hist *h, const struct et_event *ev,
 		      double f, double k)
 {
@@ -166,17 +166,18 @@ static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const str
 	double f = per_tick(span), c = tl->raw_stamps ? 0 : tl->stamp_ns, k = -c;
 	double n = (double)span->hist.count;
 
-	for (uint64_t m = p->have; m; m &= m - 1) {
+	/*
+	 * The kernel's total is the span and the top-level deferred stages:
+	 * each top-level stage's cut, in the share of the totals it ran in
+	 * (its count also has the syscalls whose tail never came: at most 1)
+	 */
+	for (uint64_t m = n > 0 ? p->have : 0; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
-		const struct et_event *e = &p->cells[st];
-		double cut = stage_cut(tl, p, st);
+		double share = (double)p->cells[st].hist.count / n;
 
 		if (et_stages[st].parent != ET_STAGE_NONE || st == ET_STAGE_EMIT)
 			continue;
-		if (tl->deferred_mask & (1ull << st))
-			k += (f * (double)e->hist.sum - cut * (double)e->hist.count) / n;
-		else
-			k -= cut * (double)e->hist.count / n;
+		k -= stage_cut(tl, p, st) * (share < 1 ? share : 1);
 	}
 	for (uint64_t m = p->have; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
@@ -187,7 +188,9 @@ static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const str
 		to_sink(tl, p, st, p->cells[st].hist.agg);
 	}
 	et_hist_init(&p->agg.hist);
-	if (!span_hist(tl, &p->agg.hist, span, f, k)) {
+	if (!span->hist.count) {
+		/* stages without a total: their syscalls' tails never came */
+	} else if (!span_hist(tl, &p->agg.hist, span, f, k)) {
 		((struct et_trace *)tl->trace)->counts.abi_errors++;
 		et_hist_fini(&p->agg.hist);
 	} else {
