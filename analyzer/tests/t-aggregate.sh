@@ -5,9 +5,9 @@
 # ARCH-BASE-aggregate-compact.dat (scripts/guest/plan-aggregate.sh: the
 # same sysloop run, compact and then aggregated), so the analyzer must give
 # the same syscalls and stage times from both, as stamped (--raw-stamps):
-# counts (but the shell's few calls), means within 1% (or 2 ns), a total's
-# median within its kernel bucket (1/32 of a power of two) of the compact
-# one's.
+# counts (but the shell's few calls), the minimum of every stage that ran
+# on half the calls within 1% (or 2 ns), a total's median within its
+# kernel bucket (1/32 of a power of two) of the compact one's.
 . "$(dirname "$0")/lib.sh"
 
 # stat FILE.json SYSCALL STAGE FIELD: one cell's statistic, or None
@@ -29,9 +29,10 @@ for a in "$DATA"/*-aggregate.dat; do
 		"[0, 0, 0]"
 	for sc in getppid kill; do
 		n=$(expected $sc "$c.expect") an=$(stat a.json $sc total count)
-		# the kernel aggregates every task: the recording's shell adds a few
+		# the kernel aggregates every task: the recording's shell adds a
+		# few; a total comes with the tail, which the run's last call lacks
 		check "$k $sc: the aggregated total counts every call sysloop made ($n of $an)" \
-			test "$an" -ge "$n" -a "$an" -le $((n + 5))
+			test "$an" -ge $((n - 1)) -a "$an" -le $((n + 5))
 		cn=$(stat c.json $sc total count)
 		check "$k $sc: the compact total, every call but the run's last (its tail never comes) ($cn of $n)" \
 			test "$cn" -ge $((n - 1)) -a "$cn" -le "$n"
@@ -41,7 +42,7 @@ for a in "$DATA"/*-aggregate.dat; do
 		am=$(stat a.json $sc total p50) cm=$(stat c.json $sc total p50)
 		check "$k $sc: total median $am ns aggregated, $cm compact: within a kernel bucket" \
 			python3 -c "import sys; a, c = float('$am'), float('$cm'); sys.exit(not abs(a - c) <= c / 32 + 1)"
-		# every stage the compact recording has, with its mean
+		# every stage the compact recording has
 		stages=$(jget c.json "' '.join(c['stage'] for c in d['cells'] if c['syscall'] == '$sc' and c['stage'] not in ('total', 'untimed', 'user_gap', 'emit'))")
 		bad=$(python3 - a.json c.json "$sc" "$stages" <<'EOF'
 import json, sys
@@ -49,15 +50,21 @@ a, c = (json.load(open(f)) for f in sys.argv[1:3])
 sc, stages = sys.argv[3], sys.argv[4].split()
 def cell(d, st):
     return next((x for x in d['cells'] if x['syscall'] == sc and x['stage'] == st), None)
+# the stages of at least half the calls: a rare one (a pending
+# notify_resume) runs in one recording and not the other; their minima,
+# exact on both sides (a timer tick lands in one call of each run, at
+# another place, and moves a mean)
+tot = cell(c, 'total')['count']
+stages = [st for st in stages if cell(c, st)['count'] * 2 >= tot]
 bad = []
 for st in stages:
     x, y = cell(a, st), cell(c, st)
-    if x is None or abs(x['mean'] - y['mean']) > max(2, y['mean'] / 100):
-        bad.append('%s %s/%s' % (st, x and round(x['mean'], 1), round(y['mean'], 1)))
+    if x is None or abs(x['min'] - y['min']) > max(2, y['min'] / 100):
+        bad.append('%s %s/%s' % (st, x and x['min'], y['min']))
 print(len(stages), ' '.join(bad) or 'none')
 EOF
 )
-		check "$k $sc: every stage's mean as the compact recording's (stages, differing: $bad)" \
+		check "$k $sc: every stage's minimum as the compact recording's (stages, differing: $bad)" \
 			test "${bad#* }" = none -a "${bad%% *}" -ge 10
 	done
 	# the analyzer's own recorder in the guest, --aggregate: the same cells
@@ -66,7 +73,7 @@ EOF
 	for sc in getppid kill; do
 		n=$(expected $sc "$c.expect") on=$(stat o.json $sc total count)
 		check "$k $sc: entrytrace record --aggregate holds every call too ($n of $on)" \
-			test "$on" -ge "$n" -a "$on" -le $((n + 5))
+			test "$on" -ge $((n - 1)) -a "$on" -le $((n + 5))
 		om=$(stat o.json $sc total p50) cm=$(stat c.json $sc total p50)
 		check "$k $sc: and its total median, $om ns, the compact one's ($cm)" \
 			python3 -c "import sys; a, c = float('$om'), float('$cm'); sys.exit(not abs(a - c) <= c / 32 + 1)"
