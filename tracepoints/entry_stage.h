@@ -238,13 +238,11 @@ TRACE_EVENT_FN(entry_stage_hist,
 			      __entry->max = m->max;
 			      __entry->bits = ENTRY_STAGE_HIST_BITS;
 			      __entry->lo = lo;
-			      if (n)
-				      memcpy(__get_dynamic_array(buckets), buckets,
-					     n * sizeof(u32));),
+			      memcpy(__get_dynamic_array(buckets), buckets, n * sizeof(u32));),
 	       TP_printk("cpu=%u nr=%d work=0x%x stage=%u stages=%u count=%llu sum=%llu sumsq=%llu agg=%llu min=%u max=%u sample=%u khz=%u stamp_cost=%u agg_cost=%u dropped=%u bits=%u lo=%u buckets=%s",
 			 __entry->cpu, __entry->nr, __entry->work, __entry->stage,
-			 __entry->stages, __entry->count, __entry->sum, __entry->sumsq, __entry->agg,
-			 __entry->min, __entry->max, __entry->sample, __entry->khz,
+			 __entry->stages, __entry->count, __entry->sum, __entry->sumsq,
+			 __entry->agg, __entry->min, __entry->max, __entry->sample, __entry->khz,
 			 __entry->stamp_cost, __entry->agg_cost, __entry->dropped,
 			 __entry->bits, __entry->lo,
 			 __print_array(__get_dynamic_array(buckets),

@@ -2,7 +2,8 @@
 /*
  * Generated from entry_stage_defs.h by the entrytrace project's
  * scripts/gen-stage-names: do not edit.  The stage ids and names for
- * __print_symbolic(), and the stage ids of each kind as masks.
+ * __print_symbolic(), and the stage ids of each kind and the top-level
+ * ones as masks.
  */
 #ifndef _LINUX_ENTRY_STAGE_NAMES_H
 #define _LINUX_ENTRY_STAGE_NAMES_H
@@ -48,5 +49,6 @@
 #define ENTRY_STAGE_NOINSTR_MASK	0xfULL
 #define ENTRY_STAGE_DEFERRED_MASK	0x1f0000000ULL
 #define ENTRY_STAGE_AGG_MASK	0x7c06000ULL
+#define ENTRY_STAGE_TOP_MASK	0x3b831903bULL
 
 #endif /* _LINUX_ENTRY_STAGE_NAMES_H */

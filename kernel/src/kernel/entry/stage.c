@@ -685,15 +685,11 @@ struct entry_stage_hist_slot {
 };
 
 /*
- * The DEFERRED stages without a parent but emit, the tracer's own: a
- * total's part after the burst.
+ * The top-level DEFERRED stages but emit, the tracer's own: a total's part
+ * after the burst.
  */
-#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, ...)		\
-	| (ENTRY_STAGE_KIND_##kind == ENTRY_STAGE_KIND_DEFERRED &&		\
-	   ENTRY_STAGE_##parent == ENTRY_STAGE_NONE ? BIT_ULL(ENTRY_STAGE_##SYM) : 0)
-static const u64 entry_stage_tail_top_mask = ~BIT_ULL(ENTRY_STAGE_EMIT) & (0
-#include <linux/entry_stage_defs.h>
-	);
+#define entry_stage_tail_top_mask					\
+	(ENTRY_STAGE_DEFERRED_MASK & ENTRY_STAGE_TOP_MASK & ~BIT_ULL(ENTRY_STAGE_EMIT))
 
 /* entry_stage.hist_slots: cells per CPU table (a power of two), at enable. */
 static unsigned int entry_stage_hist_slots = 64;
@@ -841,11 +837,11 @@ static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s
 	for (id = 0; id < ENTRY_STAGE_NR; id++)
 		if (s->m[id].count)
 			trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
-					       id, &s->m[id], NULL, 0, 0, dropped);
+					       id, &s->m[id], s->span, 0, 0, dropped);
 	/* no total: the tails of the cell's syscalls have not come */
 	if (!s->m[ENTRY_STAGE_NR].count) {
 		trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
-				       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], NULL, 0, 0,
+				       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], s->span, 0, 0,
 				       dropped);
 		return;
 	}
