@@ -98,6 +98,8 @@ check "fixture-series: a host recording has no series" \
 	grep -qE '^host-aa-a1\.dat +trace +- ' series.out
 check "fixture-series: a base kernel's plugin output has no series" \
 	grep -qE '^mix-x86_64-7\.3-base-selinux\.mix\.gz +mix +- ' series.out
+check "fixture-series: a fallback-mode plugin output (whole syscalls only) has no series" \
+	grep -qE '^mix32-ppc750-7\.3-bench\.mix\.gz +mix +- ' series.out
 check "fixture-series: every .dat and .mix file has a line" \
 	test "$(grep -cE '^[^ ]+\.(dat|mix|mix\.gz) +(trace|mix) ' series.out)" -eq \
 	"$(ls "$D" | grep -cE '\.(dat|mix|mix\.gz)$')"
