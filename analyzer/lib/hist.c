@@ -20,24 +20,34 @@ uint32_t et_hist_index(uint64_t v)
 	return et_hist_index_inline(v);
 }
 
+uint64_t et_hist_lower_bits(uint32_t idx, uint32_t bits)
+{
+	uint32_t sub = 1u << bits, shift;
+
+	if (idx < 2 * sub)
+		return idx;
+	shift = idx / sub - 1;
+	return (uint64_t)(sub + idx % sub) << shift;
+}
+
+uint64_t et_hist_upper_bits(uint32_t idx, uint32_t bits)
+{
+	uint32_t sub = 1u << bits, shift;
+
+	if (idx < 2 * sub)
+		return idx;
+	shift = idx / sub - 1;
+	return et_hist_lower_bits(idx, bits) + ((1ull << shift) - 1);
+}
+
 uint64_t et_hist_lower(uint32_t idx)
 {
-	uint32_t shift;
-
-	if (idx < 2 * SUB)
-		return idx;
-	shift = idx / SUB - 1;
-	return (uint64_t)(SUB + idx % SUB) << shift;
+	return et_hist_lower_bits(idx, ET_HIST_SUB_BITS);
 }
 
 uint64_t et_hist_upper(uint32_t idx)
 {
-	uint32_t shift;
-
-	if (idx < 2 * SUB)
-		return idx;
-	shift = idx / SUB - 1;
-	return et_hist_lower(idx) + ((1ull << shift) - 1);
+	return et_hist_upper_bits(idx, ET_HIST_SUB_BITS);
 }
 
 void et_hist_init(struct et_hist *h)

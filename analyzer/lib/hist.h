@@ -10,6 +10,13 @@
 #include "entrytrace-local.h"
 
 bool et_hist_reserve(struct et_hist *h, uint32_t idx);
+/*
+ * A bucket's bounds in a log-linear histogram of @bits sub-buckets per
+ * power of two: ours (ET_HIST_SUB_BITS, et_hist_lower/upper) or the
+ * kernel's entry_stage_hist (its event's bits).
+ */
+uint64_t et_hist_lower_bits(uint32_t idx, uint32_t bits);
+uint64_t et_hist_upper_bits(uint32_t idx, uint32_t bits);
 
 static inline uint32_t et_hist_index_inline(uint64_t v)
 {

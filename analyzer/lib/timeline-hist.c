@@ -32,25 +32,6 @@ struct tl_hist_pend {
 	struct et_agg_cell agg;
 };
 
-/* A kernel bucket's bounds, at its @bits sub-buckets per power of two. */
-static uint64_t klower(uint32_t idx, uint32_t bits)
-{
-	uint32_t sub = 1u << bits;
-
-	if (idx < 2 * sub)
-		return idx;
-	return (uint64_t)(sub + idx % sub) << (idx / sub - 1);
-}
-
-static uint64_t kupper(uint32_t idx, uint32_t bits)
-{
-	uint32_t sub = 1u << bits;
-
-	if (idx < 2 * sub)
-		return idx;
-	return klower(idx, bits) + ((1ull << (idx / sub - 1)) - 1);
-}
-
 static uint64_t round_ns(double v)
 {
 	return v > 0 ? (uint64_t)(v + 0.5) : 0;
@@ -95,7 +76,7 @@ static void moments(struct et_timeline *tl, struct et_hist *h, const struct et_e
 /* What a stage's value holds of the stamps, per syscall on average. */
 static double stage_cut(const struct et_timeline *tl, const struct tl_hist_pend *p, int st)
 {
-	double c = tl->raw_stamps ? 0 : tl->stamp_ns;
+	double c = tl->stamp_ns;
 	double a = tl->agg_ns > 0 ? tl->agg_ns : c, n = (double)p->cells[st].hist.count, cut;
 
 	if (tl->raw_stamps || c <= 0)
@@ -113,7 +94,7 @@ static double stage_cut(const struct et_timeline *tl, const struct tl_hist_pend 
 	return cut;
 }
 
-static bool to_sink(struct et_timeline *tl, struct tl_hist_pend *p, int stage,
+static void to_sink(struct et_timeline *tl, struct tl_hist_pend *p, int stage,
 		    uint64_t occurrences)
 {
 	struct et_syscall *sc = &p->sc;
@@ -128,7 +109,6 @@ static bool to_sink(struct et_timeline *tl, struct tl_hist_pend *p, int stage,
 	p->agg.occurrences = occurrences;
 	tl->sink(sc, tl->data);
 	et_hist_fini(&p->agg.hist);
-	return true;
 }
 
 /* The total's histogram, shifted by k ns, into h (its buckets' midpoints). */
@@ -144,8 +124,8 @@ static bool span_hist(struct et_timeline *tl, struct et_hist *h, const struct et
 
 		if (!b)
 			continue;
-		lo = klower(ev->hist.lo + i, ev->hist.bits);
-		hi = kupper(ev->hist.lo + i, ev->hist.bits);
+		lo = et_hist_lower_bits(ev->hist.lo + i, ev->hist.bits);
+		hi = et_hist_upper_bits(ev->hist.lo + i, ev->hist.bits);
 		mid = lo + (hi - lo) / 2;
 		if (mid < ev->hist.min)
 			mid = ev->hist.min;
@@ -164,8 +144,13 @@ static bool span_hist(struct et_timeline *tl, struct et_hist *h, const struct et
 static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const struct et_event *span)
 {
 	double f = per_tick(span), c = tl->raw_stamps ? 0 : tl->stamp_ns, k = -c;
-	double n = (double)span->hist.count;
+	double n = (double)span->hist.count, cut[ET_STAGE_NR];
 
+	for (uint64_t m = p->have; m; m &= m - 1) {
+		int st = __builtin_ctzll(m);
+
+		cut[st] = stage_cut(tl, p, st);
+	}
 	/*
 	 * The kernel's total is the span and the top-level deferred stages:
 	 * each top-level stage's cut, in the share of the totals it ran in
@@ -177,25 +162,26 @@ static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const str
 
 		if (et_stages[st].parent != ET_STAGE_NONE || st == ET_STAGE_EMIT)
 			continue;
-		k -= stage_cut(tl, p, st) * (share < 1 ? share : 1);
+		k -= cut[st] * (share < 1 ? share : 1);
 	}
 	for (uint64_t m = p->have; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
 
 		et_hist_init(&p->agg.hist);
 		p->agg.hist.moments_only = true;
-		moments(tl, &p->agg.hist, &p->cells[st], stage_cut(tl, p, st), per_tick(&p->cells[st]));
+		moments(tl, &p->agg.hist, &p->cells[st], cut[st], per_tick(&p->cells[st]));
 		to_sink(tl, p, st, p->cells[st].hist.agg);
 	}
-	et_hist_init(&p->agg.hist);
-	if (!span->hist.count) {
-		/* stages without a total: their syscalls' tails never came */
-	} else if (!span_hist(tl, &p->agg.hist, span, f, k)) {
-		((struct et_trace *)tl->trace)->counts.abi_errors++;
-		et_hist_fini(&p->agg.hist);
-	} else {
-		tl->counts.hist_syscalls += span->hist.count;
-		to_sink(tl, p, ET_STAGE_TOTAL, 0);
+	/* no total: the tails of the cell's syscalls never came */
+	if (span->hist.count) {
+		et_hist_init(&p->agg.hist);
+		if (span_hist(tl, &p->agg.hist, span, f, k)) {
+			tl->counts.hist_syscalls += span->hist.count;
+			to_sink(tl, p, ET_STAGE_TOTAL, 0);
+		} else {
+			((struct et_trace *)tl->trace)->counts.abi_errors++;
+			et_hist_fini(&p->agg.hist);
+		}
 	}
 	p->open = false;
 	p->have = 0;
