@@ -248,11 +248,9 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 		/* cells only: no task, no interrupt, nothing per syscall */
 		if (enable_one(s, "entry_stage", "entry_stage_hist") < 0)
 			return ET_EXIT_FAIL;
-		goto user;
-	}
-	if (enable_class(s, REC_TASK))
+	} else if (enable_class(s, REC_TASK)) {
 		return ET_EXIT_FAIL;
-	if (stages) {
+	} else if (stages) {
 		if (enable_stages(s, o->summary))
 			return ET_EXIT_FAIL;
 		if (!o->summary && enable_class(s, REC_IRQ))
@@ -261,7 +259,6 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 		if (enable_class(s, REC_STOCK) || enable_class(s, REC_IRQ))
 			return ET_EXIT_FAIL;
 	}
-user:
 	for (int i = 0; i < o->nr_events; i++) {
 		int r = enable_user_event(s, o->events[i]);
 
