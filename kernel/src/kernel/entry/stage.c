@@ -819,39 +819,42 @@ static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
 		entry_stage_hist_stages(s, es, ran);
 }
 
-/* On the table's CPU, with interrupts off: move its cells to @buf. */
-static void entry_stage_hist_take(void *buf)
+/* Move a table's cells to @buf and empty it. */
+static void entry_stage_hist_move(struct entry_stage_hist_slot *buf,
+				  struct entry_stage_hist_slot *tab)
 {
-	struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
 	size_t size = entry_stage_hist_nslots * sizeof(*tab);
 
 	memcpy(buf, tab, size);
 	memset(tab, 0, size);
 }
 
+/* On the table's CPU, with interrupts off: no burst adds to it meanwhile. */
+static void entry_stage_hist_take(void *buf)
+{
+	entry_stage_hist_move(buf, this_cpu_read(entry_stage_hist_tab));
+}
+
 static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s)
 {
 	u32 dropped = atomic_read(&entry_stage_hist_dropped);
-	int id, lo, hi;
+	u32 work = (u32)(s->key >> 32) - 1, lo = 0, hi = 0, n = 0;
+	int nr = (int)(u32)s->key, id;
 
 	for (id = 0; id < ENTRY_STAGE_NR; id++)
 		if (s->m[id].count)
-			trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
-					       id, &s->m[id], s->span, 0, 0, dropped);
-	/* no total: the tails of the cell's syscalls have not come */
-	if (!s->m[ENTRY_STAGE_NR].count) {
-		trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
-				       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], s->span, 0, 0,
-				       dropped);
-		return;
+			trace_entry_stage_hist(cpu, nr, work, id, &s->m[id], s->span, 0, 0,
+					       dropped);
+	/* no buckets without a total: the tails of the cell's syscalls have not come */
+	if (s->m[ENTRY_STAGE_NR].count) {
+		while (!s->span[lo])
+			lo++;
+		for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; !s->span[hi]; hi--)
+			;
+		n = hi - lo + 1;
 	}
-	for (lo = 0; !s->span[lo]; lo++)
-		;
-	for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; !s->span[hi]; hi--)
-		;
-	trace_entry_stage_hist(cpu, (int)(u32)s->key, (u32)(s->key >> 32) - 1,
-			       ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR], s->span + lo,
-			       lo, hi - lo + 1, dropped);
+	trace_entry_stage_hist(cpu, nr, work, ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR],
+			       s->span + lo, lo, n, dropped);
 }
 
 static int entry_stage_hist_flush(const char *val, const struct kernel_param *kp)
@@ -874,13 +877,8 @@ static int entry_stage_hist_flush(const char *val, const struct kernel_param *kp
 		if (!per_cpu(entry_stage_hist_tab, cpu))
 			continue;
 		/* an offline CPU stages nothing: its table is read in place */
-		if (smp_call_function_single(cpu, entry_stage_hist_take, buf, 1)) {
-			struct entry_stage_hist_slot *tab = per_cpu(entry_stage_hist_tab, cpu);
-			size_t size = entry_stage_hist_nslots * sizeof(*tab);
-
-			memcpy(buf, tab, size);
-			memset(tab, 0, size);
-		}
+		if (smp_call_function_single(cpu, entry_stage_hist_take, buf, 1))
+			entry_stage_hist_move(buf, per_cpu(entry_stage_hist_tab, cpu));
 		for (i = 0; i < entry_stage_hist_nslots; i++)
 			if (buf[i].key)
 				entry_stage_hist_emit(cpu, &buf[i]);
