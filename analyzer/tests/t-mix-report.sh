@@ -147,18 +147,28 @@ check "distro: ct_user_exit runs $ctd instructions against $ctt with context tra
 
 # 32-bit powerpc (scripts/kernel/record/ppc32-mix, PROVENANCE-mix32.md): big-endian
 # 32-bit guests, the ppc32 syscall table, whole syscalls (fallback mode)
+nloop=0
 for a in $ARCHES32; do
 	for b in $BASES; do
 		f=$DATA/mix32-$a-$b-bench.mix.gz
 		"$ET" report --json -s getpgid "$f" > p.json 2>/dev/null
-		expect_eq "$a $b: getpgid by its ppc32 name (nr 132), every sample" \
-			"$(jget p.json "[(c['nr'], c['count']) for c in d['cells'] if c['syscall'] == 'getpgid' and c['stage'] == 'total'][0]")" "(132, 400)"
+		# every sample is in the table, or set apart as switched out
+		# before the plugin knew its number ('?': preempted in entry)
+		nc=$(jget p.json "[(c['nr'], c['count']) for c in d['cells'] if c['syscall'] == 'getpgid' and c['stage'] == 'total'][0]")
+		q=$(zcat "$f" | awk '$1 == "setapart" && $2 == "?" && $3 == "switched" { n += $4 } END { print n + 0 }')
+		cnt=${nc#*, } cnt=${cnt%)}
+		check "$a $b: getpgid by its ppc32 name (nr 132), every sample ($nc; $q unnamed switched set apart)" \
+			test "${nc%%,*}" = "(132" -a "$cnt" -le 400 -a $((cnt + q)) -ge 400
 		# the plugin against the guest's own -icount clock: sysbench's ns per
-		# getpgid is the whole syscall plus the loop's user instructions
+		# getpgid is the whole syscall plus the loop's user instructions,
+		# where no call was switched out (a switch's time is in sysbench's)
 		w=$(jget p.json "[c['mean'] for c in d['cells'] if c['syscall'] == 'getpgid'][0]")
 		ns=$(awk '$1 == "sysbench:" && $2 == "getpgid" { print $(NF - 1) }' "$DATA/mix32-$a-$b-bench.out")
-		check "$a $b: getpgid whole $w instructions, sysbench $ns ns/op: the loop adds under 40" \
-			python3 -c "import sys; sys.exit(not 0 < $ns - $w < 40)"
+		if [ "$cnt" = 400 ]; then
+			nloop=$((nloop + 1))
+			check "$a $b: getpgid whole $w instructions, sysbench $ns ns/op: the loop adds under 40" \
+				python3 -c "import sys; sys.exit(not 0 < $ns - $w < 40)"
+		fi
 	done
 	for g in $GENERIC; do
 		"$ET" diff "$DATA/mix32-$a-$LEGACY-bench.mix.gz" "$DATA/mix32-$a-$g-bench.mix.gz" > k.txt 2>&1
@@ -166,21 +176,26 @@ for a in $ARCHES32; do
 			sh -c "grep -q '^base: 1 file, legacy entry' k.txt && grep -q '^test: 1 file, generic entry, .* $g\\.[0-9]' k.txt"
 	done
 done
+check "the loop's bound was checked on all but one 32-bit output at most ($nloop)" \
+	test "$nloop" -ge $(( $(echo $ARCHES32 | wc -w) * $(echo $BASES | wc -w) - 1 ))
 "$ET" diff -s getpgid "$DATA/mix32-ppc750-$LEGACY-bench.mix.gz" "$DATA/mix32-ppc750-$NEWEST-bench.mix.gz" > p.txt 2>&1
 check "ppc750: generic getpgid runs one more lwarx/stwcx. pair" \
-	grep -Eq '^getpgid +whole +822.0 +888.0 +\+66.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
-# The conversion base ($CONVERSION, the first generic one): getpgid runs +70 on ppc750 (the same
-# lwarx/stwcx. pair).  rcu_preempt_need_deferred_qs is in $NEWEST's top 20 of
-# getpgid (27) and not in $CONVERSION's, whose 20th function runs 18: it ran at
-# most 18 on $CONVERSION, so it grew by at least 9, and was not "new" (version 1
-# files list the top 20 only)
+	grep -Eq '^getpgid +whole +832.0 +896.0 +\+64.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
+# The conversion base ($CONVERSION, the first generic one): getpgid runs +34 on ppc750 (the same
+# lwarx/stwcx. pair; +70 on the series v2 kernels, 822 -> 892: at -Os a
+# stamp site with every event off is a NOP and a jump over its code, and
+# v3 has other sites).  rcu_preempt_need_deferred_qs runs 8 per getpgid on
+# $CONVERSION and 27 on $NEWEST: it grew by 19, it is not new.  (The series v2
+# recordings were version 1 files, top 20 functions only, and could say no
+# more than "at most 18 on $CONVERSION"; the v3 ones are version 2, every
+# function listed.)
 "$ET" diff -s getpgid "$DATA/mix32-ppc750-$LEGACY-bench.mix.gz" "$DATA/mix32-ppc750-$CONVERSION-bench.mix.gz" > p.txt 2>&1
-check "ppc750: $LEGACY -> $CONVERSION getpgid runs +70, one more lwarx/stwcx. pair" \
-	grep -Eq '^getpgid +whole +822.0 +892.0 +\+70.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
+check "ppc750: $LEGACY -> $CONVERSION getpgid runs +34, one more lwarx/stwcx. pair" \
+	grep -Eq '^getpgid +whole +832.0 +866.0 +\+34.0 +\+0.00 +\+0.00 +\+2.00 ' p.txt
 for a in ppc750 ppce500; do
 	"$ET" diff -s getpgid "$DATA/mix32-$a-$CONVERSION-bench.mix.gz" "$DATA/mix32-$a-$NEWEST-bench.mix.gz" > p.txt 2>&1
-	check "$a: $CONVERSION -> $NEWEST getpgid: rcu_preempt_need_deferred_qs 27 on $NEWEST, at most its floor on $CONVERSION: a bound, not +27" \
-		grep -Eq '^(getpgid)? +rcu_preempt_need_deferred_qs +<=[0-9.]+ +27.0 +>=\+[0-9.]+$' p.txt
+	check "$a: $CONVERSION -> $NEWEST getpgid: rcu_preempt_need_deferred_qs 8 on $CONVERSION, 27 on $NEWEST: +19, not new" \
+		grep -Eq '^(getpgid)? +rcu_preempt_need_deferred_qs +8.0 +27.0 +\+19.0$' p.txt
 done
 expect_exit "export: a .mix has no timeline, and says so" 2 "$ET" export -o x.json "$G"
 

@@ -58,12 +58,14 @@ mutate "$g" commit.dat 'p = o + 4096 * 30; c = struct.unpack(">I", d[p + 8:p + 1
 damaged commit commit.dat "CPU 0: 1 pages hold data past their commit length" "$g"
 
 # ---- a record gone without a word: the sequence numbers say it ----------------------
-# summary mode, big-endian 32-bit: one entry_stage_summary event turned into
-# padding of its own length, so every page still adds up
+# summary mode, big-endian 32-bit: one entry_stage_summary event (page 5's
+# second) turned into padding of its own length, so every page still adds up
 c=$DATA/ppc750-6.12-compact.dat
 mutate "$c" gap.dat '
 p = o + 4096 * 5 + 12
-at = 200
+# the second event of the page (the first is a summary event too: its length
+# is the word after its header), wherever the summary fields of the series end
+at = 8 + ((struct.unpack(">I", d[p + 4:p + 8])[0] - 4 + 3) & ~3)
 L = struct.unpack(">I", d[p + at + 4:p + at + 8])[0]
 nxt = at + 8 + ((L - 4 + 3) & ~3)
 h = struct.unpack(">I", d[p + at:p + at + 4])[0]
