@@ -14,7 +14,8 @@
 KT=$TOP/scripts/kernel/check/kernel-tiling
 KC=$TOP/scripts/kernel/check/kernel-stage-compare
 v3() { echo "$DATA/mix-ppc64le-$1-entrytrace-v3-enforcing.mix.gz"; }
-v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-enforcing.mix.gz"; }
+# the v2 outputs kept when the plain ones were re-recorded on v3
+v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-v2-enforcing.mix.gz"; }
 
 pmix=()
 for b in $BASES; do pmix+=("$(v3 $b)"); done
