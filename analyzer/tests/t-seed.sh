@@ -60,6 +60,14 @@ if [ -f "$a" ] && [ -f "$b" ]; then
 		check "ppc64le $LEGACY -> $gen: kill() $st changed significantly" jget lg.json \
 			"$(c kill "$st")['significant'] or sys.exit(1)"
 	done
+	if [ "$gen" = "$CONVERSION" ]; then
+		# seed-report.md, "Stage by stage, 6.12 -> 7.2": each stated median
+		# change of kill() with SELinux on (series v3: the flag test is
+		# arch_syscall_entry's, the generic exit checks exit_work's)
+		expect_eq "ppc64le $LEGACY -> $gen: kill()'s entry and exit stages move by the report's medians" \
+			"$(jget lg.json "' '.join('%s%+.0f' % (s, [x for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == '-' and x['stage'] == s][0]['d_median']) for s in ('arch_syscall_entry', 'arch_exit_tail', 'exit_work', 'arch_syscall_exit', 'exit_prepare', 'ct_user_exit', 'arch_enter', 'untimed'))")" \
+			"arch_syscall_entry+9 arch_exit_tail+45 exit_work+19 arch_syscall_exit-15 exit_prepare-19 ct_user_exit-12 arch_enter-3 untimed+8"
+	fi
 	check "ppc64le $LEGACY -> $gen: text and plot: diff --plot writes an SVG" sh -c \
 		"'$ET' diff -s kill --plot seed.svg '$a' '$b' >/dev/null && grep -q '<svg' seed.svg"
 else
