@@ -147,10 +147,10 @@ done
 # Documentation/kernel-powerpc.md, "32-bit guests").  untimed is then at most
 # one stamp (stage mode) or two (summary) and a tick, and the known third
 # stamp of 7.2's kstack_rand boundary shows on ppce500 (under ppc750's tick
-# it does not).  The figures are this file's, each checked as it is.
+# it does not).  Recorded: ppc750 45/46 on every base, ppce500 16/26,
+# 17/41 (7.2), 16/25.
 declare -A tick=([ppc750]=60.2 [ppce500]=2.5)
 known32="ppce500-7.2:41"
-want32="ppc750-6.12:45:46 ppc750-7.2:45:46 ppc750-7.3:45:46 ppce500-6.12:16:26 ppce500-7.2:17:41 ppce500-7.3:16:25"
 n32=0
 for a in $ARCHES32; do
 for b in $BASES; do
@@ -169,8 +169,6 @@ for b in $BASES; do
 			python3 -c "import sys; sys.exit(not 0 < $c50 <= 2 * $stamp + $t + 0.5)" ;;
 	esac
 	expect_eq "v3 $k-compact: untimed counted for every getppid" "$nu" "$ns"
-	w=${want32#*$k:} w=${w%% *}
-	expect_eq "v3 $k: untimed p50, stage and summary, as recorded" "$u50:$c50" "$w"
 	n32=$((n32 + 1))
 done
 done
