@@ -80,6 +80,9 @@ done
 # of the three kernels (kernel-mix --data; version 2, annotated).
 mx() { echo "$DATA/mix-ppc64le-$1-entrytrace-$2.mix.gz"; }
 q() { python3 "$TOP/analyzer/tests/mixq.py" "$@"; }
+# whole instructions per call, each field ("-0" is 0): one call in ~400
+# taking another branch moves a mean by 0.1 to 0.4
+ints() { awk '{ for (i = 1; i <= NF; i++) { x = sprintf("%.0f", $i); if (x == "-0") x = "0"; printf "%s%s", (i > 1 ? " " : ""), x } }'; }
 mixes=0
 for gen in $GENERIC; do
 	# the recordings' own figures; a generic base without one fails
@@ -132,10 +135,9 @@ expect_eq "mix $LEGACY -> $CONVERSION: kill()'s handler calls rcu_read_lock/unlo
 # (series v3 on both sides: the fixes were built on the v3 kernel, whose
 # plain outputs run the same code per call as the committed plain ones,
 # scripts/host/mix-check same-code)
-mxfixbase() { mx "$CONVERSION" "$1"; }
 fixes=0
 for v in selinux noselinux enforcing; do
-	a=$(mxfixbase $v) b=$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-tif-$v.mix.gz
+	a=$(mx $CONVERSION $v) b=$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-tif-$v.mix.gz
 	[ -f "$b" ] || { _fail "fix-tif $v missing (kernel-fix --data --name tif $CONVERSION)"; continue; }
 	fixes=$((fixes + 1))
 	"$ET" diff --replicates=syscalls --json "$a" "$b" > f.json 2>/dev/null
@@ -143,10 +145,8 @@ for v in selinux noselinux enforcing; do
 		expect_eq "fix tif, $CONVERSION $v $s: the test-and-clear's two sync and its atomic go, nowhere else a barrier or atomic moves" \
 			"$(q moved f.json $s)" \
 			"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync-2 ldarx-1 stdcx-1']"
-		# (whole instructions per call: one call in ~400 taking another
-		# branch moves a mean by 0.1)
 		expect_eq "fix tif, $CONVERSION $v $s: entry -7 instructions, other code, handler and tracer unmoved" \
-			"$(echo $(q code f.json $s arch_entry generic_entry) $(q code f.json $s other) $(q code f.json $s handler) $(q code f.json $s tracer) | awk '{ for (i = 1; i <= NF; i++) { x = sprintf("%.0f", $i); if (x == "-0") x = "0"; printf "%s%s", (i > 1 ? " " : ""), x } }')" "-7 0 0 0"
+			"$(echo $(q code f.json $s arch_entry generic_entry) $(q code f.json $s other) $(q code f.json $s handler) $(q code f.json $s tracer) | ints)" "-7 0 0 0"
 	done
 done
 expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
@@ -156,18 +156,17 @@ expect_eq "the tif fix was checked in three SELinux variants" "$fixes" 3
 # without forced context tracking the conversion adds the same two sync
 for s in getppid kill; do
 	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-tif-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ret-selinux.mix.gz" > f.json 2>/dev/null
-	# (means over ~400 calls: one getppid of fix-ret's ran the exit loop and
-	# notify_resume, 1371 instructions, +0.4 on its mean; hence whole
-	# instructions)
-	expect_eq "fix ret, $CONVERSION $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ printf "%.0f", $2 - $1 }')" 0
+	# (one getppid of fix-ret's ran the exit loop and notify_resume, 1371
+	# instructions: +0.4 on its mean)
+	expect_eq "fix ret, $CONVERSION $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }' | ints)" 0
 	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ret-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ctx-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "fix ctx, $CONVERSION $s: -52 instructions, -48 of them other code (context tracking)" \
-		"$(q whole f.json $s | awk '{ printf "%.0f", $2 - $1 }') $(q code f.json $s other | awk '{ printf "%.0f", $1 }')" "-52 -48"
+		"$(echo $(q whole f.json $s | awk '{ print $2 - $1 }') $(q code f.json $s other) | ints)" "-52 -48"
 	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-ctx-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "fix all (0004 on top), $CONVERSION $s: nothing moves on the syscall path" "$(q whole f.json $s | awk '{ print $2 - $1 }')" 0
 	"$ET" diff --replicates=syscalls --json "$DATA/mix-ppc64le-$LEGACY-entrytrace-noforce-selinux.mix.gz" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-noforce-selinux.mix.gz" > f.json 2>/dev/null
 	expect_eq "noforce $LEGACY -> $CONVERSION $s: the same two sync and atomic at the same place" "$(q moved f.json $s)" \
 		"['system_call_exception arch/powerpc/kernel/syscall.c (test_and_clear_ti_thread_flag) arch_entry hwsync+2 ldarx+1 stdcx+1']"
 done
-"$ET" diff --replicates=syscalls --json "$(mxfixbase selinux)" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
+"$ET" diff --replicates=syscalls --json "$(mx $CONVERSION selinux)" "$DATA/mix-ppc64le-$CONVERSION-entrytrace-fix-all-selinux.mix.gz" > f.json 2>/dev/null
 expect_eq "fix all, $CONVERSION: getppid 1198 -> 1139 ($LEGACY: 1168)" "$(q whole f.json getppid)" "1198.0 1139.0"
