@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Guest plan: does a timed sleep return?  (ppc64le 7.2 --config noforce
-# hung here, base kernel and entrytrace alike; the forced tiny kernel
-# returns in about a second.)  The sleep runs in the background while the
+# Guest plan: does a timed sleep return?  (ppc64le --config noforce, the
+# NO_HZ tick: with FG=1 it hangs on 6.12, 7.2 and 7.3, base kernels and
+# entrytrace ones, unless booted nohz=off; the forced tiny kernels,
+# HZ_PERIODIC, return in about a second.)  The sleep runs in the background while the
 # shell spins, so that the plan finishes either way and prints what the
 # timers did meanwhile: interrupts, the clock, the tick's state.
 #   ARCH=ppc64le scripts/guest/kernel-guest --icount --timeout 120 [--config noforce] 7.2 base sleeptest DIR

@@ -115,8 +115,8 @@ kernel-fixtures-ppc:
 	scripts/kernel/record/ppc-fixtures $(KERNEL_BASES)
 
 # the reporter's pair without forced context tracking (build-kernel --config
-# noforce; Documentation/seed-report.md), booted with nohz=off: in 7.2.12's
-# NO_HZ tick an idle guest never wakes from a timed sleep here
+# noforce; Documentation/seed-report.md), booted with nohz=off: in their
+# NO_HZ tick an idle guest never wakes from a timed sleep here, on every base
 # (scripts/guest/plan-sleeptest.sh).  (Series v2 recorded 7.2 enforcing with
 # -n 299: at 300 its trace-cmd record read none of the events; with nohz=off
 # the v3 kernel's records all 619.)
