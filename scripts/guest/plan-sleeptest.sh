@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: does a timed sleep return?  (ppc64le --config noforce, the
-# NO_HZ tick: with FG=1 it hangs on 6.12, 7.2 and 7.3, base kernels and
+# NO_HZ tick: with FG=1 it hangs on every base, base kernels and
 # entrytrace ones, unless booted nohz=off; the forced tiny kernels,
 # HZ_PERIODIC, return in about a second.)  The sleep runs in the background while the
 # shell spins, so that the plan finishes either way and prints what the
