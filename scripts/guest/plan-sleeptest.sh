@@ -3,15 +3,15 @@
 # Guest plan: does a timed sleep return?  (ppc64le --config noforce, the
 # NO_HZ tick: with FG=1 it hangs on every base, base kernels and
 # entrytrace ones, unless booted nohz=off; the forced tiny kernels,
-# HZ_PERIODIC, return in about a second.)  The sleep runs in the background while the
-# shell spins, so that the plan finishes either way and prints what the
-# timers did meanwhile: interrupts, the clock, the tick's state.
+# HZ_PERIODIC, return in about a second.)  The sleep runs in the
+# background while the shell spins, so that the plan finishes either way
+# and prints what the timers did meanwhile: interrupts, the clock, the
+# tick's state.
 #   ARCH=ppc64le scripts/guest/kernel-guest --icount --timeout 120 [--config noforce] 7.2 base sleeptest DIR
-out=$1
 state() {
 	echo "== $1: uptime $(cat /proc/uptime)"
 	cat /proc/interrupts 2>&1
-	grep -E 'now at|\.tick_stopped|\.idle_active|\.nohz_mode|\.tick_stopped|\.next_timer|\.idle_jiffies|jiffies:|expires_next|event_handler|set_next_event|Clock Event Device|: *<' \
+	grep -E 'now at|\.tick_stopped|\.idle_active|\.nohz_mode|\.next_timer|\.idle_jiffies|jiffies:|expires_next|event_handler|set_next_event|Clock Event Device|: *<' \
 		/proc/timer_list 2>&1 | head -60
 }
 echo "sleeptest: before"
