@@ -255,3 +255,21 @@ t612=$(python3 -c "print(round($(tax lg-enforcing.json base) - $(tax lg-disabled
 t72=$(python3 -c "print(round($(tax lg-enforcing.json test) - $(tax lg-disabled.json test)))")
 check "stress: SELinux costs more instructions per kill on $CONVERSION ($t72) than on $LEGACY ($t612), by over 300" \
 	test $((t72 - t612)) -gt 300
+
+# The recorded seconds of the same workload, series v3 on both kernels
+# (PROVENANCE-stress.md; Documentation/reporters.md, "Where the difference
+# is, stage by stage"): a straight kill is +330 at the median, +266 of it
+# the handler (the body is the handler call alone on v3) with the SELinux
+# hook +88 inside it; the entry and exit stages' medians add +56, each in a
+# stage of its own, powerpc's glue (the TIF_SYSCALL_RET test-and-clear) in
+# arch_syscall_entry
+SR=$DATA/ppc64le-$LEGACY-debian-stress-enforcing.dat ST=$DATA/ppc64le-$CONVERSION-debian-stress-enforcing.dat
+"$ET" diff --replicates=syscalls --bootstrap=200 --json -s kill "$SR" "$ST" > sr.json
+rc=$?
+expect_eq "stress recordings $LEGACY -> $CONVERSION: diff (exit)" "$rc" 0
+dmed() { jget sr.json "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == '-' and x['stage'] == st][0]['d_median']) for st in '$*'.split())"; }
+expect_eq "stress recordings: a straight kill's total, body and hook (medians)" \
+	"$(dmed total syscall lsm_task_kill)" "total+330 syscall+266 lsm_task_kill+88"
+expect_eq "stress recordings: the entry and exit stages (medians)" \
+	"$(dmed kstack_rand irq_on arch_syscall_entry exit_work arch_syscall_exit exit_prepare arch_exit_tail arch_enter ct_user_exit ct_user_enter untimed)" \
+	"kstack_rand+48 irq_on+12 arch_syscall_entry+11 exit_work+6 arch_syscall_exit+4 exit_prepare-15 arch_exit_tail-6 arch_enter-4 ct_user_exit+0 ct_user_enter+0 untimed+11"
