@@ -85,6 +85,7 @@ check "change-homes: the base list is spelled in fewer places than before" \
 for k in statistic stage base; do
 	check "change-homes --demo: a $k made in its home alone reaches every output" \
 		grep -qE "^$k +.*files changed: [12] \(.*\)  ok$" homes.out
+done
 
 # Which series each recording was made on, read from the recording itself.
 D=$TOP/analyzer/tests/data
@@ -103,6 +104,11 @@ check "fixture-series: a fallback-mode plugin output (whole syscalls only) has n
 check "fixture-series: every .dat and .mix file has a line" \
 	test "$(grep -cE '^[^ ]+\.(dat|mix|mix\.gz) +(trace|mix) ' series.out)" -eq \
 	"$(ls "$D" | grep -cE '\.(dat|mix|mix\.gz)$')"
+# issue 22: every committed recording whose series matters is on v3 (the
+# -v2- files kept to show that older recordings read are counted apart)
+"$TOP/scripts/host/fixture-series" --require-v3 >series-req.out 2>&1
+expect_eq "fixture-series --require-v3 on the committed recordings: none left on v2" "$?" 0
+check "... and it read v3 recordings ($(tail -2 series-req.out | tr '\n' ' '))" grep -qE '^trace: [0-9]+ files: v3 [1-9]' series-req.out
 mkdir -p series-v2 series-empty
 zcat "$D/mix-x86_64-7.3-entrytrace-v3-enforcing.mix.gz" |
 	grep -vE '^stat [^ ]+ arch_syscall_entry ' >series-v2/mix-x86_64-7.3-entrytrace-cut.mix
@@ -113,5 +119,3 @@ check "fixture-series: plugin output where arch_syscall_entry never ran reads v2
 expect_eq "fixture-series --require-v3 fails on a v2 recording" "$?" 1
 "$TOP/scripts/host/fixture-series" --dir series-empty --require-v3 >/dev/null 2>&1
 expect_eq "fixture-series --require-v3 fails when it read nothing" "$?" 1
-
-done
