@@ -119,3 +119,19 @@ check "fixture-series: plugin output where arch_syscall_entry never ran reads v2
 expect_eq "fixture-series --require-v3 fails on a v2 recording" "$?" 1
 "$TOP/scripts/host/fixture-series" --dir series-empty --require-v3 >/dev/null 2>&1
 expect_eq "fixture-series --require-v3 fails when it read nothing" "$?" 1
+
+# make kernel-8xx reports on what it records: its report line reads the
+# bases its recording line wrote (the reporters' pair), not every base.
+# Its recording step needs kernels; the report runs here on the committed
+# tiny recordings of that pair, laid out as the recording step leaves them.
+mkdir -p cache8xx/runs/ppc32-fixtures-8xx
+make -s -n -C "$TOP" kernel-8xx ENTRYTRACE_CACHE="$PWD/cache8xx" >k8xx.sh 2>&1
+rec=$(grep -m1 'ppc32-fixtures --config 8xx' k8xx.sh)
+check "make kernel-8xx records with ppc32-fixtures --config 8xx ($rec)" test -n "$rec"
+for b in ${rec##*ppc750 }; do
+	for f in bench.out bench.dat; do ln -sf "$D/ppc750-$b-$f" cache8xx/runs/ppc32-fixtures-8xx/; done
+done
+(cd "$TOP" && sh -c "$(grep -m1 'ppc32-8xx-report' "$OLDPWD/k8xx.sh")") >k8xx.out 2>&1
+rc=$?
+expect_eq "make kernel-8xx: the report reads only the bases recorded (exit; $(grep -m1 'missing' k8xx.out))" "$rc" 0
+check "... and names them" grep -qE "^ppc750 +getppid +[0-9]+ +[0-9]+ +[-+]" k8xx.out

@@ -161,7 +161,7 @@ kernel-own-analyzer:
 
 kernel-8xx:
 	scripts/kernel/record/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
-	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx ppc750
+	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx --bases "$(STRESS_BASES)" ppc750
 
 .PHONY: kernel-stress kernel-tiling kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
