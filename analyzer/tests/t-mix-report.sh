@@ -84,8 +84,8 @@ check "report --plot on plugin output: notes and axis in instructions" \
 	sh -c "grep -q 'median [0-9]* instructions, p99 [0-9]* instructions' r8.svg && grep -q '>instructions in stage (log)<' r8.svg"
 expect_eq "report --json on plugin output: unit instructions" \
 	"$("$ET" report --json -s getppid "$E7" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["unit"])')" instructions
-check "diff: 8xx-like getppid, entry code +13 and the handler (other) +19" \
-	sh -c "grep -Eq '^entry \(both\) +212.0 +225.0 +\+13.0' p8.txt && grep -Eq '^other +45.0 +64.0 +\+19.0' p8.txt"
+check "diff: 8xx-like getppid, entry code +15 (generic +16, powerpc's -1), the stamps -1, the handler (other) +19" \
+	sh -c "grep -Eq '^entry \(both\) +216.0 +231.0 +\+15.0' p8.txt && grep -Eq '^generic entry +0.0 +16.0 +\+16.0' p8.txt && grep -Eq '^arch entry +216.0 +215.0 +-1.0' p8.txt && grep -Eq '^tracer +20.0 +19.0 +-1.0' p8.txt && grep -Eq '^other +45.0 +64.0 +\+19.0' p8.txt"
 
 # Kinds do not mix; damage is said and changes the exit code.
 expect_exit "diff: a trace against a .mix is refused" 2 \
