@@ -54,6 +54,14 @@ cell() {
 	jget "$1" "sum(c['$4'] for c in d['cells'] if c['syscall']=='$2' and c['stage']=='$3')"
 }
 
+# dmedians FILE SYSCALL STAGE...: "STAGE+N ..." each stage's median change
+# in a diff --json, rounded, of the syscalls that return straight (work '-')
+dmedians() {
+	local f=$1 sc=$2
+	shift 2
+	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '-' and x['stage'] == st][0]['d_median']) for st in '$*'.split())"
+}
+
 # expected SYSCALL [FILE.expect]: what the workload said it did
 expected() {
 	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"

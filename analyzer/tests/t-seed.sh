@@ -12,12 +12,6 @@ plain="[g for g in d['groups'] if g['syscall'] == '%s' and g['work'] == '-'][0]"
 cell="[c for c in d['cells'] if c['syscall'] == '%s' and c['work'] == '-' and c['stage'] == '%s'][0]"
 g() { printf "$plain" "$1"; }
 c() { printf "$cell" "$1" "$2"; }
-# dmedians JSON SYSCALL STAGE...: "STAGE+N ..." the median changes, rounded
-dmedians() {
-	local f=$1 sc=$2
-	shift 2
-	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '-' and x['stage'] == st][0]['d_median']) for st in '$*'.split())"
-}
 
 # every kernel's seed pair, and the noforce builds' where they were recorded
 kernels=0 noforce=0 pairs=$(for a in ppc64le x86_64; do for b in $BASES; do echo $a-$b $a-$b-noforce; done; done)
