@@ -272,3 +272,10 @@ expect_eq "stress recordings: a straight kill's total, body and hook (medians)" 
 expect_eq "stress recordings: the entry and exit stages (medians)" \
 	"$(dmedians sr.json kill kstack_rand irq_on arch_syscall_entry exit_work arch_syscall_exit exit_prepare arch_exit_tail arch_enter ct_user_exit ct_user_enter untimed)" \
 	"kstack_rand+48 irq_on+12 arch_syscall_entry+11 exit_work+6 arch_syscall_exit+4 exit_prepare-15 arch_exit_tail-6 arch_enter-4 ct_user_exit+0 ct_user_enter+0 untimed+11"
+# ... untimed's +11 is the tracer's: one stamp more (7.2's own kstack_rand
+# begin and end, Documentation/series-v3.md), the 7.2 kernel's calibration
+"$ET" report --json -s kill "$ST" > st.json
+ust=$(jget sr.json "[x for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == '-' and x['stage'] == 'untimed'][0]['d_median']")
+sst=$(jget st.json "d['files'][0]['syscalls']['stamp_ns']")
+check "stress recordings: untimed's change ($ust) is one $CONVERSION stamp ($sst ns) within 1" \
+	python3 -c "import sys; sys.exit(not abs($ust - $sst) <= 1)"
