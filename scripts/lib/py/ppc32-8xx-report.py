@@ -102,3 +102,79 @@ if what in ('both', 'stages'):
                 print(f'  {sc:8} {s:18}{f}{df}{note}'.rstrip())
         print(f"  d: the median's change against {bases[0][0]} legacy")
         print()
+
+
+def staged_fork(a, b):
+    """The staged run's fork loop: its per op from ARCH-BASE-bench.expect
+    (the sysbench line of the run the .dat recorded, the last one), and the
+    fork loop's clone and wait4 calls from the .dat: the main task's first
+    400 clones (the execve loop's come after them) and the wait4s before
+    the next clone, summed by stage."""
+    x = need(f'{d}/{a}-{b}-bench.expect')
+    pid = per_op = n = None
+    for line in open(x):
+        w = line.split()
+        if w[:3] == ['sysloop:', 'fork', 'clone']:
+            pid, n = w[4].removeprefix('pid='), int(w[3])
+        elif w[:2] == ['sysbench:', 'fork'] and len(w) >= 7:
+            per_op = int(w[4]) / int(w[2])
+    if pid is None or per_op is None:
+        sys.exit(f'ppc32-8xx-report: {x}: no fork loop')
+    f = need(f'{d}/{a}-{b}-bench.dat')
+    r = subprocess.run([et, 'list', '-p', pid, '-s', 'clone', f], capture_output=True, text=True)
+    ts = [l.split()[2].rstrip(':') for l in r.stdout.splitlines() if ' clone(' in l]
+    if r.returncode or len(ts) <= n:
+        sys.exit(f'ppc32-8xx-report: {f}: {len(ts)} clones of pid {pid}, the fork loop has {n} and the execve loop more')
+    # entered from the first fork clone up to before the execve loop's first
+    end = '%d.%09d' % divmod(int(ts[n].replace('.', '')) - 1, 10**9)
+    r = subprocess.run([et, 'report', '--json', '-p', pid, '-s', 'clone,wait4',
+                        '-w', f'{ts[0]},{end}', f], capture_output=True, text=True)
+    if r.returncode:
+        sys.exit(f'ppc32-8xx-report: entrytrace report {f}: {r.stderr.strip()}')
+    sums, counts = {}, {}
+    for c in json.loads(r.stdout)['cells']:
+        sums[c['stage']] = sums.get(c['stage'], 0) + c['total']
+        if c['stage'] == 'syscall':
+            counts[c['syscall']] = c['count']
+    if counts != {'clone': n, 'wait4': n}:
+        sys.exit(f'ppc32-8xx-report: {f}: fork loop window holds {counts}, not {n} clone and {n} wait4')
+    top = {s.name for s in _defs.stages if s.parent == 'NONE'}
+    # the body and the tracer apart; every other top-level stage is the
+    # entry and exit code; the derived ones as they are
+    own = ('syscall', 'emit')
+    acc = {s: sums.get(s, 0) for s in own}
+    acc['entry/exit'] = sum(v for s, v in sums.items() if s in top and s not in own)
+    for s in _defs.derived:
+        if s.name in sums and s.name != 'total':
+            acc[s.name] = sums[s.name]
+    acc = {k: v / n for k, v in acc.items()}
+    acc['rest'] = per_op - sum(acc.values())
+    acc['exit_loop'] = sums.get('exit_loop', 0) / n
+    return per_op, acc
+
+
+if what == 'fork':
+    print('fork, per op (instructions), the staged run of the bench recordings:')
+    print('the fork loop\'s clone and wait4 calls, each stage summed over both and')
+    print('divided by the ops; syscall holds the child\'s run (one CPU: the child')
+    print('runs while its parent is inside clone or wait4), entry/exit is every')
+    print('other top-level stage of the two but emit (the tracer), rest is per op')
+    print('less the parts (the loop\'s own user code outside user_gap);')
+    print('exit_loop is the part of entry/exit that is the exit work loop')
+    print()
+    on = {(a, b): staged_fork(a, b) for a in arches for b, k in bases}
+    keys = ['syscall', 'entry/exit', 'emit']
+    keys += [s.name for s in _defs.derived if any(s.name in v[1] for v in on.values())]
+    keys += ['rest', 'exit_loop']
+    print(f"{'proxy':8} {'base':5} {'off/op':>8} {'on/op':>8}" + ''.join(f' {k:>10}' for k in keys))
+    for a in arches:
+        off = {b: ops(a, b)['fork'][1] for b, k in bases}
+        on_ = {b: on[a, b] for b, k in bases}
+        l = bases[0][0]
+        for b, k in bases:
+            print(f'{a:8} {b:5} {off[b]:8.0f} {on_[b][0]:8.0f}' + ''.join(f' {on_[b][1][k]:10.0f}' for k in keys))
+        for b in gen:
+            print(f"{a:8} {'d ' + b:5} {off[b] - off[l]:+8.0f} {on_[b][0] - on_[l][0]:+8.0f}" +
+                  ''.join(f' {on_[b][1][k] - on_[l][1][k]:+10.0f}' for k in keys))
+    print()
+    print(f'd: the change against {bases[0][0]} legacy; off/op is sysbench with every event off.')
