@@ -134,3 +134,29 @@ done
 rc=$?
 expect_eq "make kernel-8xx: the report reads only the bases recorded (exit; $(grep -m1 'missing' k8xx.out))" "$rc" 0
 check "... and names them" grep -qE "^ppc750 +getppid +[0-9]+ +[0-9]+ +[-+]" k8xx.out
+
+# kernel-lib.sh's need(): scripts side by side (kernel-parity --parallel's
+# three guests) each asking for the same missing package.  Stubs stand in
+# for dpkg-query and apt-get: the package counts as installed once the
+# stub apt-get installed it, and a second apt-get while one runs fails as
+# apt does on its lock.  All three must succeed, with one install
+mkdir -p stub && : > stub/log && rm -rf stub/held stub/installed
+cat > stub/dpkg-query <<'EOS'
+#!/bin/sh
+[ -e "$STUB/installed" ] && echo 'install ok installed'
+exit 0
+EOS
+cat > stub/apt-get <<'EOS'
+#!/bin/sh
+mkdir "$STUB/held" 2>/dev/null || { echo "E: Could not get lock" >&2; exit 100; }
+case " $* " in *" install "*) sleep 1; touch "$STUB/installed"; echo install >> "$STUB/log" ;; esac
+rmdir "$STUB/held"
+EOS
+chmod +x stub/dpkg-query stub/apt-get
+for i in 1 2 3; do
+	( PATH=$PWD/stub:$PATH STUB=$PWD/stub bash -c ". '$S/kernel/kernel-lib.sh'; need et-fake-pkg" 2>/dev/null
+	  echo $? > stub/rc$i ) &
+done
+wait
+expect_eq "need(): three at once all succeed" "$(cat stub/rc1 stub/rc2 stub/rc3 | tr '\n' ' ')" "0 0 0 "
+expect_eq "need(): ...with one install between them" "$(wc -l < stub/log)" 1

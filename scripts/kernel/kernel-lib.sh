@@ -9,16 +9,32 @@ die() {
 	exit 1
 }
 
-# need PKG...: apt-get install whatever is not installed yet
+# need PKG...: apt-get install whatever is not installed yet.  Scripts
+# that run side by side (kernel-parity --parallel boots three guests, each
+# needing its QEMU) take turns: one lock for all of them, and the list is
+# read again under it, so the second finds installed what the first did
 need() {
-	local missing=() p
+	local missing
+	_need_missing "$@" || return 0
+	(
+		flock 9
+		_need_missing "$@" || exit 0
+		apt-get update -qq >&2 || true
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+			install -y -qq "${missing[@]}" >&2
+	) 9>/run/lock/entrytrace-apt.lock
+}
+
+# _need_missing PKG...: set the caller's (local) missing to the ones not
+# installed; false if none
+_need_missing() {
+	local p
+	missing=()
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing+=("$p")
 	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	apt-get update -qq >&2 || true
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
+	[ ${#missing[@]} -gt 0 ]
 }
 
 # kernel_arch ARCH: set karch, cross, target and image (the boot image,
