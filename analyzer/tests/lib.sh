@@ -54,13 +54,16 @@ cell() {
 	jget "$1" "sum(c['$4'] for c in d['cells'] if c['syscall']=='$2' and c['stage']=='$3')"
 }
 
-# dmedians FILE SYSCALL STAGE...: "STAGE+N ..." each stage's median change
-# in a diff --json, rounded, of the syscalls that return straight (work '-')
-dmedians() {
-	local f=$1 sc=$2
-	shift 2
-	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '-' and x['stage'] == st][0]['d_median']) for st in '$*'.split())"
+# dchange FIELD FILE SYSCALL STAGE...: "STAGE+N ..." each stage's FIELD
+# (d_median, d_mean) in a diff --json, rounded, of the syscalls that
+# return straight (work '-'); dmedians and dmeans name the field
+dchange() {
+	local k=$1 f=$2 sc=$3
+	shift 3
+	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '-' and x['stage'] == st][0]['$k']) for st in '$*'.split())"
 }
+dmedians() { dchange d_median "$@"; }
+dmeans() { dchange d_mean "$@"; }
 
 # expected SYSCALL [FILE.expect]: what the workload said it did
 expected() {

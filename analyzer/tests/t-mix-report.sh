@@ -86,6 +86,11 @@ expect_eq "report --json on plugin output: unit instructions" \
 	"$("$ET" report --json -s getppid "$E7" 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["unit"])')" instructions
 check "diff: 8xx-like getppid, entry code +15 (generic +16, powerpc's -1), the stamps -1, the handler (other) +19" \
 	sh -c "grep -Eq '^entry \(both\) +216.0 +231.0 +\+15.0' p8.txt && grep -Eq '^generic entry +0.0 +16.0 +\+16.0' p8.txt && grep -Eq '^arch entry +216.0 +215.0 +-1.0' p8.txt && grep -Eq '^tracer +20.0 +19.0 +-1.0' p8.txt && grep -Eq '^other +45.0 +64.0 +\+19.0' p8.txt"
+# and getpgid, the same way (reporters.md): 274 -> 299, +15 in entry code,
+# -1 in the stamps, +11 in the handler
+"$ET" diff -s getpgid "$E6" "$E7" > g8.txt 2>&1
+check "diff: 8xx-like getpgid 274 -> 299: entry code +15, the stamps -1, the handler (other) +11" \
+	sh -c "grep -Eq '^getpgid +whole +274.0 +299.0 +\+25.0' g8.txt && grep -Eq '^entry \(both\) .* \+15.0$' g8.txt && grep -Eq '^tracer +20.0 +19.0 +-1.0' g8.txt && grep -Eq '^other +38.0 +49.0 +\+11.0' g8.txt"
 
 # Kinds do not mix; damage is said and changes the exit code.
 expect_exit "diff: a trace against a .mix is refused" 2 \
@@ -242,8 +247,13 @@ for m in disabled enforcing; do
 		"[('system_call_exception', {'hwsync': 2.0, 'ldarx': 1.0, 'stdcx': 1.0}, {})]"
 	ent=$(jget lg-$m.json "round(sum(c['d_mean'] or 0 for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] not in ('total', 'syscall', 'lsm_task_kill', 'emit', 'user_gap', 'untimed')))")
 	tot=$(jget lg-$m.json "round([g['d_total'] for g in d['groups'] if g['syscall'] == 'kill' and g['work'] == '-'][0])")
-	check "stress $LEGACY -> $CONVERSION $m: the entry and exit stages add $ent of kill's $tot instructions (30..80, under a tenth)" \
-		test "$ent" -ge 30 -a "$ent" -le 80 -a $((ent * 10)) -lt "$tot"
+	check "stress $LEGACY -> $CONVERSION $m: the entry and exit stages add $ent of kill's $tot instructions (under a tenth)" \
+		test $((ent * 10)) -lt "$tot"
+	# reporters.md lists them, in either mode
+	expect_eq "stress $LEGACY -> $CONVERSION $m: the entry and exit stages add 56 per kill (means)" "$ent" 56
+	expect_eq "stress $LEGACY -> $CONVERSION $m: ...stage by stage (means)" \
+		"$(dmeans lg-$m.json kill kstack_rand arch_syscall_entry irq_on exit_work arch_syscall_exit entry_work exit_prepare arch_exit_tail)" \
+		"kstack_rand+48 arch_syscall_entry+11 irq_on+10 exit_work+6 arch_syscall_exit+1 entry_work+1 exit_prepare-15 arch_exit_tail-6"
 	check "stress $LEGACY -> $CONVERSION $m: the handler's code holds over 90% of the growth ($(jget lg-$m.json "[round(c['test'] - c['base'], 1) for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler']") of $tot)" \
 		jget lg-$m.json "[c['test'] - c['base'] for c in d['mix_code'] if c['syscall'] == 'kill' and c['code'] == 'handler'][0] > 0.9 * $tot or sys.exit(1)"
 	check "stress $LEGACY -> $CONVERSION $m: no other barrier or atomic moves by 0.1 per kill" \
@@ -255,6 +265,11 @@ t612=$(python3 -c "print(round($(tax lg-enforcing.json base) - $(tax lg-disabled
 t72=$(python3 -c "print(round($(tax lg-enforcing.json test) - $(tax lg-disabled.json test)))")
 check "stress: SELinux costs more instructions per kill on $CONVERSION ($t72) than on $LEGACY ($t612), by over 300" \
 	test $((t72 - t612)) -gt 300
+expect_eq "stress: the tax per kill, $LEGACY and $CONVERSION (means, reporters.md)" "$t612 $t72" "1025 1465"
+# and a kill's instructions, disabled and enforcing, 6.12 -> 7.2 (means)
+kmeans() { jget lg-$1.json "'%.0f %.0f %+.0f%%' % (lambda c: (c['mean_base'], c['mean_test'], (c['mean_test'] / c['mean_base'] - 1) * 100))([c for c in d['cells'] if c['syscall'] == 'kill' and c['work'] == '-' and c['stage'] == 'total'][0])"; }
+expect_eq "stress: a kill's instructions $LEGACY -> $CONVERSION, disabled; enforcing (means)" \
+	"$(kmeans disabled); $(kmeans enforcing)" "1803 2813 +56%; 2827 4279 +51%"
 
 # The recorded seconds of the same workload, series v3 on both kernels
 # (PROVENANCE-stress.md; Documentation/reporters.md, "Where the difference
@@ -272,6 +287,10 @@ expect_eq "stress recordings: a straight kill's total, body and hook (medians)" 
 expect_eq "stress recordings: the entry and exit stages (medians)" \
 	"$(dmedians sr.json kill kstack_rand irq_on arch_syscall_entry exit_work arch_syscall_exit exit_prepare arch_exit_tail arch_enter ct_user_exit ct_user_enter untimed)" \
 	"kstack_rand+48 irq_on+12 arch_syscall_entry+11 exit_work+6 arch_syscall_exit+4 exit_prepare-15 arch_exit_tail-6 arch_enter-4 ct_user_exit+0 ct_user_enter+0 untimed+11"
+# a kill whose exit reschedules: the scheduler's, on the mean
+rs() { jget sr.json "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == 'resched|notify_resume|rseq' and x['stage'] == st][0]['$1']) for st in '$2'.split())"; }
+expect_eq "stress recordings: a rescheduling kill, means" "$(rs d_mean 'total resched syscall')" "total+3514 resched+2859 syscall+966"
+expect_eq "stress recordings: ...medians (nested: resched's over exit_loop's)" "$(rs d_median 'total resched exit_loop')" "total+2272 resched+1536 exit_loop+1344"
 # ... untimed's +11 is the tracer's: one stamp more (7.2's own kstack_rand
 # begin and end, Documentation/series-v3.md), the 7.2 kernel's calibration
 "$ET" report --json -s kill "$ST" > st.json

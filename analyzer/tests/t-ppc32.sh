@@ -111,6 +111,11 @@ expect_eq "32-bit powerpc fixtures present (scripts/kernel/record/ppc32-fixtures
 # where user_gap holds a third; 83-98% elsewhere), the entry and exit
 # stages 3-5% (most of it the exit work loop), and the staged change is
 # within 15% of the events-off one
+# ... and the per-op table reporters.md quotes (getppid 870 -> 904 on
+# ppc750's tiny config, +3.91%)
+"$TOP/scripts/host/ppc32-8xx-report" --ops ppc750 > ops.out 2>&1
+check "ppc32-8xx-report --ops: ppc750 getppid $LEGACY -> $CONVERSION 870 -> 904, +3.91%" \
+	grep -Eq "^ppc750 +getppid +870 +904 +[0-9]+ +\+3\.91%" ops.out
 "$TOP/scripts/host/ppc32-8xx-report" --fork > fork.out 2> fork.err
 rc=$?
 expect_eq "ppc32-8xx-report --fork exits 0 ($(head -c 200 fork.err))" "$rc" 0
