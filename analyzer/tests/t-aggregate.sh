@@ -84,6 +84,15 @@ EOF
 		"$(jget s.json "sorted(set(c['syscall'] for c in d['cells']))")" "['getppid']"
 done
 check "an aggregated recording was checked ($na)" test "$na" -ge 1
+# series-v3.md's figures for the burst, as stamped, x86_64 7.3 getppid:
+# emit 942 aggregated, 1138 in the same boot's compact run, 1167 in the
+# compact fixture the overhead section names (means, -icount instructions)
+emits=""
+for f in aggregate aggregate-compact compact; do
+	"$ET" report --raw-stamps --json -s getppid "$DATA/x86_64-$NEWEST-$f.dat" > e.json 2>/dev/null
+	emits+=" $f=$(jget e.json "round([c['mean'] for c in d['cells'] if c['stage'] == 'emit'][0])")"
+done
+expect_eq "x86_64 $NEWEST getppid: emit as stamped (means)" "$emits" " aggregate=942 aggregate-compact=1138 compact=1167"
 
 # Damaged cells are said and exit 8, from an uncompressed copy of the
 # recording with one field of one event changed (trace-records finds it)
