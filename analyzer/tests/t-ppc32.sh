@@ -71,7 +71,7 @@ for a in $ARCHES32; do
 			if [ "$kind" = stage ]; then
 				all=$(cell "$n.json" getppid syscall count)
 				check "$n: getppid calls staged ($all)" test "$all" -ge 100
-				for st in arch_enter ct_user_exit arch_syscall_exit exit_prepare; do
+				for st in arch_enter ct_user_exit arch_syscall_entry arch_syscall_exit exit_prepare; do
 					expect_eq "$n: getppid: one $st per call" \
 						"$(cell "$n.json" getppid $st count)" "$all"
 				done
