@@ -160,3 +160,28 @@ done
 wait
 expect_eq "need(): three at once all succeed" "$(cat stub/rc1 stub/rc2 stub/rc3 | tr '\n' ' ')" "0 0 0 "
 expect_eq "need(): ...with one install between them" "$(wc -l < stub/log)" 1
+
+# kernel-parity --parallel when one guest fails first: it waits for the
+# others (none left running behind its exit) and names the one that failed.
+# A scratch top whose build, selftest and guest scripts are stubs: the
+# base guest fails at once, the on guest ends a second later
+pt=$PWD/ptop
+rm -rf "$pt" && mkdir -p "$pt/scripts/kernel/check" "$pt/scripts/kernel/build" "$pt/scripts/guest"
+cp "$S/kernel/check/kernel-parity" "$pt/scripts/kernel/check/"
+cp "$S/kernel/kernel-lib.sh" "$pt/scripts/kernel/"
+printf '#!/bin/sh\necho "$ENTRYTRACE_CACHE/st"\n' > "$pt/scripts/kernel/build/kernel-selftests"
+printf '#!/bin/sh\nexit 0\n' > "$pt/scripts/kernel/build/build-kernel"
+cat > "$pt/scripts/guest/kernel-guest" <<'EOS'
+#!/bin/sh
+for d; do :; done
+case "$d" in
+*/base) exit 1 ;;
+*/on) sleep 1; mkdir -p "$d"; touch "$d/ended" ;;
+esac
+EOS
+chmod +x "$pt"/scripts/kernel/check/kernel-parity "$pt"/scripts/kernel/build/* "$pt/scripts/guest/kernel-guest"
+ENTRYTRACE_CACHE=$PWD/pcache "$pt/scripts/kernel/check/kernel-parity" --parallel --out "$PWD/pout" 7.3 > pp.out 2> pp.err
+rc=$?
+expect_eq "kernel-parity --parallel: a failed guest fails the run (exit)" "$rc" 1
+check "...naming it ($(tail -1 pp.err))" grep -q "guest failed: base (logs" pp.err
+check "...after the others ended (the on guest's mark is there at its exit)" test -e pout/on/ended
