@@ -54,16 +54,17 @@ cell() {
 	jget "$1" "sum(c['$4'] for c in d['cells'] if c['syscall']=='$2' and c['stage']=='$3')"
 }
 
-# dchange FIELD FILE SYSCALL STAGE...: "STAGE+N ..." each stage's FIELD
-# (d_median, d_mean) in a diff --json, rounded, of the syscalls that
-# return straight (work '-'); dmedians and dmeans name the field
+# dchange FIELD WORK FILE SYSCALL STAGE...: "STAGE+N ..." each stage's FIELD
+# (d_median, d_mean) in a diff --json, rounded, of the syscalls of path
+# signature WORK; dmedians and dmeans name the field for the syscalls that
+# return straight (work '-')
 dchange() {
-	local k=$1 f=$2 sc=$3
-	shift 3
-	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '-' and x['stage'] == st][0]['$k']) for st in '$*'.split())"
+	local k=$1 w=$2 f=$3 sc=$4
+	shift 4
+	jget "$f" "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == '$sc' and x['work'] == '$w' and x['stage'] == st][0]['$k']) for st in '$*'.split())"
 }
-dmedians() { dchange d_median "$@"; }
-dmeans() { dchange d_mean "$@"; }
+dmedians() { dchange d_median - "$@"; }
+dmeans() { dchange d_mean - "$@"; }
 
 # expected SYSCALL [FILE.expect]: what the workload said it did
 expected() {

@@ -288,9 +288,11 @@ expect_eq "stress recordings: the entry and exit stages (medians)" \
 	"$(dmedians sr.json kill kstack_rand irq_on arch_syscall_entry exit_work arch_syscall_exit exit_prepare arch_exit_tail arch_enter ct_user_exit ct_user_enter untimed)" \
 	"kstack_rand+48 irq_on+12 arch_syscall_entry+11 exit_work+6 arch_syscall_exit+4 exit_prepare-15 arch_exit_tail-6 arch_enter-4 ct_user_exit+0 ct_user_enter+0 untimed+11"
 # a kill whose exit reschedules: the scheduler's, on the mean
-rs() { jget sr.json "' '.join('%s%+.0f' % (st, [x for x in d['cells'] if x['syscall'] == 'kill' and x['work'] == 'resched|notify_resume|rseq' and x['stage'] == st][0]['$1']) for st in '$2'.split())"; }
-expect_eq "stress recordings: a rescheduling kill, means" "$(rs d_mean 'total resched syscall')" "total+3514 resched+2859 syscall+966"
-expect_eq "stress recordings: ...medians (nested: resched's over exit_loop's)" "$(rs d_median 'total resched exit_loop')" "total+2272 resched+1536 exit_loop+1344"
+rw='resched|notify_resume|rseq'
+expect_eq "stress recordings: a rescheduling kill, means" \
+	"$(dchange d_mean "$rw" sr.json kill total resched syscall)" "total+3514 resched+2859 syscall+966"
+expect_eq "stress recordings: ...medians (nested: resched's over exit_loop's)" \
+	"$(dchange d_median "$rw" sr.json kill total resched exit_loop)" "total+2272 resched+1536 exit_loop+1344"
 # ... untimed's +11 is the tracer's: one stamp more (7.2's own kstack_rand
 # begin and end, Documentation/series-v3.md), the 7.2 kernel's calibration
 "$ET" report --json -s kill "$ST" > st.json

@@ -105,17 +105,17 @@ done
 # every guest, base and kind: a fixture that went missing is a failure
 expect_eq "32-bit powerpc fixtures present (scripts/kernel/record/ppc32-fixtures $BASES)" "$found" \
 	$(( $(echo $ARCHES32 | wc -w) * $(echo $BASES | wc -w) * 3 ))
+# the per-op table reporters.md quotes (getppid 870 -> 904 on ppc750's
+# tiny config, +3.91%)
+"$TOP/scripts/host/ppc32-8xx-report" --ops ppc750 > ops.out 2>&1
+check "ppc32-8xx-report --ops: ppc750 getppid $LEGACY -> $CONVERSION 870 -> 904, +3.91%" \
+	grep -Eq "^ppc750 +getppid +870 +904 +[0-9]+ +\+3\.91%" ops.out
 # seed-report's reading of fork (ppc32-8xx-report --fork): the stages of
 # the fork loop's clone and wait4 hold the staged run's per-op change but a
 # few instructions, most of it in their syscall bodies (62% on ppc750 7.2,
 # where user_gap holds a third; 83-98% elsewhere), the entry and exit
 # stages 3-5% (most of it the exit work loop), and the staged change is
 # within 15% of the events-off one
-# ... and the per-op table reporters.md quotes (getppid 870 -> 904 on
-# ppc750's tiny config, +3.91%)
-"$TOP/scripts/host/ppc32-8xx-report" --ops ppc750 > ops.out 2>&1
-check "ppc32-8xx-report --ops: ppc750 getppid $LEGACY -> $CONVERSION 870 -> 904, +3.91%" \
-	grep -Eq "^ppc750 +getppid +870 +904 +[0-9]+ +\+3\.91%" ops.out
 "$TOP/scripts/host/ppc32-8xx-report" --fork > fork.out 2> fork.err
 rc=$?
 expect_eq "ppc32-8xx-report --fork exits 0 ($(head -c 200 fork.err))" "$rc" 0
