@@ -185,3 +185,25 @@ rc=$?
 expect_eq "kernel-parity --parallel: a failed guest fails the run (exit)" "$rc" 1
 check "...naming it ($(tail -1 pp.err))" grep -q "guest failed: base (logs" pp.err
 check "...after the others ended (the on guest's mark is there at its exit)" test -e pout/on/ended
+
+# kernel-lib.sh's rcu_calls: the plugin's calls= list from a kernel's site
+# table (kernel-mix, kernel-stress).  The lines are kernel-sites' own, from
+# the tiny ppc64le 7.2 entrytrace kernel: a func line may end at the name
+# (__rcu_read_lock) or carry a flags field after it (__rcu_read_unlock).
+# Two copies of one (a static inline's) are not the call.
+printf '%s\n' 'entrytrace-sites 1' \
+	'func 0xc0000000000f61e8 0x14 __rcu_read_lock' \
+	'func 0xc0000000000f9ef4 0x254 __rcu_read_unlock 0x8' > rcu.sites
+rc_calls() { bash -c ". '$S/kernel/kernel-lib.sh'; rcu_calls t $1" 2>"$1.err"; }
+expect_eq "rcu_calls: both out of line once" "$(rc_calls rcu.sites)" "__rcu_read_lock:__rcu_read_unlock"
+expect_eq "rcu_calls: ...and says nothing" "$(cat rcu.sites.err)" ""
+{ cat rcu.sites; echo 'func 0xc000000000100000 0x14 __rcu_read_lock'; } > rcu2.sites
+expect_eq "rcu_calls: a function there twice is left out" "$(rc_calls rcu2.sites)" "__rcu_read_unlock"
+check "...and it says so ($(cat rcu2.sites.err))" grep -q "^t: __rcu_read_lock is in this kernel 2 times" rcu2.sites.err
+grep -v __rcu rcu.sites > rcu0.sites
+expect_eq "rcu_calls: none (Debian's configs): an empty list" "$(rc_calls rcu0.sites)" ""
+expect_eq "...naming both" "$(grep -c 'in this kernel 0 times' rcu0.sites.err)" 2
+expect_exit "kernel-tiling --config names a config it does not know" 2 \
+	"$S/kernel/check/kernel-tiling" --config debain 7.2
+expect_exit "kernel-tiling --config with --mix files is refused" 2 \
+	"$S/kernel/check/kernel-tiling" --config debian --mix "$DATA/mix-ppc64le-7.2-entrytrace-v3-enforcing.mix.gz" -- 7.2

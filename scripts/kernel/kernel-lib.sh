@@ -350,3 +350,27 @@ debian_config_get() {
 	xz -dc "$dcfg" >"$out"
 	rm -rf "$tmp"
 }
+
+# The LSM lists the Debian-config kernels boot with, in Fedora's order (the
+# POWER10 reporter's SELinux distribution, not Debian's AppArmor): with
+# SELinux, and without it.
+LSM_SELINUX=lockdown,yama,integrity,selinux,bpf,landlock
+LSM_NO_SELINUX=lockdown,yama,integrity,bpf,landlock
+
+# rcu_calls TOOL SITES: the plugin's calls= list for a kernel's site file:
+# __rcu_read_lock and __rcu_read_unlock where each is out of line once
+# (PREEMPT_RCU).  Debian's configs have TREE_RCU without them (their
+# rcu_read_lock() is preempt_disable()), and static copies of an inline
+# helper are not the calls: such a function is left out, and TOOL says so.
+rcu_calls() {
+	local tool=$1 sites=$2 f n out=
+	for f in __rcu_read_lock __rcu_read_unlock; do
+		n=$(awk -v f="$f" '$1 == "func" && $4 == f { n++ } END { print n + 0 }' "$sites")
+		if [ "$n" = 1 ]; then
+			out=${out:+$out:}$f
+		else
+			echo "$tool: $f is in this kernel $n times, not once out of line: its calls are not counted" >&2
+		fi
+	done
+	printf '%s\n' "$out"
+}
