@@ -67,6 +67,29 @@ check "... naming the difference NOT EXPLAINED" grep -q "^NOT EXPLAINED: $(cut -
 rc=$?
 expect_eq "an allowlist line no difference uses fails (stale)" "$rc" 1
 check "... naming it STALE" grep -q "^STALE: kstack_rand insns" stale.txt
+# Debian's own configs (series v3, PROVENANCE-tiling.md: kernel-tiling
+# --config debian, -O2, context tracking not forced): the stages tile there
+# too, and every difference between the paths is explained, on getppid and
+# on kill(0)
+deb() { echo "$DATA/mix-ppc64le-$1-entrytrace-debian-v3-enforcing.mix.gz"; }
+ARCH=ppc64le "$KT" --mix "$(deb $LEGACY)" "$(deb $CONVERSION)" -- $LEGACY $CONVERSION >tiling-deb.txt 2>&1
+rc=$?
+expect_eq "v3 Debian configs: the stages tile on ppc64le $LEGACY and $CONVERSION (kernel-tiling exit; median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-deb.txt))" "$rc" 0
+check "v3 Debian configs: four median gaps read, each at most 10" test \
+	"$(awk '$2 == "gap" && NF == 4 { for (i = 3; i <= 4; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling-deb.txt)" = 4
+for sc in getppid kill; do
+	"$KC" --config debian --syscall $sc "$(deb $LEGACY)" "$(deb $CONVERSION)" >dcmp-$sc.txt 2>&1
+	rc=$?
+	expect_eq "v3 Debian configs, $sc: every stage difference is explained ($(tail -1 dcmp-$sc.txt))" "$rc" 0
+done
+check "... the conversion's atomic and its two sync are among them, in arch_syscall_entry" \
+	grep -qE '^arch_syscall_entry +8 +19 +\+11 +hwsync \+2 ldarx \+1 stdcx \+1' dcmp-getppid.txt
+check "... and every line the allowlist keeps for Debian's configs was used (none stale)" \
+	sh -c "! grep -q '^STALE' dcmp-getppid.txt dcmp-kill.txt"
+zcat "$(deb $CONVERSION)" | grep -v '^kernel ' | gzip >norel.mix.gz
+expect_exit "a generic file that names no kernel release is refused (no allowlist line could apply)" 2 \
+	"$KC" --config debian "$(deb $LEGACY)" norel.mix.gz
+
 # Debian's own configs (series v3, PROVENANCE-stress-mix.md): stress-ng
 # --kill's kills under the plugin, legacy against the conversion.  The
 # allowlist's X.Y/debian lines explain what differs there and not on the

@@ -374,3 +374,27 @@ rcu_calls() {
 	done
 	printf '%s\n' "$out"
 }
+
+# mix_annotate TOOL ENTRYTRACE VMLINUX MIX: entrytrace annotate a plugin
+# output with its kernel.  A vmlinux without debug info (the distro and
+# debian configs) still gives the kernel line (the release, so the entry
+# path and the allowlist's bases) and every instruction's function:
+# annotate exits 4 for the source lines it could not give, which is then
+# no failure.  Says which it was; returns 1 if MIX could not be annotated.
+mix_annotate() {
+	local tool=$1 et=$2 vml=$3 mix=$4 arc=0 err
+	err=$(mktemp)
+	"$et" annotate -q --vmlinux "$vml" "$mix" 2>"$err" || arc=$?
+	if [ $arc = 0 ]; then
+		echo "$tool: $mix annotated" >&2
+	elif [ $arc = 4 ] && ! readelf -S "$vml" | grep -q '\.debug_line'; then
+		echo "$tool: $mix annotated: functions only, $vml has no line table (no DEBUG_INFO)" >&2
+		arc=0
+	else
+		cat "$err" >&2
+		echo "$tool: $mix could not be annotated (exit $arc, above)" >&2
+		arc=1
+	fi
+	rm -f "$err"
+	return $arc
+}

@@ -32,6 +32,11 @@ if not nb or not nt:
 
 kver = d['mix_test'][0].get('kernel', '')
 gbase = '.'.join(kver.split('.')[:2])
+if not kver:
+    # the allowlist's lines are per generic base: without it none applies
+    print('kernel-stage-compare: the generic file names no kernel release: annotate it '
+          '(entrytrace annotate --vmlinux, as kernel-mix does)', file=sys.stderr)
+    sys.exit(2)
 def bad_allow(msg):
     # a broken allowlist is a usage error (2), not a difference (1)
     print('kernel-stage-compare: %s: %s' % (allowf, msg), file=sys.stderr)
