@@ -207,3 +207,5 @@ expect_exit "kernel-tiling --config names a config it does not know" 2 \
 	"$S/kernel/check/kernel-tiling" --config debain 7.2
 expect_exit "kernel-tiling --config with --mix files is refused" 2 \
 	"$S/kernel/check/kernel-tiling" --config debian --mix "$DATA/mix-ppc64le-7.2-entrytrace-v3-enforcing.mix.gz" -- 7.2
+expect_exit "kernel-overhead --config names a config it does not know" 2 \
+	"$S/kernel/record/kernel-overhead" --config debain 7.2
