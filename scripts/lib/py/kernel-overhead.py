@@ -17,6 +17,11 @@ res = {'arch': arch, 'base': base, 'config': cmode, 'n': n, 'runs': {}}
 for variant in ('base', 'entrytrace'):
     res['runs'][variant] = load(variant)
     res.setdefault('kernels', {})[variant] = open(f'{pre}-{variant}-{cmode}/kernel').read().strip().split('/')[-1]
+    # the settle rounds before the measured ones (plan-overhead.sh)
+    st = f'{pre}-{variant}-{cmode}/out/settle.txt'
+    if os.path.exists(st):
+        last = open(st).read().split('\n')[-2].split()
+        res.setdefault('settle', {})[variant] = {'settled': last[1] == 'yes', 'rounds': int(last[2])}
 # the compact recording: calibration and per-stage medians (ticks -> ns)
 calib, stages = None, {}
 names = None
