@@ -37,6 +37,8 @@ if not kver:
     print('kernel-stage-compare: the generic file names no kernel release: annotate it '
           '(entrytrace annotate --vmlinux, as kernel-mix does)', file=sys.stderr)
     sys.exit(2)
+
+
 def bad_allow(msg):
     # a broken allowlist is a usage error (2), not a difference (1)
     print('kernel-stage-compare: %s: %s' % (allowf, msg), file=sys.stderr)
