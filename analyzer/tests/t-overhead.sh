@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# scripts/host/overhead-doc on kernel-overhead's own measurements
+# (data/overhead/PROVENANCE.md): the Debian 7.2 config's, which
+# Documentation/reporters.md quotes, and x86_64 6.12 tiny's, measured again
+# after the plan learnt to settle (Documentation/overhead.md's Notes).
+# Every goal is judged from the figures, and a measurement whose guest did
+# not settle is named.
+. "$(dirname "$0")/lib.sh"
+
+OD=$TOP/scripts/host/overhead-doc
+O=$DATA/overhead
+python3 "$OD" "$O" - >od.txt 2>od.err
+rc=$?
+expect_eq "overhead-doc reads both measurements" "$rc" 0
+goal() { grep -F "| $1 |" od.txt | cut -d'|' -f3,4 | tr -s ' ' | sed 's/^ //; s/ $//'; }
+expect_eq "Debian 7.2: events off costs +21.1 per getppid" \
+	"$(goal 'events off at -O2 costs (ppc64le 7.2, debian): measured, no goal')" "- | +21.1 instructions per getppid"
+expect_eq "Debian 7.2: compact MISSED, 0.78x raw_syscalls" \
+	"$(goal 'compact adds <= 1/2 of what raw_syscalls adds per getppid (ppc64le 7.2, debian)')" "MISSED | +1633 vs +2104: 0.78x"
+check "Debian 7.2: aggregation MISSED with every syscall staged (0.60x)" \
+	grep -qF "| v3: aggregation, every syscall staged, adds <= 0.1x what raw_syscalls adds per getppid (ppc64le 7.2, debian) | MISSED | +1255 vs +2104: 0.60x" od.txt
+check "Debian 7.2: aggregation MET at 1 in 16 (0.09x)" \
+	grep -qF "| v3: aggregation, sample 16, adds <= 0.1x what raw_syscalls adds per getppid (ppc64le 7.2, debian) | MET | +184 vs +2104: 0.09x" od.txt
+check "Debian 7.2: aggregation MET at 1 in 64 (0.06x)" \
+	grep -qF "| v3: aggregation, sample 64, adds <= 0.1x what raw_syscalls adds per getppid (ppc64le 7.2, debian) | MET | +130 vs +2104: 0.06x" od.txt
+check "Debian 7.2: aggregation MET in windows (0.014x)" \
+	grep -qF "(ppc64le 7.2, debian) | MET | +28.7 vs +2104: 0.014x" od.txt
+check "Debian 7.2: the unsampled getppid MISSED at +90.7" \
+	grep -qF "| v3: an unsampled getppid costs <= 5 instructions more than events off (ppc64le 7.2, debian) | MISSED | +90.7 " od.txt
+check "Debian 7.2: ... MET at -3.4 in windows" \
+	grep -qF "| v3, entry_stage.window=4 sample=64: an unsampled getppid costs <= 5 instructions more than events off (ppc64le 7.2, debian) | MET | -3.4 " od.txt
+check "Debian 7.2: irq_on MISSED at 41, the stamp MET at 10.0" sh -c \
+	"grep -qF '| irq_on reads <= 15 (ppc64le 7.2, debian) | MISSED | 41 |' od.txt && grep -qF '| stamp <= 10 instructions (ppc64le 7.2, debian) | MET | 10.0 |' od.txt"
+# x86_64 6.12 tiny, measured again with the settle: Documentation/overhead.md's
+# rows of the earlier measurement, within 1 instruction on every row
+n=0 far=""
+while IFS='|' read -r _ k b name v _; do
+	name=$(echo "$name" | sed 's/^ *//; s/ *$//')
+	old=$(grep -F "| x86_64 6.12 | tiny | $name |" "$TOP/Documentation/overhead.md" | head -n1 | cut -d'|' -f5)
+	[ -n "$old" ] || continue
+	n=$((n + 1))
+	python3 -c "import sys; sys.exit(not abs($v - $old) <= 1)" || far+=" $name ($old -> $v)"
+done < <(grep '^| x86_64 6.12 | tiny | [a-z0-9]*: ' od.txt)
+expect_eq "x86_64 6.12 tiny with the settle: every row within 1 of overhead.md ($n rows)" "${far:-none}" "none"
+check "... and rows were compared" test "$n" -ge 20
+check "no measurement is named NOT SETTLED when both settled" sh -c "! grep -q 'NOT SETTLED' od.txt"
+# one that did not settle is named, with its kernel
+mkdir -p unsettled
+python3 -c "
+import json, sys
+d = json.load(open('$O/ppc64le-7.2-debian.json'))
+d['settle']['base'] = {'settled': False, 'rounds': 100}
+json.dump(d, open('unsettled/ppc64le-7.2-debian.json', 'w'))
+"
+python3 "$OD" unsettled - >od2.txt 2>&1
+check "a measurement whose guest did not settle is named ($(grep 'NOT SETTLED' od2.txt | cut -c1-60))" \
+	grep -qF "NOT SETTLED: ppc64le 7.2 debian, base kernel: no three getppid rounds in a row agreed within 0.5% in 100" od2.txt
+expect_exit "overhead-doc on a directory with no measurement says so" 2 python3 "$OD" "$PWD/nothing-here" -
