@@ -351,6 +351,17 @@ debian_config_get() {
 	rm -rf "$tmp"
 }
 
+# The configs the plugin-side scripts take (kernel-mix, kernel-tiling,
+# kernel-stage-compare and its allowlist's X.Y/CONFIG): build-kernel's
+# --config but 8xx, the 32-bit guests' config, which the plugin does not run.
+MIX_CONFIGS="tiny noforce distro debian"
+
+# mix_config_ok CFG: CFG is one of MIX_CONFIGS
+mix_config_ok() {
+	case " $MIX_CONFIGS " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
 # The LSM lists the Debian-config kernels boot with, in Fedora's order (the
 # POWER10 reporter's SELinux distribution, not Debian's AppArmor): with
 # SELinux, and without it.

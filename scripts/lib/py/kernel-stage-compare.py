@@ -4,6 +4,7 @@ import json, os, sys
 
 path, allowf, sc, tol, lines, top, cfg = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
     sys.argv[5] == '1', sys.argv[6], sys.argv[7]
+configs = sys.argv[8].split()     # kernel-lib.sh's MIX_CONFIGS
 sys.path.insert(0, os.path.join(top, 'scripts', 'lib'))
 import stagesdef
 
@@ -55,7 +56,7 @@ for ln in open(allowf):
     # BASES: X.Y for every config, X.Y/CONFIG for that config only
     scope = f[2].split(',')
     for b in scope:
-        if '/' in b and b.split('/', 1)[1] not in ('tiny', 'noforce', 'distro', 'debian'):
+        if '/' in b and b.split('/', 1)[1] not in configs:
             bad_allow('%s: no such config in %r' % (b, ln.strip()))
     if gbase in scope or '%s/%s' % (gbase, cfg) in scope:
         allow[(f[0], f[1])] = [f[3], False]
