@@ -17,6 +17,12 @@ v3() { echo "$DATA/mix-ppc64le-$1-entrytrace-v3-enforcing.mix.gz"; }
 # the v2 outputs kept when the plain ones were re-recorded on v3
 v2() { echo "$DATA/mix-ppc64le-$1-entrytrace-v2-enforcing.mix.gz"; }
 
+# gaps_ok FILE NBASES: how many of kernel-tiling's median gap cells (one
+# per syscall and base, of a table of NBASES bases) are at most 10
+gaps_ok() {
+	awk -v nb="$2" '$2 == "gap" && NF == 2 + nb { for (i = 3; i <= NF; i++) if ($i <= 10) n++ } END { print n + 0 }' "$1"
+}
+nb=$(echo $BASES | wc -w)
 pmix=()
 for b in $BASES; do pmix+=("$(v3 $b)"); done
 ARCH=ppc64le "$KT" --mix "${pmix[@]}" -- $BASES >tiling.txt 2>&1
@@ -25,7 +31,7 @@ expect_eq "v3: the stages tile on ppc64le $(echo $BASES) (kernel-tiling exit)" "
 sed 's/^/#   /' tiling.txt | grep -E 'gap|samples'
 gaps=$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { $1 = $2 = ""; print }' tiling.txt | sort -u | tr '\n' ' ')
 check "v3: a median gap per syscall and kernel was read, each at most 10 ($gaps)" \
-	test "$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { for (i = 3; i <= NF; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling.txt)" = $((2 * $(echo $BASES | wc -w)))
+	test "$(gaps_ok tiling.txt $nb)" = $((2 * nb))
 ARCH=ppc64le "$KT" --mix "$(v2 $LEGACY)" "$(v2 $CONVERSION)" -- $LEGACY $CONVERSION >tiling-v2.txt 2>&1
 rc=$?
 expect_eq "v2: the stages do not tile (gap over one stamp's worth)" "$rc" 1
@@ -37,9 +43,7 @@ for b in $BASES; do xmix+=("$DATA/mix-x86_64-$b-entrytrace-v3-enforcing.mix.gz")
 rc=$?
 xgaps=$(awk '$1 == "getppid" && $2 == "gap" && NF >= 3 { $1 = $2 = ""; print }' tiling-x86.txt | xargs)
 expect_eq "v3: the stages tile on x86_64 $(echo $BASES) (getppid median gap $xgaps)" "$rc" 0
-check "v3: x86_64 gaps read on every base, each at most 10" test \
-	"$(awk '$2 == "gap" && NF == 2 + '"$(echo $BASES | wc -w)"' { for (i = 3; i <= NF; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling-x86.txt)" \
-	= $((2 * $(echo $BASES | wc -w)))
+check "v3: x86_64 gaps read on every base, each at most 10" test "$(gaps_ok tiling-x86.txt $nb)" = $((2 * nb))
 gapof() { awk '$1 == "getppid" && $2 == "gap" && NF == 3 { print $3 }' "$1"; }
 "$KT" --mix "$X-v2-enforcing.mix.gz" -- $NEWEST >tiling-x86-v2.txt 2>&1
 rc=$?
@@ -75,8 +79,7 @@ deb() { echo "$DATA/mix-ppc64le-$1-entrytrace-debian-v3-enforcing.mix.gz"; }
 ARCH=ppc64le "$KT" --mix "$(deb $LEGACY)" "$(deb $CONVERSION)" -- $LEGACY $CONVERSION >tiling-deb.txt 2>&1
 rc=$?
 expect_eq "v3 Debian configs: the stages tile on ppc64le $LEGACY and $CONVERSION (kernel-tiling exit; median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-deb.txt))" "$rc" 0
-check "v3 Debian configs: four median gaps read, each at most 10" test \
-	"$(awk '$2 == "gap" && NF == 4 { for (i = 3; i <= 4; i++) if ($i <= 10) n++ } END { print n + 0 }' tiling-deb.txt)" = 4
+check "v3 Debian configs: four median gaps read, each at most 10" test "$(gaps_ok tiling-deb.txt 2)" = 4
 for sc in getppid kill; do
 	"$KC" --config debian --syscall $sc "$(deb $LEGACY)" "$(deb $CONVERSION)" >dcmp-$sc.txt 2>&1
 	rc=$?
