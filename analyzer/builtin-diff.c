@@ -57,6 +57,8 @@ static const char diff_usage[] =
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"      --replicates=R     auto (default), runs, syscalls or none: above\n"
+	"      --by-arg           also split by argument shape (kill(-1, 0), kill(self,\n"
+	"                         0), ...: see entrytrace report --help)\n"
 	"      --bootstrap=N      bootstrap replicates (default 2000)\n"
 	"      --seed=N           random seed (default 1): same seed, same CIs\n"
 	"      --alpha=A          family-wise significance level (default 0.05)\n"
@@ -417,11 +419,12 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 				continue;
 			grew = r->percent ? 100 * d / b : d;
 			if (grew > r->limit) {
-				char wb[160];
+				char wb[160], ab[96];
 
 				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s [%s] %s "
 					"+%.1f%s (%s %+.1f ns [%+.1f, %+.1f], p %.2g)\n", rb,
-					name ? name : "?", et_work_str(c->work, wb, sizeof(wb)),
+					et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
+					et_work_str(c->work, wb, sizeof(wb)),
 					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
 					runs ? "median" : "mean", d, lo, hi, c->p_adj);
 				tripped = true;
@@ -453,12 +456,13 @@ static int plot(const char *path, const struct et_diff_report *rep, int max_pane
 	for (size_t i = 0; i < df->nr_cells && pl.n < pl.max; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
 		const char *name = et_syscall_name(names, c->nr);
-		char wb[160], title[96], note[96];
+		char wb[160], title[160], note[96], ab[96];
 		struct et_plot_panel *p;
 
 		if (!c->base || !c->test || !et_diff_shown(rep, c))
 			continue;
-		snprintf(title, sizeof(title), "%s %s [%s]", name ? name : "?",
+		snprintf(title, sizeof(title), "%s %s [%s]",
+			 et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
 			 et_stages[c->stage].name, et_work_str(c->work, wb, sizeof(wb)));
 		snprintf(note, sizeof(note), "median %+.0f %s, mean %+.0f %s%s",
 			 c->d_median, unit, c->d_mean, unit,
@@ -484,6 +488,7 @@ enum {
 	OPT_MIN_COUNT,
 	OPT_WHERE,
 	OPT_REPLICATES,
+	OPT_BY_ARG,
 };
 
 int cmd_diff(int argc, char **argv)
@@ -502,6 +507,7 @@ int cmd_diff(int argc, char **argv)
 		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
 		{ "where", optional_argument, NULL, OPT_WHERE },
 		{ "replicates", required_argument, NULL, OPT_REPLICATES },
+		{ "by-arg", no_argument, NULL, OPT_BY_ARG },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -593,6 +599,9 @@ int cmd_diff(int argc, char **argv)
 					     "expected a number of places");
 				goto bad;
 			}
+			break;
+		case OPT_BY_ARG:
+			com.load.stats_flags |= ET_STATS_BY_ARG;
 			break;
 		case OPT_REPLICATES:
 			rep_auto = !strcmp(optarg, "auto");

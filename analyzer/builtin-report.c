@@ -43,6 +43,13 @@ static const char report_usage[] =
 	ET_COMMON_USAGE
 	"      --by-work          split each syscall by path signature (which optional\n"
 	"                         work ran: audit, seccomp, signal, resched, ...)\n"
+	"      --by-arg           split the syscalls whose arguments choose their path\n"
+	"                         by argument shape: kill/tkill/tgkill by target (self,\n"
+	"                         pid, 0, -1: every process, -pgrp, INT_MIN) and signal\n"
+	"                         (0, its name, bad), e.g. kill(-1, 0); from\n"
+	"                         raw_syscalls:sys_enter's args (stock) or\n"
+	"                         syscalls:sys_enter_kill & co. recorded beside the\n"
+	"                         entry_stage events (record -e)\n"
 	"      --no-breakdown     omit the task / CPU / result tables\n"
 	"      --strict           exit 5 if lost events touched any timeline\n"
 	"      --show-excluded    list every syscall kept out of the table, and why\n"
@@ -104,6 +111,7 @@ static void list_stages(void)
 
 enum {
 	OPT_BY_WORK = 256,	/* below the ET_OPT_* of builtin.h */
+	OPT_BY_ARG,
 	OPT_NO_BREAKDOWN,
 	OPT_STRICT,
 	OPT_STAGES,
@@ -128,7 +136,7 @@ static void hists(FILE *out, const struct et_stats *st, const struct et_trace *n
 {
 	const struct et_cell **cells;
 	size_t n = et_stats_cells(st, &cells);
-	char title[128], wb[160];
+	char title[192], wb[160], ab[96];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct et_cell *c = cells[i];
@@ -136,7 +144,8 @@ static void hists(FILE *out, const struct et_stats *st, const struct et_trace *n
 
 		if (filter->stages && !(filter->stages & (1ull << c->stage)))
 			continue;
-		snprintf(title, sizeof(title), "%s%s%s%s %s", name ? name : "?",
+		snprintf(title, sizeof(title), "%s%s%s%s %s",
+			 et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
 			 et_stats_by_work(st) ? " [" : "",
 			 et_stats_by_work(st) ? et_work_str(c->work, wb, sizeof(wb)) : "",
 			 et_stats_by_work(st) ? "]" : "", et_stages[c->stage].name);
@@ -198,6 +207,7 @@ int cmd_report(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		ET_COMMON_LONGOPTS,
 		{ "by-work", no_argument, NULL, OPT_BY_WORK },
+		{ "by-arg", no_argument, NULL, OPT_BY_ARG },
 		{ "no-breakdown", no_argument, NULL, OPT_NO_BREAKDOWN },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "stages", no_argument, NULL, OPT_STAGES },
@@ -233,6 +243,9 @@ int cmd_report(int argc, char **argv)
 		switch (c) {
 		case OPT_BY_WORK:
 			com.load.stats_flags |= ET_STATS_BY_WORK;
+			break;
+		case OPT_BY_ARG:
+			com.load.stats_flags |= ET_STATS_BY_ARG;
 			break;
 		case OPT_NO_BREAKDOWN:
 			breakdown = false;

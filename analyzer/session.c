@@ -106,9 +106,10 @@ bool et_session_interrupted(void)
  * (lib/events.def): TASK ones always (task life cycle and names), IRQ
  * ones except in summary mode (interrupts inside a syscall cannot be
  * placed from one event per syscall), STOCK ones on a kernel without
- * entry_stage events.
+ * entry_stage events; ARGS ones only when asked for with -e (they put
+ * the tracepoint work on the path of the syscalls they trace).
  */
-enum record_class { REC_TASK, REC_IRQ, REC_STOCK };
+enum record_class { REC_TASK, REC_IRQ, REC_STOCK, REC_ARGS };
 
 static const struct ev_spec {
 	const char *sys;

@@ -39,14 +39,23 @@ extern const int et_stage_nr_kernel;
 /* ------------------------------------------------------------------ */
 /* Events and traces                                                   */
 
+#define ET_SC_ARGS 3	/* arguments an event carries: what the shapes read */
+
 struct et_event {
 	enum et_event_kind kind;
 	int cpu;
 	int pid;		/* common_pid */
 	uint64_t ts;
 	union {
+		/*
+		 * SYS_ENTER (raw_syscalls, every syscall) and SYS_ARGS
+		 * (syscalls:sys_enter_<name>, one syscall): the first nargs
+		 * arguments, as the registers held them.
+		 */
 		struct {
 			long nr;
+			int nargs;
+			long arg[ET_SC_ARGS];
 		} enter;
 		struct {
 			long nr;
@@ -218,12 +227,22 @@ bool et_info_virtual_clock(const struct et_trace_info *in);
 
 #define ET_SC_MAX_OVERLAYS 16
 
+/*
+ * Argument shapes (lib/shape.c): "-1, 0" for a key whose shape bits say
+ * kill(-1, 0); "" without them.  et_syscall_label() gives "kill(-1, 0)",
+ * or name itself for a key without a shape.
+ */
+char *et_shape_str(uint32_t key, char *buf, size_t size);
+const char *et_syscall_label(const char *name, uint32_t key, char *buf, size_t size);
+bool et_stats_by_arg(const struct et_stats *st);
+
 struct et_syscall {
 	int pid;
 	int nr;
 	long ret;
 	uint32_t seq;		/* stage modes: kernel sequence number */
 	uint32_t work;		/* path signature, ET_WORK(...) bits */
+	uint32_t shape;		/* argument shape, 0 unknown (lib/shape.c) */
 	uint32_t flags;		/* ET_SC_* */
 	int cpu_enter;
 	int cpu_exit;

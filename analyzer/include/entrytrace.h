@@ -55,6 +55,15 @@ enum et_work_bit {
 };
 
 #define ET_WORK(SYM) (1u << ET_WORK_BIT_##SYM)
+#define ET_WORK_MASK ((1u << ET_WORK_NR) - 1)
+
+/*
+ * A statistics row's key beside the syscall number: the path signature in
+ * the low bits, and with ET_STATS_BY_ARG the argument shape above
+ * (kill(-1, 0), kill(self, 0), ...: which arguments chose the path).
+ */
+#define ET_WORK_SHAPE_SHIFT 14
+#define ET_WORK_SHAPE_MASK (0x3ffu << ET_WORK_SHAPE_SHIFT)
 
 enum et_phase {
 	ET_PHASE_ENTRY,
@@ -189,6 +198,7 @@ enum et_event_kind {
 	ET_EV_CALIB,		/* entry_stage:entry_stage_calib */
 	ET_EV_LOST,		/* events were lost on its CPU before this point */
 	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
+	ET_EV_SYS_ARGS,		/* syscalls:sys_enter_<name>: a syscall's arguments */
 };
 
 enum et_event_kind et_event_kind(const struct et_event *ev);
@@ -383,6 +393,7 @@ struct et_group;	/* one syscall's totals for a task, CPU or result */
 #define ET_STATS_BY_WORK	(1u << 0)	/* split cells by path signature */
 #define ET_STATS_EXCLUSIVE	(1u << 1)	/* take interrupts and preemption off */
 #define ET_STATS_NO_OVERHEAD	(1u << 2)	/* take the tracer's own events off */
+#define ET_STATS_BY_ARG		(1u << 3)	/* split cells by argument shape */
 
 enum et_breakdown {
 	ET_BY_PID,

@@ -127,13 +127,59 @@ static void set_handler(struct et_decoder *d, struct tep_event *ev,
 	d->handlers[ev->id] = kind;
 }
 
+/*
+ * raw_syscalls:sys_enter's args[6]: an array of unsigned long, 8 or 4
+ * bytes each.  Optional: without it a syscall has no argument shape.
+ */
+static void resolve_enter_args(struct et_decoder *d, struct tep_event *ev)
+{
+	struct tep_format_field *fld = tep_find_field(ev, "args");
+
+	if (!fld || !(fld->flags & TEP_FIELD_IS_ARRAY) ||
+	    (fld->elementsize != 4 && fld->elementsize != 8) ||
+	    fld->size < ET_SC_ARGS * (int)fld->elementsize || !resolve(ev, "args", &d->enter_args))
+		return;
+	d->enter_arg_size = fld->elementsize;
+}
+
+/*
+ * syscalls:sys_enter_<name>: __syscall_nr, then the syscall's arguments in
+ * order, each a field of its own; the first ET_SC_ARGS of them.
+ */
+static bool resolve_args_event(struct et_decoder *d, struct tep_event *ev)
+{
+	struct et_args_event *a;
+	struct tep_format_field *fld;
+
+	if (d->nr_args_ev == (int)ET_ARRAY_SIZE(d->args_ev))
+		return false;
+	a = &d->args_ev[d->nr_args_ev];
+	memset(a, 0, sizeof(*a));
+	if (!resolve(ev, "__syscall_nr", &a->nr))
+		return false;
+	for (fld = ev->format.fields; fld && a->nargs < ET_SC_ARGS; fld = fld->next) {
+		if (!strcmp(fld->name, "__syscall_nr") || (fld->flags & TEP_FIELD_IS_ARRAY) ||
+		    (fld->size != 4 && fld->size != 8))
+			continue;
+		resolve(ev, fld->name, &a->arg[a->nargs++]);
+	}
+	a->id = ev->id;
+	d->nr_args_ev++;
+	return true;
+}
+
 /* The fields a handler reads: false if one it cannot do without is missing. */
 static bool resolve_fields(struct et_decoder *d, struct tep_event *ev,
 			   enum et_handler_kind h)
 {
 	switch (h) {
 	case H_SYS_ENTER:
-		return resolve(ev, "id", &d->enter_id);
+		if (!resolve(ev, "id", &d->enter_id))
+			return false;
+		resolve_enter_args(d, ev);
+		return true;
+	case H_SYS_ARGS:
+		return resolve_args_event(d, ev);
 	case H_SYS_EXIT:
 		return resolve(ev, "id", &d->exit_id) && resolve(ev, "ret", &d->exit_ret);
 	case H_SIGNAL_DELIVER:
@@ -433,6 +479,7 @@ static bool handler_wanted(enum et_mode mode, enum et_handler_kind k)
 	case H_HIST:
 		return mode == ET_MODE_SUMMARY;
 	case H_CALIB:
+	case H_SYS_ARGS:	/* stock: raw_syscalls:sys_enter has them */
 		return mode != ET_MODE_STOCK;
 	default:
 		return true;
@@ -572,7 +619,30 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	case H_SYS_ENTER:
 		ev->kind = ET_EV_SYS_ENTER;
 		ev->enter.nr = rd_field(d, rec, &d->enter_id);
+		ev->enter.nargs = 0;
+		if (d->enter_arg_size && d->enter_args.offset + ET_SC_ARGS * d->enter_arg_size <= rec->size) {
+			const char *p = (const char *)rec->data + d->enter_args.offset;
+
+			for (int i = 0; i < ET_SC_ARGS; i++)
+				ev->enter.arg[i] = (long)rd_u(d, p + i * d->enter_arg_size,
+							      d->enter_arg_size);
+			ev->enter.nargs = ET_SC_ARGS;
+		}
 		return true;
+	case H_SYS_ARGS:
+		for (int i = 0; i < d->nr_args_ev; i++) {
+			const struct et_args_event *a = &d->args_ev[i];
+
+			if (a->id != id)
+				continue;
+			ev->kind = ET_EV_SYS_ARGS;
+			ev->enter.nr = rd_field(d, rec, &a->nr);
+			ev->enter.nargs = a->nargs;
+			for (int j = 0; j < a->nargs; j++)
+				ev->enter.arg[j] = rd_field(d, rec, &a->arg[j]);
+			return true;
+		}
+		return false;
 	case H_SYS_EXIT:
 		ev->kind = ET_EV_SYS_EXIT;
 		ev->exit.nr = rd_field(d, rec, &d->exit_id);

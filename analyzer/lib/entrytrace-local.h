@@ -73,6 +73,7 @@ enum et_handler_kind {
 	H_SUMMARY,
 	H_CALIB,
 	H_HIST,
+	H_SYS_ARGS,
 };
 
 struct et_decoder {
@@ -85,6 +86,16 @@ struct et_decoder {
 	struct et_field common_pid;
 
 	struct et_field enter_id;
+	struct et_field enter_args;	/* raw_syscalls:sys_enter's args[6] */
+	int enter_arg_size;		/* ...one element: 8, or 4 on 32-bit */
+	/* syscalls:sys_enter_<name> events the shapes read (lib/shape.c) */
+	struct et_args_event {
+		int id;
+		struct et_field nr;
+		struct et_field arg[ET_SC_ARGS];
+		int nargs;
+	} args_ev[4];
+	int nr_args_ev;
 	struct et_field exit_id, exit_ret;
 	struct et_field sig;
 	struct et_field sw_prev_comm, sw_prev_pid, sw_prev_state;
@@ -294,6 +305,21 @@ int et_walk_gap(struct et_trace *t, struct et_walk *w, int cpu, uint64_t ts);
 
 /* Grow *arr (of *cap elements of size sz) to hold at least need. */
 int et_grow(void **arr, size_t *cap, size_t need, size_t sz);
+
+/* ------------------------------------------------------------------ */
+/* shape.c: the syscalls whose arguments choose their path              */
+
+#define ET_SHAPE_SYSCALLS 4
+struct et_shapes {
+	int n;
+	int nr[ET_SHAPE_SYSCALLS];	/* their numbers in this trace */
+	uint8_t which[ET_SHAPE_SYSCALLS];
+};
+
+void et_shapes_init(struct et_shapes *sh, const struct et_trace *trace);
+/* The shape code of syscall nr's arguments (not yet shifted), 0 if none. */
+uint32_t et_shape_of(const struct et_shapes *sh, int nr, const long *arg, int nargs,
+		     int pid, int tgid);
 
 /* ------------------------------------------------------------------ */
 /* render_mix.c: QEMU plugin output in the report and the diff          */

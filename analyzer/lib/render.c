@@ -323,8 +323,8 @@ static void text_cells(const struct et_report *rep, FILE *out)
 {
 	const struct et_cell **cells;
 	size_t n = et_stats_cells(rep->stats, &cells), nr_runs = 0;
-	char nb[32], wb[160], lb[48];
-	bool by_work = et_stats_by_work(rep->stats);
+	char nb[32], wb[160], lb[48], ab[96];
+	bool by_work = et_stats_by_work(rep->stats), by_arg = et_stats_by_arg(rep->stats);
 	const struct et_file_kind *k = report_kind(rep);
 	bool samples = k && k->samples;
 	enum et_unit u = k && k->unit ? ET_UNIT_NS : rep->unit;	/* a fixed unit: as counted */
@@ -359,9 +359,13 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	for (size_t r = 0; r < shown; r++) {
 		const char *name = syscall_name(rep, runs[r].nr, nb, sizeof(nb));
 
-		if (by_work) {
-			fprintf(out, "%s[%s]\n", name, et_work_str(cells[runs[r].first]->work, wb,
-								    sizeof(wb)));
+		if (by_work || by_arg) {
+			uint32_t key = cells[runs[r].first]->work;
+
+			fprintf(out, "%s", et_syscall_label(name, key, ab, sizeof(ab)));
+			if (by_work)
+				fprintf(out, "[%s]", et_work_str(key, wb, sizeof(wb)));
+			fprintf(out, "\n");
 			name = "";
 		}
 		for (size_t i = runs[r].first; i < runs[r].first + runs[r].n; i++) {
@@ -380,7 +384,8 @@ static void text_cells(const struct et_report *rep, FILE *out)
 	}
 	if (shown < nr_runs)
 		fprintf(out, "(%zu more syscall%s by %s not shown: --top %d)\n", nr_runs - shown,
-			by_work ? " [work] groups" : "s", et_sort_name(rep->sort), rep->top);
+			by_work ? " [work] groups" : by_arg ? " (args) groups" : "s",
+			et_sort_name(rep->sort), rep->top);
 	free(runs);
 }
 
@@ -645,6 +650,13 @@ static int render_json(const struct et_report *rep, FILE *out)
 			et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
 		else
 			fprintf(out, "null");	/* not split: every path together */
+		if (et_stats_by_arg(rep->stats)) {	/* null: no shape for these arguments */
+			fprintf(out, ", \"args\": ");
+			if (c->work & ET_WORK_SHAPE_MASK)
+				et_json_str(out, et_shape_str(c->work, wb, sizeof(wb)));
+			else
+				fprintf(out, "null");
+		}
 		fprintf(out, ", \"stage\": \"%s\", \"phase\": \"%s\", \"kind\": \"%s\", ",
 			et_stages[c->stage].name, et_phase_name(et_stages[c->stage].phase),
 			et_kind_name(et_stages[c->stage].kind));
@@ -733,7 +745,9 @@ static int render_csv(const struct et_report *rep, FILE *out)
 	size_t n = et_stats_cells(rep->stats, &cells);
 	char nb[32], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,phase,");
+	bool by_arg = et_stats_by_arg(rep->stats);
+
+	fprintf(out, "syscall,nr,work,%sstage,phase,", by_arg ? "args," : "");
 	et_cols_csv_head(out);
 	fprintf(out, ",occurrences\n");
 	for (size_t i = 0; i < n; i++) {
@@ -746,6 +760,10 @@ static int render_csv(const struct et_report *rep, FILE *out)
 		fprintf(out, ",%d,", c->nr);
 		if (et_stats_by_work(rep->stats))	/* empty: not split */
 			csv_field(out, et_work_str(c->work, wb, sizeof(wb)));
+		if (by_arg) {
+			fputc(',', out);
+			csv_field(out, et_shape_str(c->work, wb, sizeof(wb)));
+		}
 		fprintf(out, ",%s,%s,", et_stages[c->stage].name,
 			et_phase_name(et_stages[c->stage].phase));
 		et_cols_csv_row(out, h);

@@ -57,6 +57,28 @@ static const char *sc_name(const struct et_diff_report *r, int nr, char *buf,
 	return buf;
 }
 
+/* The syscall's name, with its argument shape where the key has one. */
+static const char *sc_label(const struct et_diff_report *r, int nr, uint32_t key, char *buf,
+			    size_t size)
+{
+	char nb[32], tmp[96];
+
+	snprintf(buf, size, "%s", et_syscall_label(sc_name(r, nr, nb, sizeof(nb)), key,
+						   tmp, sizeof(tmp)));
+	return buf;
+}
+
+/* JSON: the argument shape of a key that has one. */
+static void json_args(uint32_t key, FILE *out)
+{
+	char ab[48];
+
+	if (key & ET_WORK_SHAPE_MASK) {
+		fprintf(out, ", \"args\": ");
+		et_json_str(out, et_shape_str(key, ab, sizeof(ab)));
+	}
+}
+
 static const char *sh(double v, char *buf, size_t size);
 
 /* What the where column says: a stage, or why there is none. */
@@ -170,9 +192,9 @@ static void cell_row(const struct et_diff_report *r, const struct et_diff_cell *
 		     FILE *out)
 {
 	char ci_mean[48], ci_med[48], ci_shift[64], p[16], cl[16], share[16], lb[48];
-	char nb[32], wb[160], sb[64], label[224];
+	char nb[96], wb[160], sb[64], label[224];
 
-	snprintf(label, sizeof(label), "%s [%s]", sc_name(r, c->nr, nb, sizeof(nb)),
+	snprintf(label, sizeof(label), "%s [%s]", sc_label(r, c->nr, c->work, nb, sizeof(nb)),
 		 et_work_str(c->work, wb, sizeof(wb)));
 	if (c->tested) {
 		snprintf(ci_mean, sizeof(ci_mean), "%+.1f [%+.1f, %+.1f]", c->d_mean,
@@ -274,14 +296,14 @@ static bool parent_in_group(const struct et_diff *df, const struct et_diff_cell 
 static void text(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
-	char nb[32], wb[160], label[224];
+	char nb[96], wb[160], label[224];
 	size_t rows = 0, hidden = 0;
 	int gw = 40, cw = 34;	/* label columns: widen, never truncate */
 
 	for (size_t i = 0; i < df->nr_cells; i++) {
 		const struct et_diff_cell *c = &df->cells[i];
 		int n = snprintf(label, sizeof(label), "%s [%s]",
-				 sc_name(r, c->nr, nb, sizeof(nb)),
+				 sc_label(r, c->nr, c->work, nb, sizeof(nb)),
 				 et_work_str(c->work, wb, sizeof(wb)));
 
 		if (n > gw)
@@ -319,7 +341,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 		for (size_t k = g->first; k < g->first + g->count; k++)
 			if (df->cells[k].stage == ET_STAGE_TOTAL)
 				tot = &df->cells[k];
-		snprintf(label, sizeof(label), "%s [%s]", sc_name(r, g->nr, nb, sizeof(nb)),
+		snprintf(label, sizeof(label), "%s [%s]", sc_label(r, g->nr, g->work, nb, sizeof(nb)),
 			 et_work_str(g->work, wb, sizeof(wb)));
 		fprintf(out, "%-*s %9" PRIu64 " %9" PRIu64 " %12.1f %12.1f %+11.1f %+11.1f %+10.1f  %s",
 			gw, label, g->n_base, g->n_test, tot ? tot->mean_base : 0,
@@ -450,6 +472,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 		et_json_str(out, sc_name(r, g->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", g->nr);
 		et_json_str(out, et_work_str(g->work, wb, sizeof(wb)));
+		json_args(g->work, out);
 		fprintf(out, ", \"n_base\": %" PRIu64 ", \"n_test\": %" PRIu64
 			", \"d_total\": %.3f, \"explained\": %.3f, \"residual\": %.3f"
 			", \"moved\": %s, \"where\": \"%s\"",
@@ -469,6 +492,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 		et_json_str(out, sc_name(r, c->nr, nb, sizeof(nb)));
 		fprintf(out, ", \"nr\": %d, \"work\": ", c->nr);
 		et_json_str(out, et_work_str(c->work, wb, sizeof(wb)));
+		json_args(c->work, out);
 		fprintf(out, ", \"stage\": \"%s\", \"status\": \"%s\", \"n_base\": %" PRIu64
 			", \"n_test\": %" PRIu64, et_stages[c->stage].name, status_key(c->status),
 			c->base ? c->base->count : 0, c->test ? c->test->count : 0);
@@ -530,7 +554,7 @@ static void json(const struct et_diff_report *r, FILE *out)
 static void csv(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
-	char nb[32], wb[160];
+	char nb[96], wb[160];
 
 	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test,mean_base,mean_test,d_mean,d_mean_lo,d_mean_hi,median_base,median_test,d_median,d_median_lo,d_median_hi,p,p_adj,cliff,significant,contrib,share,shift,shift_lo,shift_hi\n");
 	for (size_t i = 0; i < df->nr_cells; i++) {
@@ -538,7 +562,7 @@ static void csv(const struct et_diff_report *r, FILE *out)
 
 		fprintf(out, "%s,%d,\"%s\",%s,%s,%" PRIu64 ",%" PRIu64
 			",%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6g,%.6g,%.4f,%d,%.3f,%.5f,%.1f,%.1f,%.1f\n",
-			sc_name(r, c->nr, nb, sizeof(nb)), c->nr,
+			sc_label(r, c->nr, c->work, nb, sizeof(nb)), c->nr,
 			et_work_str(c->work, wb, sizeof(wb)), et_stages[c->stage].name,
 			status_key(c->status), c->base ? c->base->count : 0,
 			c->test ? c->test->count : 0, c->mean_base, c->mean_test, c->d_mean,

@@ -33,6 +33,7 @@ struct et_row {
 struct et_stats {
 	struct {
 		bool by_work;		/* split cells by path signature */
+		bool by_arg;		/* ...and by argument shape */
 		bool exclusive;		/* subtract interrupts and preemption (sub) */
 		bool no_overhead;	/* subtract the tracer's own events (ovh) */
 	} opts;
@@ -125,6 +126,7 @@ struct et_stats *et_stats_new(unsigned int flags)
 
 	if (st) {
 		st->opts.by_work = flags & ET_STATS_BY_WORK;
+		st->opts.by_arg = flags & ET_STATS_BY_ARG;
 		st->opts.exclusive = flags & ET_STATS_EXCLUSIVE;
 		st->opts.no_overhead = flags & ET_STATS_NO_OVERHEAD;
 	}
@@ -307,9 +309,19 @@ static bool add_groups(struct et_stats *st, struct et_row *r,
  * total's count is the syscalls.  Cells have no task, CPU of entry or
  * errno: the breakdowns do not see them.
  */
+/* A syscall's row beside its number: path signature, argument shape. */
+static inline uint32_t row_key(const struct et_stats *st, const struct et_syscall *sc)
+{
+	uint32_t key = st->opts.by_work ? sc->work & ET_WORK_MASK & ~ET_WORK(LOST) : 0;
+
+	if (st->opts.by_arg)
+		key |= sc->shape << ET_WORK_SHAPE_SHIFT & ET_WORK_SHAPE_MASK;
+	return key;
+}
+
 static bool add_cell(struct et_stats *st, const struct et_syscall *sc)
 {
-	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
+	uint32_t work = row_key(st, sc);
 	struct et_row *r = row_get(st, sc->nr, work);
 	int stage = __builtin_ctzll(sc->stage_mask);
 	struct et_cell *c;
@@ -327,7 +339,7 @@ static bool add_cell(struct et_stats *st, const struct et_syscall *sc)
 
 bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 {
-	uint32_t work = st->opts.by_work ? sc->work & ~ET_WORK(LOST) : 0;
+	uint32_t work = row_key(st, sc);
 	uint64_t mask = sc->stage_mask;
 	struct et_row *r;
 
@@ -357,6 +369,11 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 bool et_stats_by_work(const struct et_stats *st)
 {
 	return st->opts.by_work;
+}
+
+bool et_stats_by_arg(const struct et_stats *st)
+{
+	return st->opts.by_arg;
 }
 
 uint64_t et_stats_syscalls(const struct et_stats *st)

@@ -28,6 +28,8 @@ void tl_stock_enter(struct et_timeline *tl, struct et_task *t,
 	t->seen_syscall = true;
 	CUR(t)->nr = (int)ev->enter.nr;
 	CUR(t)->work |= ET_WORK(TRACEPOINT);
+	CUR(t)->shape = et_shape_of(&tl->shapes, CUR(t)->nr, ev->enter.arg, ev->enter.nargs,
+				    t->pid, t->tgid);
 	if (t->user_exit_valid && t->user_exit_ts <= ev->ts) {
 		sc_span(CUR(t), ET_STAGE_KERNEL_ENTRY, t->user_exit_ts, ev->ts - t->user_exit_ts);
 		entry_ts = t->user_exit_ts;

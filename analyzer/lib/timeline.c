@@ -86,6 +86,8 @@ struct et_task *tl_task_get(struct et_timeline *tl, int pid)
 		return NULL;
 	t->pid = pid;
 	t->tgid = -1;
+	for (int i = 0; i < ET_ARGS_RING; i++)
+		t->args[i].nr = -1;
 	for (s = slot_of(tl, pid); tl->slots[s]; s = (s + 1) & (tl->nr_slots - 1))
 		;
 	tl->slots[s] = t;
@@ -176,11 +178,39 @@ bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in
 	return true;
 }
 
+/* Stage modes: the shape of the argument event that fell inside sc. */
+static void args_place(struct et_task *t, struct et_syscall *sc)
+{
+	for (int i = 0; i < ET_ARGS_RING; i++) {
+		if (t->args[i].nr != sc->nr || t->args[i].ts < sc->ts_enter ||
+		    t->args[i].ts > sc->ts_exit)
+			continue;
+		sc->shape = t->args[i].shape;
+		t->args[i].nr = -1;
+		return;
+	}
+}
+
+/* syscalls:sys_enter_<name>: held until its syscall is handed on. */
+void tl_args_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev)
+{
+	unsigned int i = t->args_next++ % ET_ARGS_RING;
+
+	if (t->args[i].nr >= 0)
+		tl->counts.stray++;	/* never placed: fits no syscall */
+	t->args[i].ts = ev->ts;
+	t->args[i].nr = (int)ev->enter.nr;
+	t->args[i].shape = et_shape_of(&tl->shapes, (int)ev->enter.nr, ev->enter.arg,
+				       ev->enter.nargs, t->pid, t->tgid);
+}
+
 void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 {
 	uint32_t reason, flags;
 
 	tl_settle(tl, t, sc);
+	if (!sc->shape && tl->mode != ET_MODE_STOCK)
+		args_place(t, sc);
 	/* values that cannot be: damage, counted, kept out like an incomplete one */
 	if (!(sc->flags & ET_SC_INCOMPLETE) && !et_sc_plausible(sc, et_trace_info(tl->trace))) {
 		sc->flags |= ET_SC_IMPLAUSIBLE;
@@ -482,6 +512,9 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 	case ET_EV_SUMMARY:
 		tl_summary_event(tl, t, ev);
 		break;
+	case ET_EV_SYS_ARGS:
+		tl_args_event(tl, t, ev);
+		break;
 	default:
 		break;
 	}
@@ -508,6 +541,7 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 		et_timeline_free(tl);
 		return NULL;
 	}
+	et_shapes_init(&tl->shapes, trace);
 	tl->nr_exit = et_syscall_number(trace, "exit");
 	tl->nr_exit_group = et_syscall_number(trace, "exit_group");
 	tl->nr_clone = et_syscall_number(trace, "clone");

@@ -21,6 +21,7 @@
 #define ET_MAX_OVERLAYS ET_SC_MAX_OVERLAYS	/* interrupt/off-CPU intervals */
 #define ET_EMIT_RING 256	/* a task's recent stage-event times */
 #define ET_SPAN_RING 16		/* a task's off-CPU/irq intervals not yet placed */
+#define ET_ARGS_RING 4		/* a task's argument events not yet placed */
 
 /*
  * Stage mode (ABI 3): a syscall's events come in one burst at its end, so
@@ -83,6 +84,17 @@ struct et_task {
 	unsigned int emit_next, emit_count;
 	struct et_span spans[ET_SPAN_RING];	/* oldest first */
 	unsigned int nr_spans;
+	/*
+	 * Stage modes: the argument shapes of syscalls:sys_enter_<name>
+	 * events (trace clock), until the syscall they fall inside is handed
+	 * on; nr -1: free or used.
+	 */
+	struct {
+		uint64_t ts;
+		int nr;
+		uint32_t shape;
+	} args[ET_ARGS_RING];
+	unsigned int args_next;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };
@@ -121,6 +133,7 @@ struct et_timeline {
 	struct et_hist cost;	/* back-to-back stage event gaps */
 	uint64_t cost_median;	/* its median, refreshed now and then */
 
+	struct et_shapes shapes;	/* the syscalls with argument shapes */
 	long nr_exit, nr_exit_group;
 	long nr_clone, nr_clone3, nr_fork, nr_vfork;
 	uint64_t deferred_mask;	/* stage ids of kind DEFERRED */
@@ -199,6 +212,7 @@ void tl_stock_rseq(struct et_task *t);
 /* timeline-stage.c */
 void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+void tl_args_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
 /* timeline-hist.c: aggregated cells to the sink as ET_SC_CELL records */
 void tl_hist_event(struct et_timeline *tl, const struct et_event *ev);
