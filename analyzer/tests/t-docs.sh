@@ -68,3 +68,19 @@ check "...and it compared commands in every generated page" \
 	sh -c "n=\$(grep -c 'commands print what the page shows' docs.txt); test \"\$n\" -ge 4"
 check "...over 90 of them" \
 	awk '/commands print what the page shows/ { n += $2 } END { exit !(n > 90) }' docs.txt
+
+# A block's command runs under bash with pipefail and must exit as its
+# block says (```console exit=N; 0 if it says nothing): an example that
+# prints an error is refused, not shown as output that reproduces.
+mkdir -p gd && printf '%s\n' '# planted' '' '```console' '$ entrytrace report analyzer/tests/data/nothing-{1,2}.dat' '```' > gd/bad.md.in
+printf '%s\n' '# planted' '' '```console exit=3' '$ entrytrace report /nonexistent.dat' '```' > gd/ok.md.in
+printf '%s\n' '# planted' '' '```console' "\$ printf 'a\\nb\\n' | false | cat" '```' > gd/pipe.md.in
+(cd "$TOP" && PATH=$TOP/analyzer:$PATH python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/bad.md.in" "$OLDPWD/gd/bad.md" 0) > gd/bad.txt 2>&1
+expect_eq "gen-docs refuses a block whose command fails unexpectedly (exit 1)" "$?" 1
+check "...naming its exit and the block's" grep -q 'EXIT [0-9]*, the block expects 0' gd/bad.txt
+check "...and writes no page" test ! -e gd/bad.md
+(cd "$TOP" && PATH=$TOP/analyzer:$PATH python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/ok.md.in" "$OLDPWD/gd/ok.md" 0) > gd/ok.txt 2>&1
+expect_eq "a block that names its exit (exit=3) is written" "$?" 0
+check "...keeping exit=3 on its opening line" grep -qx '```console exit=3' gd/ok.md
+(cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/pipe.md.in" "$OLDPWD/gd/pipe.md" 0) > gd/pipe.txt 2>&1
+expect_eq "pipefail: a failure inside a pipeline is one too" "$?" 1

@@ -4,15 +4,21 @@ import re, subprocess, sys
 src, dst, check = sys.argv[1], sys.argv[2], sys.argv[3] == '1'
 LIVE = re.compile(r'entrytrace (record|top)\b|--plot|(^|; *)make ')
 
+# A block's command runs under bash with pipefail and must exit 0, or the
+# status its opening line names: ```console exit=8
+OPEN = re.compile(r'^```console(?: exit=(\d+))?$')
+
+
 def blocks(lines):
-    """(command, output lines) of each console block, in order"""
+    """(first line, last line, command, output lines, expected exit) of each console block"""
     i = 0
     while i < len(lines):
-        if lines[i].strip() == '```console' and i + 1 < len(lines) and lines[i + 1].startswith('$ '):
+        m = OPEN.match(lines[i].strip())
+        if m and i + 1 < len(lines) and lines[i + 1].startswith('$ '):
             j = i + 2
             while lines[j].strip() != '```':
                 j += 1
-            yield i, j, lines[i + 1][2:], lines[i + 2:j]
+            yield i, j, lines[i + 1][2:], lines[i + 2:j], int(m.group(1) or 0)
             i = j + 1
         else:
             i += 1
@@ -20,11 +26,11 @@ def blocks(lines):
 lines = open(src).read().split('\n')
 shown = {}
 if check:
-    for _, _, cmd, text in blocks(open(dst).read().split('\n')):
+    for _, _, cmd, text, _ in blocks(open(dst).read().split('\n')):
         shown.setdefault(cmd, []).append(text)
 out, last, bad, skipped, same = [], 0, 0, 0, 0
 live_files = set()	# what the live commands write (-o FILE): their readers vary too
-for i, j, cmd, _ in blocks(lines):
+for i, j, cmd, _, want_rc in blocks(lines):
     out += lines[last:i]
     last = j + 1
     if check and LIVE.search(cmd):
@@ -37,10 +43,15 @@ for i, j, cmd, _ in blocks(lines):
         print('  not compared (reads what a live command wrote): $ %s' % cmd[:100])
         continue
     # one stream, as a terminal shows it: stderr where it was written
-    res = subprocess.run(cmd, shell=True, stdout=subprocess.PIPE,
+    res = subprocess.run(['bash', '-o', 'pipefail', '-c', cmd], stdout=subprocess.PIPE,
                          stderr=subprocess.STDOUT, text=True)
     text = res.stdout.rstrip('\n')
     new = text.split('\n') if text else []
+    if res.returncode != want_rc:
+        bad += 1
+        print('  EXIT %d, the block expects %d: $ %s' % (res.returncode, want_rc, cmd[:120]))
+        for line in new[-3:]:
+            print('    ' + line[:150])
     if check:
         want = shown.get(cmd, [None]).pop(0) if shown.get(cmd) else None
         if want != new:
@@ -54,11 +65,14 @@ for i, j, cmd, _ in blocks(lines):
                 print('    page %s lines, now %d' % (len(want) if want is not None else 'no block:', len(new)))
         else:
             same += 1
-    out += ['```console', '$ ' + cmd] + new + ['```']
+    out += ['```console' + (' exit=%d' % want_rc if want_rc else ''), '$ ' + cmd] + new + ['```']
 out += lines[last:]
 if check:
     print('%s: %d commands print what the page shows, %d differ, %d not compared' %
           (dst, same, bad, skipped))
     sys.exit(1 if bad else 0)
+if bad:
+    print('%s: %d commands exited other than their blocks say: not written' % (dst, bad))
+    sys.exit(1)
 open(dst, 'w').write('<!-- generated from %s by scripts/host/gen-docs: edit that file -->\n' % src.split('/')[-1] + '\n'.join(out))
 print('wrote %s' % dst)
