@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 static const char diff_usage[] =
 	"usage: entrytrace diff [options] BASE TEST\n"
 	"       entrytrace diff [options] BASE... -- TEST...\n"
-	"(options before the files)\n"
+	"(options may come before, between or after the files)\n"
 	"\n"
 	"Compares the syscalls of two recordings (say, a kernel before and after a\n"
 	"change) per syscall x path signature x stage, so like is compared with like:\n"
@@ -76,6 +77,12 @@ static const char diff_usage[] =
 	"                         and whose interval leaves out 0; the trip names the\n"
 	"                         [work] group.  Needs tests: with --replicates=none (one\n"
 	"                         recording a side) a time rule checks nothing (7).\n"
+	"                         A time rule that does not trip says the smallest\n"
+	"                         change its cells could have shown (80% power at\n"
+	"                         Holm's strictest level, never below the clock's\n"
+	"                         step the values show): JSON has it per cell\n"
+	"                         (detectable, detectable_pct, clock_step) and the\n"
+	"                         gate's verdict (gate: result, exit, messages).\n"
 	"                         On plugin output also [SYSCALL:]ACCOUNT.WHAT>N: the\n"
 	"                         instructions of kind or class WHAT (hwsync, barrier,\n"
 	"                         atomic, ...) per syscall in ACCOUNT (a stage, whole,\n"
@@ -279,7 +286,8 @@ static bool is_class(const char *what)
  * Deterministic counts: no test of significance, a growth beyond the
  * limit trips.  The trip names the place that grew most.
  */
-static int class_gate(const struct rule *r, const char *rb, const struct et_diff_report *rep)
+static int class_gate(const struct rule *r, const char *rb, const struct et_diff_report *rep,
+		      FILE *msg)
 {
 	const struct et_mix *ma = rep->base_files[0].mix, *mb = rep->test_files[0].mix;
 	const struct et_mix_stat *st;
@@ -288,7 +296,7 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 	char where[768];
 
 	if (!ma || !mb) {
-		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: a class rule "
+		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: a class rule "
 			"needs QEMU plugin output on both sides (.mix), not traces\n", rb);
 		return ET_EXIT_GATE_NONE;
 	}
@@ -303,7 +311,7 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 		known |= et_mix_kind_class(s ? mb : ma, r->what) != NULL;
 	}
 	if (!known) {
-		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
+		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
 			"instruction class (barrier, sprmsr, atomic, counter, iret, call) and no "
 			"kind either file counts\n", rb, r->what);
 		return ET_EXIT_GATE_NONE;
@@ -328,14 +336,14 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 		vb = (double)et_mix_sum(mb, name, acc, r->what, is_class(r->what)) / wb->n;
 		if (vb - va > r->limit + 1e-9) {
 			et_where_culprit(ma, mb, name, r->what, where, sizeof(where));
-			fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "
+			fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "
 				"syscall (%.2f -> %.2f)%s%s\n", rb, name, acc, r->what, vb - va, va, vb,
 				where[0] ? "; most at " : "", where);
 			tripped = true;
 		}
 	}
 	if (!checked) {
-		fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: no syscall x "
+		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: no syscall x "
 			"account it names is in both files' tables\n", rb);
 		return ET_EXIT_GATE_NONE;
 	}
@@ -348,7 +356,7 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
  * nothing must not pass), else ET_EXIT_OK.
  */
 static int gate(const struct et_diff *df, const struct et_diff_report *rep,
-		const struct rule *rules, int nr_rules)
+		const struct rule *rules, int nr_rules, FILE *msg)
 {
 	const struct et_trace *names = rep->names;
 	bool tripped = false, none = false;
@@ -361,14 +369,14 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 
 		rule_text(r, rb, sizeof(rb));
 		if (r->what) {
-			int g = class_gate(r, rb, rep);
+			int g = class_gate(r, rb, rep, msg);
 
 			tripped |= g == ET_EXIT_GATE;
 			none |= g == ET_EXIT_GATE_NONE;
 			continue;
 		}
 		if (df->replicates == ET_REP_NONE) {
-			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: one "
+			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: one "
 				"recording a side on a real clock, so no change can be told from "
 				"run-to-run noise; record two or more runs a side (BASE... -- "
 				"TEST...), or --replicates=syscalls for a deterministic clock "
@@ -378,11 +386,15 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 		}
 		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
 			       rep->test_files, why, sizeof(why))) {
-			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
+			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
 				rb, why);
 			none = true;
 			continue;
 		}
+		const struct et_diff_cell *blind = NULL, *sharp = NULL;
+		double blind_see = 0, sharp_see = 0;
+		bool rule_tripped = false;
+
 		for (size_t i = 0; i < df->nr_cells; i++) {
 			const struct et_diff_cell *c = &df->cells[i];
 			const char *name = et_syscall_name(names, c->nr);
@@ -415,23 +427,62 @@ static int gate(const struct et_diff *df, const struct et_diff_report *rep,
 				hi = c->d_mean_hi;
 				b = c->mean_base;
 			}
+			/* what it could have seen, in the rule's unit */
+			if (b > 0) {
+				double see = r->percent ? 100 * c->mde / b : c->mde;
+
+				if (!blind || see > blind_see) {
+					blind = c;
+					blind_see = see;
+				}
+				if (!sharp || see < sharp_see) {
+					sharp = c;
+					sharp_see = see;
+				}
+			}
 			if (!c->significant || d <= 0 || !(lo > 0) || (r->percent && b <= 0))
 				continue;
 			grew = r->percent ? 100 * d / b : d;
 			if (grew > r->limit) {
 				char wb[160], ab[96];
 
-				fprintf(stderr, "entrytrace diff: --fail-on %s tripped: %s [%s] %s "
-					"+%.1f%s (%s %+.1f ns [%+.1f, %+.1f], p %.2g)\n", rb,
+				char pb[16];
+
+				/* as the table prints it: erfc underflows to 0 */
+				if (c->p_adj < 1e-300)
+					snprintf(pb, sizeof(pb), "<1e-300");
+				else
+					snprintf(pb, sizeof(pb), "%.2g", c->p_adj);
+				fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s [%s] %s "
+					"+%.1f%s (%s %+.1f ns [%+.1f, %+.1f], p %s)\n", rb,
 					et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
 					et_work_str(c->work, wb, sizeof(wb)),
 					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
-					runs ? "median" : "mean", d, lo, hi, c->p_adj);
-				tripped = true;
+					runs ? "median" : "mean", d, lo, hi, pb);
+				tripped = rule_tripped = true;
 			}
 		}
+		/*
+		 * Not tripped is not "no change": say the smallest change the
+		 * data could have shown, over the cells the rule checked.
+		 */
+		if (checked && !rule_tripped && blind) {
+			char w1[160], w2[160], a1[96], a2[96];
+			const char *n1 = et_syscall_name(names, sharp->nr), *n2 = et_syscall_name(names, blind->nr);
+			const char *u = r->percent ? "%" : " ns";
+
+			fprintf(msg, "entrytrace diff: --fail-on %s did not trip; the %zu cell%s it checked "
+				"could show changes of %.1f%s (%s [%s] %s) to %.1f%s (%s [%s] %s) or more "
+				"(80%% of the time; clock steps of %" PRIu64 " ns seen), not smaller\n",
+				rb, checked, checked == 1 ? "" : "s", sharp_see, u,
+				et_syscall_label(n1 ? n1 : "?", sharp->work, a1, sizeof(a1)),
+				et_work_str(sharp->work, w1, sizeof(w1)), et_stages[sharp->stage].name,
+				blind_see, u, et_syscall_label(n2 ? n2 : "?", blind->work, a2, sizeof(a2)),
+				et_work_str(blind->work, w2, sizeof(w2)), et_stages[blind->stage].name,
+				blind->clock_step > sharp->clock_step ? blind->clock_step : sharp->clock_step);
+		}
 		if (!checked) {
-			fprintf(stderr, "entrytrace diff: --fail-on '%s' checked nothing: no cell it "
+			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: no cell it "
 				"names was measured on both sides (%zu cells compared in all; base %s "
 				"mode, test %s mode)\n", rb, df->tests,
 				et_mode_name(rep->base_files[0].info.mode),
@@ -491,6 +542,15 @@ enum {
 	OPT_BY_ARG,
 };
 
+/*
+ * Options may come anywhere, before, between or after the files, as in the
+ * other commands: the "--" between the sides is turned into this marker, an
+ * operand to getopt, whose permutation keeps the operands in order around
+ * it.  (So a file after "--" whose name starts with '-' reads as an option:
+ * give it as ./-name.)
+ */
+static char sides_marker[] = "(the -- between the sides)";
+
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -519,8 +579,11 @@ int cmd_diff(int argc, char **argv)
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
 	struct rule *rules = NULL;
-	/* "+": options come first, so a "--" between the sides stays in argv */
-	struct et_cmdline cl = { .own = "+", .longopts = opts, .fmt = &fmt, .output = &output };
+	struct et_cmdline cl = { .longopts = opts, .fmt = &fmt, .output = &output };
+	char **args = calloc(argc + 1, sizeof(*args));
+	struct et_gate_verdict verdict = { 0 };
+	size_t msg_len = 0;
+	char rules_text[512] = "";
 	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
 	uint64_t min_count = 30;
 	bool all = false, rep_auto = true, exact = true;
@@ -533,6 +596,13 @@ int cmd_diff(int argc, char **argv)
 	et_common_init(&com);
 	com.who = "entrytrace diff";
 	com.load.stats_flags |= ET_STATS_BY_WORK;
+	if (!args) {
+		fprintf(stderr, "entrytrace diff: out of memory\n");
+		return ET_EXIT_FAIL;
+	}
+	for (int i = 0, sep = 0; i < argc; i++)
+		args[i] = !sep && i && !strcmp(argv[i], "--") ? (sep = 1, sides_marker) : argv[i];
+	argv = args;
 	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
 		case OPT_BOOTSTRAP:
@@ -579,6 +649,8 @@ int cmd_diff(int argc, char **argv)
 					     "no rule in it: a gate that checks nothing would pass");
 				goto bad;
 			}
+			snprintf(rules_text + strlen(rules_text), sizeof(rules_text) - strlen(rules_text),
+				 "%s%s", rules_text[0] ? "," : "", optarg);
 			break;
 		}
 		case OPT_PLOT:
@@ -620,17 +692,18 @@ int cmd_diff(int argc, char **argv)
 		case ET_OPT_HELP:
 			fputs(diff_usage, stdout);
 			et_common_free(&com);
+			free(args);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
-	/* BASE TEST, or BASE... -- TEST... (getopt leaves the -- out) */
+	/* BASE TEST, or BASE... -- TEST... (the -- is the marker now) */
 	files = argv + optind;
 	nb = argc - optind;
 	nt = 0;
 	for (int i = 0; i < nb; i++) {
-		if (!strcmp(files[i], "--")) {
+		if (files[i] == sides_marker) {
 			nt = nb - i - 1;
 			nb = i;
 			break;
@@ -657,7 +730,7 @@ int cmd_diff(int argc, char **argv)
 	et_common_progress(&com);
 	e = et_load_files(&base, files, nb, &com.load, err, sizeof(err));
 	if (!e)
-		e = et_load_files(&test, files + nb + (files[nb] && !strcmp(files[nb], "--")),
+		e = et_load_files(&test, files + nb + (files[nb] == sides_marker),
 				  nt, &com.load, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "entrytrace diff: %s\n", err);
@@ -730,13 +803,27 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
+	if (nr_rules) {
+		/* judged before the output is written, so JSON carries the verdict */
+		FILE *msg = open_memstream(&verdict.messages, &msg_len);
+
+		verdict.exit = gate(&df, &rep, rules, nr_rules, msg ? msg : stderr);
+		if (msg)
+			fclose(msg);
+		verdict.result = verdict.exit == ET_EXIT_GATE ? "tripped" :
+				 verdict.exit == ET_EXIT_GATE_NONE ? "checked_nothing" : "passed";
+		verdict.rules = rules_text;
+		rep.gate = &verdict;
+	}
 	et_render_diff(&rep, fmt, out);
 	if (et_output_close(&o, true))
 		ret = ET_EXIT_FAIL;
+	if (verdict.messages)
+		fputs(verdict.messages, stderr);
 	if (plot_path && plot(plot_path, &rep, 12))
 		ret = ET_EXIT_FAIL;
 	if (ret == ET_EXIT_OK && nr_rules)
-		ret = gate(&df, &rep, rules, nr_rules);
+		ret = verdict.exit;
 	if (ret == ET_EXIT_OK && !df.compared) {
 		fprintf(stderr, "entrytrace diff: compared nothing: base and test share no "
 			"syscall x path signature x stage cell with values on both sides (base %s "
@@ -759,6 +846,8 @@ out:
 	for (int i = 0; i < nr_rules; i++)
 		rule_free(&rules[i]);
 	free(rules);
+	free(args);
+	free(verdict.messages);
 	return ret;
 bad:
 	et_usage_hint("entrytrace diff");
@@ -766,5 +855,6 @@ bad:
 	for (int i = 0; i < nr_rules; i++)
 		rule_free(&rules[i]);
 	free(rules);
+	free(args);
 	return ET_EXIT_USAGE;
 }

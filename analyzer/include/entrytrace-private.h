@@ -376,6 +376,8 @@ struct et_hist {
 /* A histogram inside another structure: init, and fini to free its buckets. */
 void et_hist_init(struct et_hist *h);
 void et_hist_fini(struct et_hist *h);
+/* The clock's step the values show (ns): 1, or ~10 on a coarse clock. */
+uint64_t et_hist_step(const struct et_hist *h);
 
 /*
  * An aggregated cell (entry_stage_hist) in ns, stamp-corrected: a stage's
@@ -795,6 +797,15 @@ struct et_diff_cell {
 	int runs_base, runs_test;
 	double t, df_t;
 	bool significant;
+	/*
+	 * What the data could have found: the smallest change of the tested
+	 * statistic (runs: the trimmed median; syscalls: the mean) that 80%
+	 * of such comparisons would call significant at the strictest level
+	 * Holm's correction tests at, and never below the clock's step the
+	 * values show (ns; 0 untested).
+	 */
+	double mde, mde_se, mde_df;
+	uint64_t clock_step;
 	double per_sc_base;	/* mean time per syscall, 0 where not run */
 	double per_sc_test;
 	double contrib;		/* per_sc_test - per_sc_base */
@@ -951,8 +962,17 @@ size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out);
 void et_slowest_free(struct et_slowest *s);
 
 /* A diff and what is needed to print it. */
+/* --fail-on's verdict, judged before the output is written. */
+struct et_gate_verdict {
+	const char *result;	/* "passed", "tripped" or "checked_nothing" */
+	int exit;		/* the exit status it gives: 0, 6 or 7 */
+	const char *rules;	/* as given, a comma list */
+	char *messages;		/* what it printed on stderr, one line each */
+};
+
 struct et_diff_report {
 	const struct et_diff *diff;
+	const struct et_gate_verdict *gate;	/* NULL: no --fail-on */
 	struct et_diff_opts opts;
 	const struct et_report_file *base_files, *test_files;
 	int nr_base, nr_test;

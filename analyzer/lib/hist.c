@@ -250,3 +250,76 @@ int et_grow(void **arr, size_t *cap, size_t need, size_t sz)
 	*cap = n;
 	return 0;
 }
+
+/*
+ * The step of the clock the values were measured with, as the values show
+ * it: on a clock that moves in ~10 ns steps (this project's VMs) durations
+ * fall in clusters 10 ns apart ({200, 201}, {210, 211}, ...), on a 1 ns
+ * clock they fill every bucket.  Read where the buckets are 4 ns or finer
+ * (below 1024 ns): clusters of occupied buckets (each holding at least
+ * 1/2000 of the values there), their centres, and the median gap between
+ * neighbours; 1 where no three clusters stand apart by 3 ns or more.
+ */
+uint64_t et_hist_step(const struct et_hist *h)
+{
+	uint64_t in = 0, floor_n, gaps[64];
+	double centre[65], w = 0, wv = 0;
+	int nc = 0, ng = 0;
+	uint64_t last = 0;
+	bool open = false;
+
+	if (h->moments_only || !h->buckets)
+		return 1;
+	for (uint32_t i = 0; i < h->nr_buckets && et_hist_lower(i) < 1024; i++)
+		in += h->buckets[i];
+	if (in < 100)
+		return 1;
+	floor_n = in / 2000 > 2 ? in / 2000 : 2;
+	for (uint32_t i = 0; i < h->nr_buckets && et_hist_lower(i) < 1024 && nc < 65; i++) {
+		uint64_t lo = et_hist_lower(i), n = h->buckets[i];
+
+		if (n < floor_n)
+			continue;
+		if (open && lo - last > 2 + (et_hist_upper(i) - lo)) {
+			centre[nc++] = wv / w;
+			w = wv = 0;
+		}
+		w += (double)n;
+		wv += (double)n * (double)(lo + et_hist_upper(i)) / 2;
+		last = lo;
+		open = true;
+	}
+	if (open && nc < 65)
+		centre[nc++] = wv / w;
+	for (int i = 1; i < nc && ng < 64; i++)
+		gaps[ng++] = (uint64_t)(centre[i] - centre[i - 1] + 0.5);
+	if (ng < 4)
+		return 1;
+	/* the median gap: insertion sort of at most 64 */
+	for (int i = 1; i < ng; i++)
+		for (int j = i; j > 0 && gaps[j] < gaps[j - 1]; j--) {
+			uint64_t t = gaps[j];
+
+			gaps[j] = gaps[j - 1];
+			gaps[j - 1] = t;
+		}
+	/*
+	 * A clock's steps are regular: most gaps within a fifth of the median
+	 * (or a multiple of it, where a tick had no value), and small; the
+	 * modes of a distribution of several paths are neither.
+	 */
+	{
+		uint64_t m = gaps[ng / 2];
+		int regular = 0;
+
+		if (m < 3 || m > 64)
+			return 1;
+		for (int i = 0; i < ng; i++) {
+			uint64_t k = (gaps[i] + m / 2) / m;
+			int64_t off = (int64_t)gaps[i] - (int64_t)(k * m);
+
+			regular += k >= 1 && 5 * (off < 0 ? -off : off) <= (int64_t)m;
+		}
+		return 4 * regular >= 3 * ng ? m : 1;
+	}
+}

@@ -455,6 +455,28 @@ static void json(const struct et_diff_report *r, FILE *out)
 	fprintf(out, "},\n  \"unit\": \"%s\"", et_file_unit(&r->base_files[0]));
 	if (r->base_files[0].kind->diff_json)
 		r->base_files[0].kind->diff_json(r, out);
+	fprintf(out, ",\n  \"gate\": ");
+	if (r->gate) {
+		const char *m = r->gate->messages ? r->gate->messages : "";
+
+		fprintf(out, "{\"rules\": ");
+		et_json_str(out, r->gate->rules);
+		fprintf(out, ", \"result\": \"%s\", \"exit\": %d, \"messages\": [",
+			r->gate->result, r->gate->exit);
+		for (bool first = true; *m; first = false) {
+			const char *nl = strchr(m, '\n');
+			size_t len = nl ? (size_t)(nl - m) : strlen(m);
+			char *line = strndup(m, len);
+
+			fprintf(out, "%s", first ? "" : ", ");
+			et_json_str(out, line ? line : "");
+			free(line);
+			m += len + !!nl;
+		}
+		fprintf(out, "]}");
+	} else {
+		fprintf(out, "null");
+	}
 	fprintf(out, ",\n  \"replicates\": \"%s\", \"runs_base\": %d, \"runs_test\": %d"
 		", \"compared\": %zu",
 		et_replicates_name(df->replicates), r->nr_base, r->nr_test, df->compared);
@@ -536,6 +558,17 @@ static void json(const struct et_diff_report *r, FILE *out)
 				c->d_mean, c->d_median);
 		else
 			fprintf(out, ", \"d_mean\": null, \"d_median\": null, \"significant\": false");
+		if (c->tested) {
+			/* what it could have found, of the statistic tested */
+			double b = df->replicates == ET_REP_RUNS ? c->median_base : c->mean_base;
+
+			fprintf(out, ", \"detectable\": %.3f, \"detectable_pct\": %s"
+				", \"clock_step\": %" PRIu64, c->mde,
+				b > 0 ? num6(100 * c->mde / b, lo, sizeof(lo)) : "null", c->clock_step);
+		} else {
+			fprintf(out, ", \"detectable\": null, \"detectable_pct\": null"
+				", \"clock_step\": null");
+		}
 		fprintf(out, ", \"subtracted_base\": %" PRIu64 ", \"subtracted_test\": %" PRIu64,
 			c->cell_base ? c->cell_base->sub_total + c->cell_base->ovh_total : 0,
 			c->cell_test ? c->cell_test->sub_total + c->cell_test->ovh_total : 0);

@@ -252,3 +252,43 @@ check "the refusal names each side's kind and unit" grep -qx \
 	"entrytrace diff: the base is QEMU plugin output (instructions) and the test a trace (ns): give two of one kind" kinds.err
 check "...the other way round too" grep -qx \
 	"entrytrace diff: the base is a trace (ns) and the test QEMU plugin output (instructions): give two of one kind" kinds.err
+
+# --json carries the gate's verdict, the same as the exit status says
+"$ET" diff --json --replicates=syscalls --fail-on 'total>5%' $xe > gate-trip.json 2>gate-trip.err
+expect_eq "diff --json: a tripped gate is in the JSON (result, exit)" \
+	"$(jget gate-trip.json "(d['gate']['result'], d['gate']['exit'], d['gate']['rules'])")" "('tripped', 6, 'total>5%')"
+check "...with the line it printed on stderr" \
+	jget gate-trip.json "d['gate']['messages'][0] == open('gate-trip.err').read().splitlines()[0] or sys.exit(1)"
+"$ET" diff --json --replicates=syscalls --fail-on 'total>50%' $xe > gate-pass.json
+expect_eq "...a passed gate too" "$(jget gate-pass.json "(d['gate']['result'], d['gate']['exit'])")" "('passed', 0)"
+check "...which says what size of change its cells could have shown" \
+	jget gate-pass.json "len(d['gate']['messages']) == 1 and 'did not trip' in d['gate']['messages'][0] and 'could show changes of' in d['gate']['messages'][0] or sys.exit(1)"
+check "each tested cell says what it could have detected (ns, %, the clock's step)" \
+	jget gate-pass.json "all(c['detectable'] > 0 and c['clock_step'] >= 1 for c in d['cells'] if c.get('p') is not None) or sys.exit(1)"
+# a coarse clock shows in the values: this host's stress-ng recordings
+# were made on a VM whose clock moves in ~10 ns steps (210, 211, 220, ...)
+"$ET" diff --json --replicates=syscalls -s kill "$DATA/host-stressng-kill-0.15.06.dat" "$DATA/host-stressng-kill-0.19.02.dat" > step.json
+expect_eq "the clock's step is read from the values (10 ns on that VM)" \
+	"$(jget step.json "sorted(set(c['clock_step'] for c in d['cells'] if c['stage'] == 'total' and c['work'] == 'tracepoint' and c['clock_step']))")" "[10]"
+check "...and nothing detectable is below it" \
+	jget step.json "all(c['detectable'] >= 10 for c in d['cells'] if c['clock_step'] == 10) or sys.exit(1)"
+expect_eq "an -icount guest's clock counts single ns (1)" \
+	"$(jget gate-pass.json "sorted(set(c['clock_step'] for c in d['cells'] if c['clock_step']))")" "[1]"
+"$ET" diff --json --replicates=syscalls --fail-on 'seccomp>2%' "$base" "$spin" > gate-none.json 2>/dev/null
+expect_eq "...and one that checked nothing" "$(jget gate-none.json "(d['gate']['result'], d['gate']['exit'])")" "('checked_nothing', 7)"
+"$ET" diff --json --replicates=syscalls $xe > gate-null.json
+expect_eq "...null without --fail-on" "$(jget gate-null.json "d['gate']")" "None"
+"$ET" diff --replicates=syscalls --fail-on 'total>5%' $xe 2>&1 >/dev/null | head -1 > gate-p.txt
+check "a trip's p is the table's, never 'p 0'" sh -c "! grep -q 'p 0)' gate-p.txt"
+
+# options anywhere, as in the other commands: after the files, on either side of --
+set -- $xe
+"$ET" diff --replicates=syscalls --top 3 "$1" "$2" > before.txt
+"$ET" diff "$1" "$2" --top 3 --replicates=syscalls > after.txt
+check "options after BASE TEST read as options" cmp before.txt after.txt
+expect_exit "...--fail-on after the files trips as before (exit 6)" 6 "$ET" diff "$1" "$2" --replicates=syscalls --fail-on 'total>5%'
+"$ET" diff --top 3 "$DATA"/host-aa-a1.dat "$DATA"/host-aa-a2.dat -- "$DATA"/host-aa-b1.dat "$DATA"/host-aa-b2.dat > sides1.txt
+"$ET" diff "$DATA"/host-aa-a1.dat "$DATA"/host-aa-a2.dat --top 3 -- "$DATA"/host-aa-b1.dat "$DATA"/host-aa-b2.dat > sides2.txt
+"$ET" diff "$DATA"/host-aa-a1.dat "$DATA"/host-aa-a2.dat -- "$DATA"/host-aa-b1.dat "$DATA"/host-aa-b2.dat --top 3 > sides3.txt
+check "BASE... -- TEST...: an option before, between or after the sides reads the same" \
+	sh -c "cmp sides1.txt sides2.txt && cmp sides1.txt sides3.txt && grep -q '2 base and 2 test recordings' sides1.txt"
