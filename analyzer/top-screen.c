@@ -17,30 +17,94 @@
 
 const char top_keys_help[] = "q quit  s sort  f filter  x stages  d delta";
 
-/* A time in at most 7 columns, with its unit. */
+/*
+ * A time in at most 7 columns, with its unit: 999ns, 12.3us, 999.9ms,
+ * 12.34s, 1234s, 12.3ks (the column never widens: a value that would is
+ * shown coarser).
+ */
 static const char *t7(double ns, char *buf, size_t size)
 {
-	if (ns < 1000)
+	if (ns < 999.5)
 		snprintf(buf, size, "%.0fns", ns);
-	else if (ns < 1e6)
+	else if (ns < 999.95e3)
 		snprintf(buf, size, "%.1fus", ns / 1e3);
-	else if (ns < 1e9)
+	else if (ns < 999.95e6)
 		snprintf(buf, size, "%.1fms", ns / 1e6);
-	else
+	else if (ns < 99.995e9)
 		snprintf(buf, size, "%.2fs", ns / 1e9);
+	else if (ns < 9999.5e9)
+		snprintf(buf, size, "%.0fs", ns / 1e9);
+	else if (ns < 9999.5e12)
+		snprintf(buf, size, "%.1fks", ns / 1e12);
+	else
+		snprintf(buf, size, ">10Ms");
 	return buf;
 }
 
-/* A count in at most 7 columns: 1234567 -> 1.2M. */
+/* A count in at most 7 columns: 1234567 -> 1.2M, then G, T. */
 static const char *c7(double v, char *buf, size_t size)
 {
-	if (v < 1e6)
+	if (v < 999999.5)
 		snprintf(buf, size, "%.0f", v);
-	else if (v < 1e9)
+	else if (v < 99999.95e6)
 		snprintf(buf, size, "%.1fM", v / 1e6);
-	else
+	else if (v < 99999.95e9)
 		snprintf(buf, size, "%.1fG", v / 1e9);
+	else
+		snprintf(buf, size, "%.1fT", v / 1e12);
+	if (strlen(buf) > 7)
+		snprintf(buf, size, ">1e17");
 	return buf;
+}
+
+/* A share in at most 5 columns: 12.3%, 100%. */
+static const char *p5(double pct, char *buf, size_t size)
+{
+	snprintf(buf, size, pct < 99.95 ? "%.1f%%" : "%.0f%%", pct);
+	return buf;
+}
+
+/*
+ * A header line built from items, most important first, each in a long
+ * and a short form: every item goes in long while the line fits, then in
+ * short, and the items that fit in neither are left out (not cut).
+ */
+struct fit {
+	char buf[512];
+	int width;
+};
+
+static void fit_line(struct fit *f, const char *const *items_long,
+		     const char *const *items_short, int n, const char *sep)
+{
+	char try[512];
+
+	for (int form = 0; form < 2; form++) {
+		const char *const *items = form ? items_short : items_long;
+		int len = 0;
+
+		try[0] = '\0';
+		for (int i = 0; i < n; i++) {
+			int add;
+
+			if (!items[i] || !items[i][0])
+				continue;
+			add = (int)strlen(items[i]) + (len ? (int)strlen(sep) : 0);
+			if (len + add > f->width) {
+				if (i == 0 || form == 0)
+					goto next_form;
+				continue;	/* short form: leave this one out */
+			}
+			len += snprintf(try + len, sizeof(try) - len, "%s%s", len ? sep : "",
+					items[i]);
+		}
+		snprintf(f->buf, sizeof(f->buf), "%s", try);
+		return;
+next_form:
+		;
+	}
+	/* even the first item in short does not fit: cut it, marked */
+	snprintf(f->buf, sizeof(f->buf), "%.*s~", f->width > 1 ? f->width - 1 : 0, items_short[0]);
 }
 
 /* One output line, cut at the terminal's width. */
@@ -170,7 +234,8 @@ static void header_row(struct screen *s, const struct cols *c)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "stddev");
 	n += snprintf(buf + n, sizeof(buf) - n, " %5s", "time%");
 	if (c->stage_width >= 10)
-		snprintf(buf + n, sizeof(buf) - n, "  %s", "stages (share of the syscall)");
+		snprintf(buf + n, sizeof(buf) - n, "  %s",
+			 c->stage_width >= 29 ? "stages (share of the syscall)" : "stages");
 	line(s, "%s", buf);
 }
 
@@ -195,7 +260,8 @@ static void cell_row(struct screen *s, const struct cols *c, const char *label,
 	if (c->stddev)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s", t7(et_hist_stddev(h), e, sizeof(e)));
 	if (all > 0)
-		n += snprintf(buf + n, sizeof(buf) - n, " %4.1f%%", 100.0 * (double)h->total / all);
+		n += snprintf(buf + n, sizeof(buf) - n, " %5s",
+			      p5(100.0 * (double)h->total / all, e, sizeof(e)));
 	else
 		n += snprintf(buf + n, sizeof(buf) - n, " %5s", "-");
 	if (stages && *stages)
@@ -214,20 +280,75 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 	double all = 0;
 	char nb[32], a[16];
 
-	line(&s, "entrytrace top  %.1f s  table %d  %s%s", f->elapsed, f->n, f->target,
-	     v->delta ? "  (last period)" : "");
-	if (f->counts_gone)
-		line(&s, "%" PRIu64 " syscalls by %" PRIu64 " tasks; the kernel's event counts are gone",
-		     f->complete, f->tasks);
-	else
-		line(&s, "%" PRIu64 " syscalls by %" PRIu64 " tasks; events %s read, %llu dropped "
-		     "at deadlines, %llu overwritten", f->complete, f->tasks,
-		     c7((double)f->read, a, sizeof(a)), f->dropped, f->overwritten);
-	if (f->prompt)
-		line(&s, "filter (a part of the name, Enter applies, empty clears): %s_", f->prompt);
-	else
-		line(&s, "sort %s  filter %s  %s", et_sort_name(v->sort),
-		     v->filter[0] ? v->filter : "-", top_keys_help);
+	/*
+	 * The header: what is lost (dropped, overwritten) before what was
+	 * read, the keys last; at 80 columns the short forms, never a cut.
+	 */
+	{
+		struct fit fl = { .width = s.cols };
+		char l1[3][160], s1[3][160], l2[4][96], s2[4][96], tgt[160];
+		const char *L1[3], *S1[3], *L2[4], *S2[4];
+
+		snprintf(l1[0], sizeof(l1[0]), "entrytrace top  %.1f s  table %d", f->elapsed, f->n);
+		snprintf(s1[0], sizeof(s1[0]), "top %.0fs #%d", f->elapsed, f->n);
+		snprintf(l1[1], sizeof(l1[1]), "%s", v->delta ? "(last period)" : "");
+		snprintf(s1[1], sizeof(s1[1]), "%s", v->delta ? "(delta)" : "");
+		/* the target last, cut to what is left, marked */
+		snprintf(tgt, sizeof(tgt), "%s", f->target);
+		snprintf(l1[2], sizeof(l1[2]), "%s", tgt);
+		snprintf(s1[2], sizeof(s1[2]), "%s", tgt);
+		for (int i = 0; i < 3; i++)
+			L1[i] = l1[i], S1[i] = s1[i];
+		{
+			int room = s.cols - (int)strlen(l1[0]) - 2 - (v->delta ? (int)strlen(l1[1]) + 2 : 0);
+
+			if ((int)strlen(tgt) > room && room > 4) {
+				snprintf(l1[2], sizeof(l1[2]), "%.*s~", room - 1, tgt);
+				snprintf(s1[2], sizeof(s1[2]), "%.*s~", room - 1, tgt);
+			}
+		}
+		fit_line(&fl, L1, S1, 3, "  ");
+		line(&s, "%s", fl.buf);
+
+		snprintf(l2[0], sizeof(l2[0]), "%" PRIu64 " syscalls by %" PRIu64 " tasks",
+			 f->complete, f->tasks);
+		snprintf(s2[0], sizeof(s2[0]), "%" PRIu64 " syscalls, %" PRIu64 " tasks",
+			 f->complete, f->tasks);
+		if (f->counts_gone) {
+			snprintf(l2[1], sizeof(l2[1]), "the kernel's event counts are gone");
+			snprintf(s2[1], sizeof(s2[1]), "kernel counts gone");
+			l2[2][0] = s2[2][0] = l2[3][0] = s2[3][0] = '\0';
+		} else {
+			snprintf(l2[1], sizeof(l2[1]), "%llu dropped at deadlines", f->dropped);
+			snprintf(s2[1], sizeof(s2[1]), "%llu dropped", f->dropped);
+			snprintf(l2[2], sizeof(l2[2]), "%llu overwritten", f->overwritten);
+			snprintf(s2[2], sizeof(s2[2]), "%llu overwr.", f->overwritten);
+			snprintf(l2[3], sizeof(l2[3]), "events %s read", c7((double)f->read, a, sizeof(a)));
+			snprintf(s2[3], sizeof(s2[3]), "%s read", c7((double)f->read, a, sizeof(a)));
+		}
+		for (int i = 0; i < 4; i++)
+			L2[i] = l2[i], S2[i] = s2[i];
+		fit_line(&fl, L2, S2, 4, "; ");
+		line(&s, "%s", fl.buf);
+
+		if (f->prompt) {
+			line(&s, "filter (a part of the name, Enter applies, empty clears): %s_", f->prompt);
+		} else {
+			char l3[3][96], s3[3][96];
+			const char *L3[3], *S3[3];
+
+			snprintf(l3[0], sizeof(l3[0]), "sort %s", et_sort_name(v->sort));
+			snprintf(s3[0], sizeof(s3[0]), "sort %s", et_sort_name(v->sort));
+			snprintf(l3[1], sizeof(l3[1]), "filter %s", v->filter[0] ? v->filter : "-");
+			snprintf(s3[1], sizeof(s3[1]), "filter %s", v->filter[0] ? v->filter : "-");
+			snprintf(l3[2], sizeof(l3[2]), "%s", top_keys_help);
+			snprintf(s3[2], sizeof(s3[2]), "%s", "q s f x d");
+			for (int i = 0; i < 3; i++)
+				L3[i] = l3[i], S3[i] = s3[i];
+			fit_line(&fl, L3, S3, 3, "  ");
+			line(&s, "%s", fl.buf);
+		}
+	}
 	if (!rows) {
 		line(&s, "(out of memory)");
 		return;

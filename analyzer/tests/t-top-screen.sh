@@ -63,6 +63,13 @@ for size in 80x24 160x40; do
 	[ "$w" -lt 100 ] && check "$size: more syscalls than rows: the last line says how many did not fit" \
 		grep -q '^([0-9]* more syscalls below' cap.txt
 	check "$size: the header names the keys" grep -q 'q quit  s sort  f filter  x stages  d delta' cap.txt
+	# the header fits whole: items left out or in short form, never cut
+	check "$size: line 2 holds whole items (syscalls and tasks, dropped, overwritten)" \
+		grep -Eq '^[0-9]+ syscalls(, | by )[0-9]+ tasks; [0-9]+ dropped( at deadlines)?; [0-9]+ overwr(\.|itten)(; (events )?[0-9.]+[MG]? read)?$' <(sed -n 2p cap.txt)
+	check "$size: line 1 ends in the target, whole or marked as cut (~)" \
+		sh -c "sed -n 1p cap.txt | grep -Eq '(and its children|~)\$'"
+	check "$size: the column names fit whole (stages' heading too)" \
+		sh -c "sed -n 4p cap.txt | grep -Eq 'time%  stages( \(share of the syscall\))?\$'"
 	if [ "$w" -ge 130 ]; then
 		check "$size: the wide columns (/s, p90, max, stddev)" grep -q '^syscall  *calls  */s  *mean  *p50  *p90  *p99  *max  *stddev  *time%' cap.txt
 	else
