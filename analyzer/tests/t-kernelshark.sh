@@ -148,3 +148,28 @@ grep '^palette ' "$TMP/zoom.log" | awk '{ print $2, $3 }' | sort > "$TMP/palette
 sed -n 's/^| `\([a-z_]*\)` *| `\(#[0-9a-f]\{6\}\)`.*/\1 \2/p' \
 	"$TOP/Documentation/kernelshark.md" | sort > "$TMP/legend"
 check "Documentation/kernelshark.md legend = palette" diff "$TMP/legend" "$TMP/palette"
+
+# kernelshark.md's two commands as the page writes them: each exits 0 and
+# saves a screen that is not blank (the stage one had gone stale: a task
+# and range of an earlier recording, KernelShark aborted, and the shot
+# was a black 232-byte PNG with exit 0).
+sed -n '/^    scripts\/host\/kshark-shot/,/shot:/p' "$TOP/Documentation/kernelshark.md" |
+	tr -d '\\\n' | sed 's/shot:[^ ]*/\n/g' | sed 's/^ *//' | grep kshark-shot > doc-cmds.txt
+expect_eq "kernelshark.md names two kshark-shot commands" "$(wc -l < doc-cmds.txt)" 2
+n=0
+while read -r cmd; do
+	n=$((n + 1))
+	(cd "$TOP" && eval "$cmd shot:$OLDPWD/doc-$n.png") > doc-$n.out 2>&1
+	rc=$?
+	expect_eq "kernelshark.md command $n exits 0 ($(echo "$cmd" | cut -c1-70)...)" "$rc" 0
+	check "...and its screen has colours ($(convert doc-$n.png -format %k info: 2>/dev/null) of them)" \
+		sh -c "test \$(convert doc-$n.png -format %k info:) -ge 100"
+done < doc-cmds.txt
+
+# A KernelShark that aborts (a session naming task 46 and a range of an
+# earlier recording of x86_64-6.12-stage.dat): exit 1, said, no file.
+rm -f abort.png
+"$SHOT" -g 1240x520 -t 46 -r 1.343578,1.343598 "$DATA/x86_64-6.12-stage.dat" shot:abort.png > abort.out 2>&1
+expect_eq "kshark-shot: KernelShark aborted: exit 1" "$?" 1
+check "...said why (gone, or never connected)" grep -Eq 'kernelshark (is gone|exited|could not connect)' abort.out
+check "...and no screenshot written" test ! -e abort.png
