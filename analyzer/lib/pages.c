@@ -62,6 +62,7 @@ struct et_cpu_reader {
 	uint32_t psize, pcurr, pindex, pnext;
 	uint64_t pts;
 	long long plost;
+	bool page_bad;			/* the page's bytes disagree with its header */
 	bool done;
 	bool ended;			/* account_end() ran */
 	uint64_t page_no;		/* pages begun, = index of the current + 1 */
@@ -506,7 +507,7 @@ static inline uint64_t rblong(const struct et_cpu_reader *r, const void *p)
  * The event at curr: its type, where its payload starts (index), where
  * the next begins (next) and its time delta; kbuffer's translate_data().
  */
-static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
+static inline unsigned int rb_event(struct et_cpu_reader *r, uint32_t at,
 				    uint32_t *index, uint32_t *next, uint64_t *delta)
 {
 	const uint8_t *p = r->pdata + at;
@@ -523,6 +524,8 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	case RB_TYPE_PADDING:
 		len = rb4(r, p + 4);
 		*index = at + 4;
+		/* its length word past the commit, or a length that wraps */
+		r->page_bad |= at + 8 > r->psize || (uint64_t)at + 4 + len > r->psize;
 		break;
 	case RB_TYPE_TIME_EXTEND:
 		*delta += (uint64_t)rb4(r, p + 4) << RB_TS_SHIFT;
@@ -534,6 +537,7 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	case 0:
 		len = (rb4(r, p + 4) - 4 + 3) & ~3u;
 		*index = at + 8;
+		r->page_bad |= (uint64_t)at + 8 + len > r->psize;	/* (or wraps) */
 		break;
 	default:
 		len = type * 4;
@@ -544,7 +548,17 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	return type;
 }
 
-/* Move to the next data event of the page; false at its end. */
+/*
+ * Move to the next data event of the page; false at its end.
+ *
+ * This walk is also the page's audit, et_audit_page()'s without a second
+ * walk: the events, walked by their headers, end exactly at the commit.
+ * The lengths of most events (a 5-bit count of words) cannot wrap, so the
+ * walk only has to end at the commit, checked once at the page's end;
+ * rb_event() checks the two kinds whose length is a 32-bit field, padding
+ * and long events, as they come.  The other half, the bytes after the
+ * commit, is checked once in load_page().
+ */
 static bool rb_next(struct et_cpu_reader *r)
 {
 	unsigned int type;
@@ -552,8 +566,10 @@ static bool rb_next(struct et_cpu_reader *r)
 
 	do {
 		r->pcurr = r->pnext;
-		if (r->pnext >= r->psize)
+		if (r->pnext >= r->psize) {
+			r->page_bad |= r->pnext != r->psize;
 			return false;
+		}
 		type = rb_event(r, r->pcurr, &r->pindex, &r->pnext, &delta);
 		if (type == RB_TYPE_TIME_STAMP) {
 			r->use_kbuf = true;
@@ -566,21 +582,44 @@ static bool rb_next(struct et_cpu_reader *r)
 
 /*
  * Hand the page to kbuffer from where the parser stands: the events
- * before were read the same way by both.
+ * before were read the same way by both.  The inline walk does not finish
+ * such a page, so its audit is the whole check, here (pages with absolute
+ * time stamps: rare).
  */
 static void to_kbuffer(struct et_cpu_reader *r)
 {
+	r->page_bad = !et_audit_page(r->page, r->page_size, r->long8, r->big_endian);
 	kbuffer_load_subbuffer(r->kbuf, (void *)r->page);
 	while ((uint32_t)kbuffer_curr_index(r->kbuf) < r->pcurr &&
 	       kbuffer_next_event(r->kbuf, NULL))
 		;
 }
 
+/*
+ * Whether page bytes [from, to) are all zero: a word at a time, the
+ * bytes before the first whole word and after the last one singly.  On a
+ * full page that is a few bytes; on a page flushed early, the empty rest.
+ */
+static bool zero_from(const uint8_t *p, size_t from, size_t to)
+{
+	uint64_t w, any = 0;
+
+	for (; from < to && (from & 7); from++)
+		any |= p[from];
+	for (; from + 8 <= to; from += 8) {
+		memcpy(&w, p + from, 8);
+		any |= w;
+	}
+	for (; from < to; from++)
+		any |= p[from];
+	return !any;
+}
+
 /* Load the page at vpos; false where the data ends. */
 static bool load_page(struct et_cpu_reader *r)
 {
 	const uint8_t *page;
-	uint64_t flags;
+	uint64_t flags, end;
 
 	if (r->done || r->vpos >= r->vend)
 		return false;
@@ -607,9 +646,16 @@ static bool load_page(struct et_cpu_reader *r)
 		r->psize = (uint32_t)flags & RB_COMMIT_MASK;
 		if (r->psize > (uint32_t)r->page_size)
 			return false;	/* a page header libtracecmd refuses: the data ends */
-		/* bytes past the commit: the commit was cut, or the page overwritten */
-		if (!et_audit_page(page, r->page_size, r->long8, r->big_endian))
-			r->t->counts.bad_pages_per_cpu[r->cpu]++;
+		/*
+		 * The audit (et_audit_page()'s, without a second walk): the
+		 * bytes past the commit and the stored count of missed events
+		 * are zero - else the commit was cut, or the page overwritten -
+		 * and the walk (rb_next) ends exactly at the commit.
+		 */
+		end = (r->long8 ? 16 : 12) + (uint64_t)r->psize +
+		      (flags & RB_MISSING_STORED ? (r->long8 ? 8 : 4) : 0);
+		r->page_bad = end > (uint64_t)r->page_size ||
+			      !zero_from(page, end, r->page_size);
 		if (!(flags & RB_MISSING_EVENTS))
 			r->plost = 0;
 		else if (flags & RB_MISSING_STORED)
@@ -701,6 +747,10 @@ static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
 				to_kbuffer(r);
 			return 1;
 		}
+		/* the page is read to its end: its audit is complete */
+		if (r->page_bad)
+			r->t->counts.bad_pages_per_cpu[r->cpu]++;
+		r->page_bad = false;
 		r->page_loaded = false;
 	}
 }
