@@ -156,23 +156,32 @@ uint32_t et_sc_reason(uint32_t flags)
 	return 0;
 }
 
+/*
+ * Called for every complete syscall, so it looks only at the stages the
+ * syscall has (its stage_mask's bits), not at every stage id: a stock
+ * kernel's syscall has two or three.
+ */
 bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in)
 {
 	uint64_t span, slack = 1000000;	/* 1 ms */
+	uint64_t inner = 0, total = 0, m;
 
+	_Static_assert(ET_STAGE_NR <= 64, "stage_mask has a bit per stage");
 	if (!in->last_ts || in->last_ts < in->first_ts || in->clockless)
 		return true;	/* no end known (a live trace), or samples without one */
 	span = in->last_ts - in->first_ts + slack;
 	if (sc->ts_enter + slack < in->first_ts || sc->ts_exit > in->last_ts + slack)
 		return false;
-	for (int st = 0; st < ET_STAGE_NR; st++) {
-		if (!et_sc_has(sc, st))
-			continue;
-		if (sc->ns[st] > span)
-			return false;
-		/* a kernel stage is inside the syscall (the tracer's emit aside) */
-		if (st != ET_STAGE_TOTAL && st < et_stage_nr_kernel && st != ET_STAGE_EMIT &&
-		    et_sc_has(sc, ET_STAGE_TOTAL) && sc->ns[st] > sc->ns[ET_STAGE_TOTAL])
+	/* a kernel stage is inside the syscall (the tracer's emit aside) */
+	if (et_sc_has(sc, ET_STAGE_TOTAL)) {
+		inner = ((1ull << et_stage_nr_kernel) - 1) &
+			~(1ull << ET_STAGE_TOTAL | 1ull << ET_STAGE_EMIT);
+		total = sc->ns[ET_STAGE_TOTAL];
+	}
+	for (m = sc->stage_mask; m; m &= m - 1) {
+		int st = __builtin_ctzll(m);
+
+		if (sc->ns[st] > span || (inner >> st & 1 && sc->ns[st] > total))
 			return false;
 	}
 	return true;
