@@ -18,11 +18,15 @@ PREFIX   ?= /usr/local
 CC       ?= gcc
 O        ?= build
 PKGS     := libtracecmd libtraceevent libtracefs audit libzstd zlib libdw
+# libdw is compiled against but not linked: lib/srcline.c opens it when it
+# first reads a vmlinux, so no other command loads it (and libelf, liblzma,
+# libbz2) at start
+LINK_PKGS := $(filter-out libdw,$(PKGS))
 
 ET_CFLAGS  = -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wno-unused-parameter \
 	     -Ianalyzer/include -Ianalyzer/lib -Itracepoints \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-ET_LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+ET_LDLIBS  = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) -lm -pthread -ldl
 OPT_CFLAGS ?= -O2 -g
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
