@@ -27,6 +27,7 @@
  * libtracecmd, one handle per thread, as before.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -352,6 +353,50 @@ out:
 		free(t->layout);
 		t->layout = NULL;
 	}
+	return ok;
+}
+
+/*
+ * libtracecmd sizes an array by a CPU's zstd chunk count before it reads
+ * a chunk (tracecmd_load_chunks_info(): the count times its chunk record),
+ * and the count is the file's word at the CPU's data offset.  With that
+ * offset moved by one page (a mutant of issue 47), the word it read asked
+ * for 12,976,837,344 bytes for a 271,964-byte file: nothing in the release
+ * build (the pages are never touched; exit 3 in 0.1 s), but the ASan build
+ * writes the allocation's shadow, 1.6 GB of RSS and 8 s.  Each chunk is
+ * at least its two 4-byte sizes, so a count more than the bytes after it
+ * can hold is refused here, before libtracecmd allocates anything.
+ */
+bool et_pages_chunk_counts_fit(struct et_trace *t, char *why, size_t len)
+{
+	struct file_reader f = { .fd = t->fd, .swap = t->info.big_endian !=
+					(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) };
+	const char *unused;
+	bool ok = true;
+	char w[4];
+
+	if (!et_pages_layout(t, &unused))
+		return true;	/* a layout not known here: libtracecmd's to judge */
+	for (int cpu = 0; ok && cpu < t->info.cpus; cpu++) {
+		const struct et_cpu_layout *l = &t->layout[cpu];
+		uint64_t count, room;
+
+		if (l->source != ET_SRC_ZSTD)
+			continue;
+		f.size = l->file_size;
+		if (!rd_at(&f, l->offset, w, 4))
+			continue;	/* (et_pages_layout checked the offset) */
+		count = num(&f, w, 4);
+		room = l->file_size - l->offset - 4;
+		if (count > room / 8) {
+			snprintf(why, len, "CPU %d: a zstd chunk count of %" PRIu64 " at offset %"
+				 PRIu64 ", more chunks than the %" PRIu64 " bytes after it hold",
+				 cpu, count, l->offset, room);
+			ok = false;
+		}
+	}
+	free(t->layout);
+	t->layout = NULL;
 	return ok;
 }
 
