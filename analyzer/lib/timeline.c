@@ -96,12 +96,27 @@ struct et_task *tl_task_get(struct et_timeline *tl, int pid)
 	return t;
 }
 
+/*
+ * A name into a comm buffer, zero-padded: a syscall takes its task's
+ * buffer whole, and the stats find its per-task group by comparing the 16
+ * bytes at once (stats.c's same_comm()).  A shorter name over a longer
+ * one left the longer one's tail behind the NUL, and every syscall of the
+ * task missed the group cache (a map lookup and a strncmp each).
+ */
+static void set_comm(char *dst, const char *src)
+{
+	size_t n = strnlen(src, ET_COMM_LEN - 1);
+
+	memcpy(dst, src, n);
+	memset(dst + n, 0, ET_COMM_LEN - n);
+}
+
 static const char *task_comm(struct et_timeline *tl, struct et_task *t)
 {
 	if (!t->comm_known) {
 		const char *c = et_trace_comm(tl->trace, t->pid);
 
-		snprintf(t->comm, sizeof(t->comm), "%s", c ? c : "<...>");
+		set_comm(t->comm, c ? c : "<...>");
 		t->comm_known = true;
 		t->comm_tentative = true;
 	}
@@ -125,7 +140,7 @@ void tl_task_name(struct et_timeline *tl, struct et_task *t,
 	if (t->comm_tentative) {
 		for (size_t i = 0; i < t->nr_held; i++) {
 			if (before && before[0])
-				snprintf(t->held[i].comm, ET_COMM_LEN, "%s", before);
+				set_comm(t->held[i].comm, before);
 			else
 				tl->counts.comm_unverified++;
 		}
@@ -133,12 +148,12 @@ void tl_task_name(struct et_timeline *tl, struct et_task *t,
 		t->comm_tentative = false;
 		if (before && before[0]) {
 			/* cur and pend began under the old name too */
-			snprintf(CUR(t)->comm, ET_COMM_LEN, "%s", before);
-			snprintf(PEND(t)->comm, ET_COMM_LEN, "%s", before);
+			set_comm(CUR(t)->comm, before);
+			set_comm(PEND(t)->comm, before);
 		}
 	}
 	if (now && now[0]) {
-		snprintf(t->comm, sizeof(t->comm), "%s", now);
+		set_comm(t->comm, now);
 		t->comm_known = true;
 	}
 }
