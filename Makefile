@@ -9,7 +9,7 @@
 #   make            build analyzer/entrytrace and the QEMU plugin (build/entrytrace-mix.so)
 #   make demo       install dependencies, build, report on the shipped trace
 #   make check      install dependencies, ASan/UBSan build, run the test suite
-#   make bench      throughput benchmark against trace-cmd and libtracecmd
+#   make bench      paired benchmark: this build against a pinned commit (fails on a regression), trace-cmd, libtracecmd
 #   make docs       regenerate the generated parts of Documentation/
 #   make seed-report  regenerate Documentation/seed-report.md (the seed scenarios)
 #   make install    PREFIX=/usr/local
@@ -112,7 +112,7 @@ check:
 check-full: export ET_FULL := 1
 check-full: check
 
-bench: all
+bench: all build/bare-iterate build/sysloop
 	scripts/host/bench-analyzer
 
 # the fast tier (under a minute): the C unit tests and the analyzer on the
