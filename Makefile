@@ -9,7 +9,7 @@
 #   make            build analyzer/entrytrace and the QEMU plugin (build/entrytrace-mix.so)
 #   make demo       install dependencies, build, report on the shipped trace
 #   make check      install dependencies, ASan/UBSan build, run the test suite
-#   make bench      throughput benchmark against trace-cmd and libtracecmd
+#   make bench      paired benchmark: this build against a pinned commit (fails on a regression), trace-cmd, libtracecmd
 #   make docs       regenerate the generated parts of Documentation/
 #   make seed-report  regenerate Documentation/seed-report.md (the seed scenarios)
 #   make install    PREFIX=/usr/local
@@ -18,11 +18,15 @@ PREFIX   ?= /usr/local
 CC       ?= gcc
 O        ?= build
 PKGS     := libtracecmd libtraceevent libtracefs audit libzstd zlib libdw
+# libdw is compiled against but not linked: lib/srcline.c opens it when it
+# first reads a vmlinux, so no other command loads it (and libelf, liblzma,
+# libbz2) at start
+LINK_PKGS := $(filter-out libdw,$(PKGS))
 
 ET_CFLAGS  = -std=c11 -D_GNU_SOURCE -pthread -Wall -Wextra -Werror -Wno-unused-parameter \
 	     -Ianalyzer/include -Ianalyzer/lib -Itracepoints \
 	     $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-ET_LDLIBS  = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -pthread
+ET_LDLIBS  = $(shell pkg-config --libs $(LINK_PKGS) 2>/dev/null) -lm -pthread -ldl
 OPT_CFLAGS ?= -O2 -g
 SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
@@ -108,7 +112,7 @@ check:
 check-full: export ET_FULL := 1
 check-full: check
 
-bench: all
+bench: all build/bare-iterate build/sysloop
 	scripts/host/bench-analyzer
 
 # the fast tier (under a minute): the C unit tests and the analyzer on the

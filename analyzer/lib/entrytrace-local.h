@@ -213,6 +213,12 @@ void et_cpu_reader_free(struct et_cpu_reader *r);
  * why says otherwise, for ENTRYTRACE_DEBUG.
  */
 bool et_pages_layout(struct et_trace *t, const char **why);
+/*
+ * Before libtracecmd reads the CPU data (tracecmd_init_data): a version 7
+ * file's zstd chunk counts against the bytes after them.  false, the CPU
+ * and its count in why, when a count cannot be.
+ */
+bool et_pages_chunk_counts_fit(struct et_trace *t, char *why, size_t len);
 
 /* ------------------------------------------------------------------ */
 /* trace.c                                                             */

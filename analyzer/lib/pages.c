@@ -27,6 +27,7 @@
  * libtracecmd, one handle per thread, as before.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -62,6 +63,7 @@ struct et_cpu_reader {
 	uint32_t psize, pcurr, pindex, pnext;
 	uint64_t pts;
 	long long plost;
+	bool page_bad;			/* the page's bytes disagree with its header */
 	bool done;
 	bool ended;			/* account_end() ran */
 	uint64_t page_no;		/* pages begun, = index of the current + 1 */
@@ -354,6 +356,50 @@ out:
 	return ok;
 }
 
+/*
+ * libtracecmd sizes an array by a CPU's zstd chunk count before it reads
+ * a chunk (tracecmd_load_chunks_info(): the count times its chunk record),
+ * and the count is the file's word at the CPU's data offset.  With that
+ * offset moved by one page (a mutant of issue 47), the word it read asked
+ * for 12,976,837,344 bytes for a 271,964-byte file: nothing in the release
+ * build (the pages are never touched; exit 3 in 0.1 s), but the ASan build
+ * writes the allocation's shadow, 1.6 GB of RSS and 8 s.  Each chunk is
+ * at least its two 4-byte sizes, so a count more than the bytes after it
+ * can hold is refused here, before libtracecmd allocates anything.
+ */
+bool et_pages_chunk_counts_fit(struct et_trace *t, char *why, size_t len)
+{
+	struct file_reader f = { .fd = t->fd, .swap = t->info.big_endian !=
+					(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) };
+	const char *unused;
+	bool ok = true;
+	char w[4];
+
+	if (!et_pages_layout(t, &unused))
+		return true;	/* a layout not known here: libtracecmd's to judge */
+	for (int cpu = 0; ok && cpu < t->info.cpus; cpu++) {
+		const struct et_cpu_layout *l = &t->layout[cpu];
+		uint64_t count, room;
+
+		if (l->source != ET_SRC_ZSTD)
+			continue;
+		f.size = l->file_size;
+		if (!rd_at(&f, l->offset, w, 4))
+			continue;	/* (et_pages_layout checked the offset) */
+		count = num(&f, w, 4);
+		room = l->file_size - l->offset - 4;
+		if (count > room / 8) {
+			snprintf(why, len, "CPU %d: a zstd chunk count of %" PRIu64 " at offset %"
+				 PRIu64 ", more chunks than the %" PRIu64 " bytes after it hold",
+				 cpu, count, l->offset, room);
+			ok = false;
+		}
+	}
+	free(t->layout);
+	t->layout = NULL;
+	return ok;
+}
+
 /* ------------------------------------------------------------------ */
 /* Direct reading                                                      */
 
@@ -506,7 +552,7 @@ static inline uint64_t rblong(const struct et_cpu_reader *r, const void *p)
  * The event at curr: its type, where its payload starts (index), where
  * the next begins (next) and its time delta; kbuffer's translate_data().
  */
-static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
+static inline unsigned int rb_event(struct et_cpu_reader *r, uint32_t at,
 				    uint32_t *index, uint32_t *next, uint64_t *delta)
 {
 	const uint8_t *p = r->pdata + at;
@@ -523,6 +569,8 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	case RB_TYPE_PADDING:
 		len = rb4(r, p + 4);
 		*index = at + 4;
+		/* its length word past the commit, or a length that wraps */
+		r->page_bad |= at + 8 > r->psize || (uint64_t)at + 4 + len > r->psize;
 		break;
 	case RB_TYPE_TIME_EXTEND:
 		*delta += (uint64_t)rb4(r, p + 4) << RB_TS_SHIFT;
@@ -534,6 +582,7 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	case 0:
 		len = (rb4(r, p + 4) - 4 + 3) & ~3u;
 		*index = at + 8;
+		r->page_bad |= (uint64_t)at + 8 + len > r->psize;	/* (or wraps) */
 		break;
 	default:
 		len = type * 4;
@@ -544,7 +593,17 @@ static inline unsigned int rb_event(const struct et_cpu_reader *r, uint32_t at,
 	return type;
 }
 
-/* Move to the next data event of the page; false at its end. */
+/*
+ * Move to the next data event of the page; false at its end.
+ *
+ * This walk is also the page's audit, et_audit_page()'s without a second
+ * walk: the events, walked by their headers, end exactly at the commit.
+ * The lengths of most events (a 5-bit count of words) cannot wrap, so the
+ * walk only has to end at the commit, checked once at the page's end;
+ * rb_event() checks the two kinds whose length is a 32-bit field, padding
+ * and long events, as they come.  The other half, the bytes after the
+ * commit, is checked once in load_page().
+ */
 static bool rb_next(struct et_cpu_reader *r)
 {
 	unsigned int type;
@@ -552,8 +611,10 @@ static bool rb_next(struct et_cpu_reader *r)
 
 	do {
 		r->pcurr = r->pnext;
-		if (r->pnext >= r->psize)
+		if (r->pnext >= r->psize) {
+			r->page_bad |= r->pnext != r->psize;
 			return false;
+		}
 		type = rb_event(r, r->pcurr, &r->pindex, &r->pnext, &delta);
 		if (type == RB_TYPE_TIME_STAMP) {
 			r->use_kbuf = true;
@@ -566,21 +627,44 @@ static bool rb_next(struct et_cpu_reader *r)
 
 /*
  * Hand the page to kbuffer from where the parser stands: the events
- * before were read the same way by both.
+ * before were read the same way by both.  The inline walk does not finish
+ * such a page, so its audit is the whole check, here (pages with absolute
+ * time stamps: rare).
  */
 static void to_kbuffer(struct et_cpu_reader *r)
 {
+	r->page_bad = !et_audit_page(r->page, r->page_size, r->long8, r->big_endian);
 	kbuffer_load_subbuffer(r->kbuf, (void *)r->page);
 	while ((uint32_t)kbuffer_curr_index(r->kbuf) < r->pcurr &&
 	       kbuffer_next_event(r->kbuf, NULL))
 		;
 }
 
+/*
+ * Whether page bytes [from, to) are all zero: a word at a time, the
+ * bytes before the first whole word and after the last one singly.  On a
+ * full page that is a few bytes; on a page flushed early, the empty rest.
+ */
+static bool zero_from(const uint8_t *p, size_t from, size_t to)
+{
+	uint64_t w, any = 0;
+
+	for (; from < to && (from & 7); from++)
+		any |= p[from];
+	for (; from + 8 <= to; from += 8) {
+		memcpy(&w, p + from, 8);
+		any |= w;
+	}
+	for (; from < to; from++)
+		any |= p[from];
+	return !any;
+}
+
 /* Load the page at vpos; false where the data ends. */
 static bool load_page(struct et_cpu_reader *r)
 {
 	const uint8_t *page;
-	uint64_t flags;
+	uint64_t flags, end;
 
 	if (r->done || r->vpos >= r->vend)
 		return false;
@@ -607,9 +691,16 @@ static bool load_page(struct et_cpu_reader *r)
 		r->psize = (uint32_t)flags & RB_COMMIT_MASK;
 		if (r->psize > (uint32_t)r->page_size)
 			return false;	/* a page header libtracecmd refuses: the data ends */
-		/* bytes past the commit: the commit was cut, or the page overwritten */
-		if (!et_audit_page(page, r->page_size, r->long8, r->big_endian))
-			r->t->counts.bad_pages_per_cpu[r->cpu]++;
+		/*
+		 * The audit (et_audit_page()'s, without a second walk): the
+		 * bytes past the commit and the stored count of missed events
+		 * are zero - else the commit was cut, or the page overwritten -
+		 * and the walk (rb_next) ends exactly at the commit.
+		 */
+		end = (r->long8 ? 16 : 12) + (uint64_t)r->psize +
+		      (flags & RB_MISSING_STORED ? (r->long8 ? 8 : 4) : 0);
+		r->page_bad = end > (uint64_t)r->page_size ||
+			      !zero_from(page, end, r->page_size);
 		if (!(flags & RB_MISSING_EVENTS))
 			r->plost = 0;
 		else if (flags & RB_MISSING_STORED)
@@ -701,6 +792,10 @@ static int direct_next(struct et_cpu_reader *r, struct et_rec *rec)
 				to_kbuffer(r);
 			return 1;
 		}
+		/* the page is read to its end: its audit is complete */
+		if (r->page_bad)
+			r->t->counts.bad_pages_per_cpu[r->cpu]++;
+		r->page_bad = false;
 		r->page_loaded = false;
 	}
 }

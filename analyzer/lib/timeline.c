@@ -96,12 +96,27 @@ struct et_task *tl_task_get(struct et_timeline *tl, int pid)
 	return t;
 }
 
+/*
+ * A name into a comm buffer, zero-padded: a syscall takes its task's
+ * buffer whole, and the stats find its per-task group by comparing the 16
+ * bytes at once (stats.c's same_comm()).  A shorter name over a longer
+ * one left the longer one's tail behind the NUL, and every syscall of the
+ * task missed the group cache (a map lookup and a strncmp each).
+ */
+static void set_comm(char *dst, const char *src)
+{
+	size_t n = strnlen(src, ET_COMM_LEN - 1);
+
+	memcpy(dst, src, n);
+	memset(dst + n, 0, ET_COMM_LEN - n);
+}
+
 static const char *task_comm(struct et_timeline *tl, struct et_task *t)
 {
 	if (!t->comm_known) {
 		const char *c = et_trace_comm(tl->trace, t->pid);
 
-		snprintf(t->comm, sizeof(t->comm), "%s", c ? c : "<...>");
+		set_comm(t->comm, c ? c : "<...>");
 		t->comm_known = true;
 		t->comm_tentative = true;
 	}
@@ -125,7 +140,7 @@ void tl_task_name(struct et_timeline *tl, struct et_task *t,
 	if (t->comm_tentative) {
 		for (size_t i = 0; i < t->nr_held; i++) {
 			if (before && before[0])
-				snprintf(t->held[i].comm, ET_COMM_LEN, "%s", before);
+				set_comm(t->held[i].comm, before);
 			else
 				tl->counts.comm_unverified++;
 		}
@@ -133,12 +148,12 @@ void tl_task_name(struct et_timeline *tl, struct et_task *t,
 		t->comm_tentative = false;
 		if (before && before[0]) {
 			/* cur and pend began under the old name too */
-			snprintf(CUR(t)->comm, ET_COMM_LEN, "%s", before);
-			snprintf(PEND(t)->comm, ET_COMM_LEN, "%s", before);
+			set_comm(CUR(t)->comm, before);
+			set_comm(PEND(t)->comm, before);
 		}
 	}
 	if (now && now[0]) {
-		snprintf(t->comm, sizeof(t->comm), "%s", now);
+		set_comm(t->comm, now);
 		t->comm_known = true;
 	}
 }
@@ -156,26 +171,60 @@ uint32_t et_sc_reason(uint32_t flags)
 	return 0;
 }
 
-bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in)
+/*
+ * What a syscall's times can be in this trace: nothing before its first
+ * record or after its last (1 ms of slack), no stage longer than the
+ * trace, no kernel stage (the tracer's emit aside) longer than its
+ * syscall.  No end known (a live trace), or samples without a clock: off.
+ */
+static struct tl_bounds tl_bounds_of(const struct et_trace_info *in)
 {
-	uint64_t span, slack = 1000000;	/* 1 ms */
+	const uint64_t slack = 1000000;	/* 1 ms */
 
+	_Static_assert(ET_STAGE_NR <= 64, "stage_mask has a bit per stage");
 	if (!in->last_ts || in->last_ts < in->first_ts || in->clockless)
-		return true;	/* no end known (a live trace), or samples without one */
-	span = in->last_ts - in->first_ts + slack;
-	if (sc->ts_enter + slack < in->first_ts || sc->ts_exit > in->last_ts + slack)
+		return (struct tl_bounds){ .on = false };
+	return (struct tl_bounds){
+		.on = true,
+		.lo = in->first_ts > slack ? in->first_ts - slack : 0,
+		.hi = in->last_ts + slack,
+		.span = in->last_ts - in->first_ts + slack,
+		.inner = ((1ull << et_stage_nr_kernel) - 1) &
+			 ~(1ull << ET_STAGE_TOTAL | 1ull << ET_STAGE_EMIT),
+	};
+}
+
+/*
+ * Runs for every complete syscall, so it looks only at the stages the
+ * syscall has (stage_mask's bits, two or three on a stock kernel), against
+ * bounds worked out once per timeline.
+ */
+static inline bool plausible(const struct tl_bounds *b, const struct et_syscall *sc)
+{
+	uint64_t inner = 0, total = 0;
+
+	if (!b->on)
+		return true;
+	if (sc->ts_enter < b->lo || sc->ts_exit > b->hi)
 		return false;
-	for (int st = 0; st < ET_STAGE_NR; st++) {
-		if (!et_sc_has(sc, st))
-			continue;
-		if (sc->ns[st] > span)
-			return false;
-		/* a kernel stage is inside the syscall (the tracer's emit aside) */
-		if (st != ET_STAGE_TOTAL && st < et_stage_nr_kernel && st != ET_STAGE_EMIT &&
-		    et_sc_has(sc, ET_STAGE_TOTAL) && sc->ns[st] > sc->ns[ET_STAGE_TOTAL])
+	if (sc->stage_mask & (1ull << ET_STAGE_TOTAL)) {
+		inner = b->inner;
+		total = sc->ns[ET_STAGE_TOTAL];
+	}
+	for (uint64_t m = sc->stage_mask; m; m &= m - 1) {
+		int st = __builtin_ctzll(m);
+
+		if (sc->ns[st] > b->span || (inner >> st & 1 && sc->ns[st] > total))
 			return false;
 	}
 	return true;
+}
+
+bool et_sc_plausible(const struct et_syscall *sc, const struct et_trace_info *in)
+{
+	struct tl_bounds b = tl_bounds_of(in);
+
+	return plausible(&b, sc);
 }
 
 /* Stage modes: the shape of the argument event that fell inside sc. */
@@ -212,7 +261,7 @@ void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	if (!sc->shape && tl->mode != ET_MODE_STOCK)
 		args_place(t, sc);
 	/* values that cannot be: damage, counted, kept out like an incomplete one */
-	if (!(sc->flags & ET_SC_INCOMPLETE) && !et_sc_plausible(sc, et_trace_info(tl->trace))) {
+	if (!(sc->flags & ET_SC_INCOMPLETE) && !plausible(&tl->bounds, sc)) {
 		sc->flags |= ET_SC_IMPLAUSIBLE;
 		((struct et_trace *)tl->trace)->counts.implausible++;	/* (the file's count) */
 	}
@@ -532,6 +581,7 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 		return NULL;
 	tl->trace = trace;
 	tl->mode = info->mode;
+	tl->bounds = tl_bounds_of(info);
 	tl->have_ct = info->present & ET_HAVE_CT;
 	tl->sink = sink;
 	tl->data = data;

@@ -140,6 +140,16 @@ struct et_timeline {
 	uint64_t entry_mask;	/* kernel stages of phase ENTRY */
 	uint64_t exit_mask;	/* kernel stages of phase EXIT, not deferred */
 	uint64_t kids[ET_STAGE_NR];	/* per stage: its descendants */
+	/*
+	 * What a syscall's times can be (et_sc_plausible()), worked out once
+	 * from the trace's span at the timeline's start: on, no time before
+	 * lo or after hi, no stage longer than span, no kernel stage of inner
+	 * longer than the syscall's total.
+	 */
+	struct tl_bounds {
+		bool on;
+		uint64_t lo, hi, span, inner;
+	} bounds;
 
 	/* the kernel's stamp calibration (entry_stage_calib, summaries) */
 	bool raw_stamps;

@@ -304,6 +304,29 @@ static void choose_reader(struct et_trace *t)
 }
 
 /*
+ * What the headers say of the CPU data, held against the file before
+ * libtracecmd reads it: tracecmd_init_data() allocates by counts the file
+ * gives (et_pages_chunk_counts_fit()).  Only what open_head read is known
+ * here; the rest of et_trace_info is filled in after.
+ */
+static bool counts_fit(struct et_trace *t, char *why, size_t len)
+{
+	bool ok;
+
+	if (t->fd < 0 || tracecmd_get_in_file_version(t->handle) != 7 ||
+	    tracecmd_cpus(t->handle) <= 0 || tracecmd_page_size(t->handle) <= 0)
+		return true;
+	t->info.file_version = 7;
+	t->info.cpus = tracecmd_cpus(t->handle);
+	t->info.big_endian = tep_is_file_bigendian(tracecmd_get_tep(t->handle));
+	t->page_size = tracecmd_page_size(t->handle);
+	ok = et_pages_chunk_counts_fit(t, why, len);
+	t->info.cpus = 0;
+	t->page_size = 0;
+	return ok;
+}
+
+/*
  * The trace's end: the latest of the CPUs' last records, on a handle of
  * its own (reading a CPU's last record moves the handle there).
  */
@@ -339,6 +362,7 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	struct stat st;
 	char open_path[64];
 	int spool_fd = -1;
+	char why[256] = "";
 
 	if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
 				   !S_ISDIR(st.st_mode))) {
@@ -392,7 +416,10 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	quiet = quiet_stderr_begin();
 	t->handle = tracecmd_open_head(t->open_path ? t->open_path : path,
 				       TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (t->handle && tracecmd_init_data(t->handle) < 0)
+	t->fd = open(t->open_path, O_RDONLY | O_CLOEXEC);
+	if (t->handle && !counts_fit(t, why, sizeof(why)))
+		init_failed = true;
+	else if (t->handle && tracecmd_init_data(t->handle) < 0)
 		init_failed = true;
 	quiet_stderr_end(quiet);
 	if (!t->handle) {
@@ -403,9 +430,12 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		goto fail;
 	}
 	if (init_failed) {
-		snprintf(errbuf, errlen,
-			 "%s: the trace data is shorter or other than the headers describe (truncated file?)",
-			 path);
+		if (why[0])
+			snprintf(errbuf, errlen, "%s: the trace data is other than the headers "
+				 "describe: %s", path, why);
+		else
+			snprintf(errbuf, errlen, "%s: the trace data is shorter or other than "
+				 "the headers describe (truncated file?)", path);
 		*err = ET_ERR_TRUNCATED;
 		park_handle(t->handle);
 		t->handle = NULL;
@@ -444,7 +474,6 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 			t->counts.pages_per_cpu[c] = (uint64_t)size / t->page_size;
 		t->pages_total += t->counts.pages_per_cpu[c];
 	}
-	t->fd = open(t->open_path, O_RDONLY | O_CLOEXEC);
 	if (t->fd >= 0)
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (t->page_size > 0)
