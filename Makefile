@@ -14,6 +14,11 @@
 #   make seed-report  regenerate Documentation/seed-report.md (the seed scenarios)
 #   make install    PREFIX=/usr/local
 
+# A recipe that fails or is killed leaves no half-written target that make
+# would later take as current (a killed 'make kshark' once left a 0-byte
+# plugin behind, and 27 checks failed on it).
+.DELETE_ON_ERROR:
+
 PREFIX   ?= /usr/local
 CC       ?= gcc
 O        ?= build

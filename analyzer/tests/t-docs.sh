@@ -84,3 +84,5 @@ expect_eq "a block that names its exit (exit=3) is written" "$?" 0
 check "...keeping exit=3 on its opening line" grep -qx '```console exit=3' gd/ok.md
 (cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/pipe.md.in" "$OLDPWD/gd/pipe.md" 0) > gd/pipe.txt 2>&1
 expect_eq "pipefail: a failure inside a pipeline is one too" "$?" 1
+check "gen-docs --check: Documentation/stages.md is what tracepoints/stages.def gives" \
+	grep -qx 'Documentation/stages.md is current' docs.txt

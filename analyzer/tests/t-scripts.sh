@@ -209,3 +209,15 @@ expect_exit "kernel-tiling --config with --mix files is refused" 2 \
 	"$S/kernel/check/kernel-tiling" --config debian --mix "$DATA/mix-ppc64le-7.2-entrytrace-v3-enforcing.mix.gz" -- 7.2
 expect_exit "kernel-overhead --config names a config it does not know" 2 \
 	"$S/kernel/record/kernel-overhead" --config debain 7.2
+
+# The runner fails a test that made no check (a test that passes by
+# checking nothing is no test): a planted empty one, beside a real one.
+mkdir -p runner/a/tests
+cp "$TOP/analyzer/tests/run" "$TOP/analyzer/tests/lib.sh" "$TOP/analyzer/tests/lsan.supp" runner/a/tests/
+printf '%s\n' '. "$(dirname "$0")/lib.sh"' 'true' > runner/a/tests/t-empty.sh
+printf '%s\n' '. "$(dirname "$0")/lib.sh"' 'check "true is true" true' > runner/a/tests/t-one.sh
+mkdir -p runner/scripts/lib && cp "$TOP/scripts/lib/bases.sh" "$TOP/scripts/lib/bases" runner/scripts/lib/
+ENTRYTRACE_BIN=$ET runner/a/tests/run t-empty t-one > runner.out 2>&1
+expect_eq "tests/run: a test that made no check fails the run (exit 1)" "$?" 1
+check "...saying so" grep -qx 'not ok - t-empty: made no check' runner.out
+check "...and the one with a check passes" grep -qx '1 passed, 1 failed' runner.out
