@@ -62,7 +62,7 @@ check "the man page names the summary event as the kernel does (entry_stage_summ
 # every documented command prints what its page shows
 "$TOP/scripts/host/gen-docs" --check > docs.txt 2>&1
 rc=$?
-sed 's/^/#   /' docs.txt | grep -E 'DIFFERS|page line|now:|print what|stale' | head -40
+sed 's/^/#   /' docs.txt | grep -E 'DIFFERS|EXIT|EARLY|page line|now:|print what|stale' | head -40
 expect_eq "gen-docs --check: every compared command prints what its page shows" "$rc" 0
 check "...and it compared commands in every generated page" \
 	sh -c "n=\$(grep -c 'commands print what the page shows' docs.txt); test \"\$n\" -ge 4"
@@ -84,5 +84,9 @@ expect_eq "a block that names its exit (exit=3) is written" "$?" 0
 check "...keeping exit=3 on its opening line" grep -qx '```console exit=3' gd/ok.md
 (cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/pipe.md.in" "$OLDPWD/gd/pipe.md" 0) > gd/pipe.txt 2>&1
 expect_eq "pipefail: a failure inside a pipeline is one too" "$?" 1
+printf '%s\n' '# planted' '' '```console' "\$ seq 3 | awk '{ print; exit }'" '```' > gd/early.md.in
+(cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/early.md.in" "$OLDPWD/gd/early.md" 0) > gd/early.txt 2>&1
+expect_eq "a reader that stops early (awk's exit: SIGPIPE is a race) is refused" "$?" 1
+check "...naming the reader" grep -q 'EARLY READER "awk' gd/early.txt
 check "gen-docs --check: Documentation/stages.md is what tracepoints/stages.def gives" \
 	grep -qx 'Documentation/stages.md is current' docs.txt

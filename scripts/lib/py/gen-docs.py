@@ -7,6 +7,10 @@ LIVE = re.compile(r'entrytrace (record|top)\b|--plot|(^|; *)make ')
 # A block's command runs under bash with pipefail and must exit 0, or the
 # status its opening line names: ```console exit=8
 OPEN = re.compile(r'^```console(?: exit=(\d+))?$')
+# Under pipefail a reader that stops early (head, grep -q, awk's exit, sed's
+# q) makes the writer's status a race: SIGPIPE (141) when the writer's
+# second buffer comes after the reader has gone.  Refused, not run.
+EARLY = re.compile(r"\|\s*(head\b|grep\s+-[a-zA-Z]*[qm]|awk\s+'[^']*\bexit\b|sed\s+-n\s+'[^']*\bq\b)")
 
 
 def blocks(lines):
@@ -41,6 +45,12 @@ for i, j, cmd, _, want_rc in blocks(lines):
     if check and any(re.search(r'(^| )%s( |$)' % re.escape(f), cmd) for f in live_files):
         skipped += 1
         print('  not compared (reads what a live command wrote): $ %s' % cmd[:100])
+        continue
+    m = EARLY.search(cmd)
+    if m:
+        bad += 1
+        print('  EARLY READER "%s": its writer may die of SIGPIPE (a race under pipefail): $ %s'
+              % (m.group(1), cmd[:120]))
         continue
     # one stream, as a terminal shows it: stderr where it was written
     res = subprocess.run(['bash', '-o', 'pipefail', '-c', cmd], stdout=subprocess.PIPE,
