@@ -376,6 +376,12 @@ struct et_hist {
 /* A histogram inside another structure: init, and fini to free its buckets. */
 void et_hist_init(struct et_hist *h);
 void et_hist_fini(struct et_hist *h);
+/*
+ * Threads for a walk (lib/walk.c): bytes of ring-buffer data on ncpus
+ * CPUs, online CPUs in the machine, others tasks runnable besides us now
+ * (-1 unknown).
+ */
+int et_choose_jobs(uint64_t bytes, int ncpus, int online, int others);
 /* The clock's step the values show (ns): 1, or ~10 on a coarse clock. */
 uint64_t et_hist_step(const struct et_hist *h);
 

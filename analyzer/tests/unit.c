@@ -207,8 +207,52 @@ static void student_t(void)
 	      et_student_t_p(2.5, 5.5) > et_student_t_p(2.5, 6), "a fractional df lies between");
 }
 
+/* The clock's step a histogram's values show (et_hist_step). */
+static void clock_step(void)
+{
+	struct et_hist fine, coarse, modes;
+
+	et_hist_init(&fine);
+	et_hist_init(&coarse);
+	et_hist_init(&modes);
+	/* a 1 ns clock: every value from 150 to 400 */
+	for (int i = 0; i < 5000; i++)
+		et_hist_add(&fine, 150 + rng() % 250, 0);
+	/* ticks of 10.0x ns: 200/201, 210/211, ... (rounding jitter) */
+	for (int i = 0; i < 5000; i++)
+		et_hist_add(&coarse, 200 + 10 * (rng() % 20) + rng() % 2, 0);
+	/* three paths on a 1 ns clock: modes 100 ns apart, no steps */
+	for (int i = 0; i < 5000; i++)
+		et_hist_add(&modes, 100 * (1 + rng() % 3) + rng() % 6, 0);
+	CHECK(et_hist_step(&fine) == 1, "a 1 ns clock's values show step 1 (%llu)",
+	      (unsigned long long)et_hist_step(&fine));
+	CHECK(et_hist_step(&coarse) == 10, "values in 10 ns ticks show step 10 (%llu)",
+	      (unsigned long long)et_hist_step(&coarse));
+	CHECK(et_hist_step(&modes) == 1, "three modes 100 ns apart are no clock step (%llu)",
+	      (unsigned long long)et_hist_step(&modes));
+	et_hist_fini(&fine);
+	et_hist_fini(&coarse);
+	et_hist_fini(&modes);
+}
+
+/* How many threads a walk gets (et_choose_jobs). */
+static void jobs(void)
+{
+	uint64_t big = 64ull << 20, small = 1ull << 20;
+
+	CHECK(et_choose_jobs(small, 2, 2, 0) == 1, "a small trace: one thread");
+	CHECK(et_choose_jobs(big, 2, 1, 0) == 1, "one CPU: one thread");
+	CHECK(et_choose_jobs(big, 1, 2, 0) == 2, "an idle 2-CPU machine, 1 CPU of data: a reader and the merge");
+	CHECK(et_choose_jobs(big, 2, 2, 1) == 1, "2 CPUs, another task runnable: no idle core, one thread");
+	CHECK(et_choose_jobs(big, 4, 8, 2) == 5, "8 CPUs, 2 busy, 4 CPUs of data: 4 readers and the merge");
+	CHECK(et_choose_jobs(big, 4, 8, 5) == 3, "8 CPUs, 5 busy: as many threads as idle cores and us (3)");
+	CHECK(et_choose_jobs(big, 2, 4, -1) == 3, "runnable unknown: the core count decides, as before (3)");
+}
+
 int main(void)
 {
+	clock_step();
+	jobs();
 	hist_geometry();
 	hist_error_bound();
 	hist_merge_and_stddev();
