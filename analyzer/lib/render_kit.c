@@ -382,6 +382,20 @@ static void text_settings(const struct et_kit *k, FILE *out)
 		fprintf(out, "missing: %s: %s\n", et_jstr(et_jget(et_jat(miss, i), "what"), "?"),
 			et_jstr(et_jget(et_jat(miss, i), "effect"), "?"));
 	text_facts(k, out);
+	for (size_t i = 0; i < et_jlen(et_jget(m, "recordings")); i++) {
+		const struct et_jv *r = et_jat(et_jget(m, "recordings"), i);
+		const char *file = et_jstr(et_jget(r, "file"), NULL);
+
+		fprintf(out, "stages of %s, %s: ", et_jstr(et_jget(r, "workload"), "?"),
+			et_jstr(et_jget(r, "mode"), "?"));
+		if (file)
+			fprintf(out, "%s (%s, %g s): tar xzf %s %s; entrytrace report %s\n", file,
+				et_jstr(et_jget(r, "how"), "?"), et_jnum(et_jget(r, "seconds"), 0),
+				k->path, file, file);
+		else
+			fprintf(out, "not recorded (%s exited %g)\n", et_jstr(et_jget(r, "how"), "?"),
+				et_jnum(et_jget(r, "exit_status"), -1));
+	}
 }
 
 static const char *workload_command(const struct et_kit *k, const char *w)
@@ -521,6 +535,8 @@ static void json_report(const struct et_kit *k, const struct groups *gs, FILE *o
 		fputs("null", out);
 	fputs(", \"missing\": ", out);
 	json_jv(out, et_jget(k->manifest, "missing"));
+	fputs(", \"recordings\": ", out);
+	json_jv(out, et_jget(k->manifest, "recordings"));
 	fputs(", \"boots\": [", out);
 	for (size_t b = 0; b < nb; b++) {
 		fputs(b ? ", " : "", out);
