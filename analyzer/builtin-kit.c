@@ -1384,6 +1384,18 @@ static int add_tree(struct et_tar_out *t, const char *stage, const char *dir)
 	return n < 0 ? -1 : r;
 }
 
+/* this boot's settings (a merged kit's boots keep their own) */
+static void write_settings(const struct kit *k, FILE *f)
+{
+	fprintf(f, "{\"repeat\": %d, \"seconds\": %d, \"loops\": %ld, \"record_seconds\": %d, "
+		"\"modes\": [", k->repeat, k->seconds, k->loops, k->record_s);
+	for (int i = 0; i < k->nr_modes; i++) {
+		fputs(i ? ", " : "", f);
+		et_json_str(f, k->modes[i]);
+	}
+	fputs("], \"order\": \"interleaved: each repetition runs every workload in every mode\"}", f);
+}
+
 static void write_manifest(struct kit *k, FILE *f, const char *recordings)
 {
 	char created[32];
@@ -1405,13 +1417,9 @@ static void write_manifest(struct kit *k, FILE *f, const char *recordings)
 		fputs(i ? ", " : "", f);
 		et_json_str(f, k->argv[i]);
 	}
-	fprintf(f, "],\n \"settings\": {\"repeat\": %d, \"seconds\": %d, \"loops\": %ld, "
-		"\"record_seconds\": %d, \"modes\": [", k->repeat, k->seconds, k->loops, k->record_s);
-	for (int i = 0; i < k->nr_modes; i++) {
-		fputs(i ? ", " : "", f);
-		et_json_str(f, k->modes[i]);
-	}
-	fputs("], \"order\": \"interleaved: each repetition runs every workload in every mode\"},\n", f);
+	fputs("],\n \"settings\": ", f);
+	write_settings(k, f);
+	fputs(",\n", f);
 	fputs(" \"workloads\": [", f);
 	{
 		bool first = true;
@@ -1462,8 +1470,9 @@ static void write_manifest(struct kit *k, FILE *f, const char *recordings)
 			et_jv_write(f, et_jat(ob, i));
 			fputs(",\n  ", f);
 		}
-		fprintf(f, "{\"index\": %d, \"prefix\": \"%s\", \"facts\": %s}", k->boot, k->prefix,
-			k->facts_json);
+		fprintf(f, "{\"index\": %d, \"prefix\": \"%s\", \"settings\": ", k->boot, k->prefix);
+		write_settings(k, f);
+		fprintf(f, ", \"facts\": %s}", k->facts_json);
 	}
 	fputs("],\n \"recordings\": [", f);
 	{

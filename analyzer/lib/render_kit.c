@@ -644,8 +644,17 @@ static void scalar_text(const struct et_jv *v, char *buf, size_t size)
 		snprintf(buf, size, "%s", v->t == ET_JTRUE ? "yes" : "no");
 	else if (v->t == ET_JNULL)
 		snprintf(buf, size, "(none)");
-	else
-		snprintf(buf, size, "(%zu items)", v->n);
+	else if (v->t == ET_JARR) {
+		size_t o = 0;
+
+		/* a list of words: the words */
+		buf[0] = 0;
+		for (size_t i = 0; i < v->n && o < size; i++)
+			o += snprintf(buf + o, size - o, "%s%s", i ? ", " : "",
+				      v->items[i].t == ET_JSTR ? v->items[i].str : "...");
+	} else {
+		snprintf(buf, size, "(%zu keys)", v->n);
+	}
 }
 
 static bool scalar(const struct et_jv *v)
@@ -1069,6 +1078,10 @@ int et_kit_render_diff(const struct et_kit *ka, const struct et_kit *kb,
 
 		snprintf(prefix, sizeof(prefix), "%s", "");
 		diff_obj(&fd, prefix, et_kit_facts(ka, (int)b), et_kit_facts(kb, (int)b));
+		/* how the kits ran: seconds per run, repetitions, loops */
+		diff_obj(&fd, "settings",
+			 et_jget(et_jat(et_jget(ka->manifest, "boots"), b), "settings"),
+			 et_jget(et_jat(et_jget(kb->manifest, "boots"), b), "settings"));
 		cfg_compare(ka, (int)b, kb, (int)b, &cd[b]);
 	}
 
