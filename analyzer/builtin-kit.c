@@ -1931,6 +1931,9 @@ int cmd_kit(int argc, char **argv)
 		record_mode(&k, k.modes[m], &nrec, recf);
 	}
 written:
+	if (got_signal && !k.interrupted_at[0])
+		snprintf(k.interrupted_at, sizeof(k.interrupted_at), "signal %d %s", (int)got_signal,
+			 k.nr_runs_done ? "during the stage recording" : "before the first run");
 	restore_mode(&k);
 	fflush(recf);
 	if (write_archive(&k, rec ? rec : "")) {
