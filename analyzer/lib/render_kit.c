@@ -915,12 +915,13 @@ static void cfg_compare(const struct et_kit *ka, int ba, const struct et_kit *kb
 
 /* ---- the comparison of one workload x mode ---- */
 
-enum verdict { V_UNTESTED, V_NONE, V_INSN, V_CPI, V_BOTH, V_CYC_ONLY, V_NO_COUNTERS };
+enum verdict { V_UNTESTED, V_NONE, V_INSN, V_CPI, V_BOTH, V_CYC_ONLY, V_OFFSET, V_NO_COUNTERS };
 
 static const char *const verdict_key[] = {
 	[V_UNTESTED] = "untested", [V_NONE] = "no change", [V_INSN] = "instructions per op",
 	[V_CPI] = "cycles per instruction", [V_BOTH] = "both",
 	[V_CYC_ONLY] = "cycles per op, neither part alone",
+	[V_OFFSET] = "instructions and cycles per instruction offset",
 	[V_NO_COUNTERS] = "unknown: no cycles and instructions",
 };
 
@@ -934,6 +935,7 @@ struct pair {
 static void compare_pair(struct pair *p, double alpha, double threshold)
 {
 	const struct group *a = p->a, *b = p->b;
+	bool mi, mc;
 
 	welch_log(a->v[ET_KM_INSN_OP], a->n[ET_KM_INSN_OP], b->v[ET_KM_INSN_OP],
 		  b->n[ET_KM_INSN_OP], alpha, &p->insn);
@@ -958,16 +960,21 @@ static void compare_pair(struct pair *p, double alpha, double threshold)
 	}
 	if (p->cyc.d)
 		p->share_insn = p->insn.d / p->cyc.d;
-	if (moved(&p->insn, threshold) && moved(&p->cpi, threshold))
-		p->v = V_BOTH;
-	else if (moved(&p->insn, threshold))
-		p->v = V_INSN;
-	else if (moved(&p->cpi, threshold))
-		p->v = V_CPI;
-	else if (moved(&p->cyc, threshold))
-		p->v = V_CYC_ONLY;
-	else
-		p->v = V_NONE;
+	mi = moved(&p->insn, threshold);
+	mc = moved(&p->cpi, threshold);
+	/*
+	 * The side that explains a change of cycles per op is the part that
+	 * moved with it: a longer path of cheap instructions has more
+	 * instructions and a lower CPI, and is a longer path.
+	 */
+	if (moved(&p->cyc, threshold)) {
+		bool up = p->cyc.d > 0;
+		bool wi = mi && (p->insn.d > 0) == up, wc = mc && (p->cpi.d > 0) == up;
+
+		p->v = wi && wc ? V_BOTH : wi ? V_INSN : wc ? V_CPI : V_CYC_ONLY;
+	} else {
+		p->v = mi && mc ? V_OFFSET : mi ? V_INSN : mc ? V_CPI : V_NONE;
+	}
 }
 
 static char *ratio_text(char *buf, size_t size, const struct cmp *c)
@@ -982,36 +989,56 @@ static char *ratio_text(char *buf, size_t size, const struct cmp *c)
 
 static void verdict_text(const struct pair *p, double threshold, FILE *out)
 {
-	char x[96], y[96];
+	char x[96], y[96], z[96];
+	bool mi = moved(&p->insn, threshold), mc = moved(&p->cpi, threshold);
+	bool my = moved(&p->cyc, threshold);
 
+	ratio_text(x, sizeof(x), &p->insn);
+	ratio_text(y, sizeof(y), &p->cpi);
+	ratio_text(z, sizeof(z), &p->cyc);
 	switch (p->v) {
 	case V_INSN:
-		fprintf(out, "  => INSTRUCTIONS PER OP: %s (the path got %s); cycles per instruction "
-			"%s, within ±%.0f%% or noise\n", ratio_text(x, sizeof(x), &p->insn),
-			p->insn.ratio > 1 ? "longer" : "shorter", ratio_text(y, sizeof(y), &p->cpi),
-			100 * threshold);
+		fprintf(out, "  => INSTRUCTIONS PER OP: %s (the path got %s)", x,
+			p->insn.ratio > 1 ? "longer" : "shorter");
+		if (mc)
+			fprintf(out, "; cycles per instruction moved the other way, %s: the %s "
+				"instructions run at another CPI than the rest", y,
+				p->insn.ratio > 1 ? "added" : "removed");
+		else
+			fprintf(out, "; cycles per instruction %s, within ±%.0f%% or noise", y,
+				100 * threshold);
+		if (!my)
+			fprintf(out, "; cycles per op %s did not move", z);
+		fputc('\n', out);
 		break;
 	case V_CPI:
-		fprintf(out, "  => CYCLES PER INSTRUCTION: %s (the same instructions ran %s); "
-			"instructions per op %s, within ±%.0f%% or noise\n",
-			ratio_text(x, sizeof(x), &p->cpi), p->cpi.ratio > 1 ? "slower" : "faster",
-			ratio_text(y, sizeof(y), &p->insn), 100 * threshold);
+		fprintf(out, "  => CYCLES PER INSTRUCTION: %s (the same path ran %s)", y,
+			p->cpi.ratio > 1 ? "slower" : "faster");
+		if (mi)
+			fprintf(out, "; instructions per op moved the other way, %s", x);
+		else
+			fprintf(out, "; instructions per op %s, within ±%.0f%% or noise", x,
+				100 * threshold);
+		if (!my)
+			fprintf(out, "; cycles per op %s did not move", z);
+		fputc('\n', out);
 		break;
 	case V_BOTH:
-		fprintf(out, "  => BOTH: instructions per op %s and cycles per instruction %s; "
-			"of the change in cycles per op, %.0f%% is instructions\n",
-			ratio_text(x, sizeof(x), &p->insn), ratio_text(y, sizeof(y), &p->cpi),
+		fprintf(out, "  => BOTH: instructions per op %s and cycles per instruction %s; of "
+			"the change of cycles per op (%s), %.0f%% is instructions\n", x, y, z,
 			100 * p->share_insn);
+		break;
+	case V_OFFSET:
+		fprintf(out, "  => OFFSETTING: instructions per op %s and cycles per instruction %s "
+			"moved apart; cycles per op %s did not move\n", x, y, z);
 		break;
 	case V_CYC_ONLY:
 		fprintf(out, "  => CYCLES PER OP moved %s, but neither instructions per op nor "
-			"cycles per instruction alone beyond noise: more runs\n",
-			ratio_text(x, sizeof(x), &p->cyc));
+			"cycles per instruction alone beyond noise: more runs\n", z);
 		break;
 	case V_NONE:
 		fprintf(out, "  => NO CHANGE: instructions per op %s, cycles per instruction %s "
-			"(within ±%.0f%% or noise)\n", ratio_text(x, sizeof(x), &p->insn),
-			ratio_text(y, sizeof(y), &p->cpi), 100 * threshold);
+			"(within ±%.0f%% or noise)\n", x, y, 100 * threshold);
 		break;
 	case V_UNTESTED:
 		fprintf(out, "  => not tested: fewer than two runs a side\n");
@@ -1064,8 +1091,8 @@ int et_kit_render_diff(const struct et_kit *ka, const struct et_kit *kb,
 		pairs[np].b = b;
 		np++;
 	}
-	/* two parts tested per pair, the family is all of them */
-	tests = 2 * np;
+	/* instructions per op, CPI and cycles per op tested per pair: the family */
+	tests = 3 * np;
 	alpha = tests ? o->alpha / tests : o->alpha;
 	for (size_t i = 0; i < np; i++)
 		compare_pair(&pairs[i], alpha, o->threshold);

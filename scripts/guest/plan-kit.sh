@@ -20,7 +20,7 @@ if [ "${POLICY:-none}" = enforcing ]; then
 	cat /work/selinux-policy >$S/load
 	echo 1 >$S/enforce
 fi
-mkdir -p /sys/kernel/security /boot
+mkdir -p /boot
 mount -t securityfs none /sys/kernel/security 2>/dev/null || true
 [ -f /work/config ] && cp /work/config "/boot/config-$(uname -r)"
 merge=""
