@@ -841,14 +841,14 @@ static int collect_facts(struct kit *k)
 
 		jkb(f, &f2, "present", k->selinux);
 		if (k->selinux) {
-			char pol[256] = "?";
+			char pol[256] = "";
 			char *c = read_text("/etc/selinux/config", 1 << 16), *t;
 
 			jks(f, &f2, "mode_at_start", k->enforce_at_start ? "enforcing" : "permissive");
 			if (c && (t = strstr(c, "\nSELINUXTYPE=")))
 				snprintf(pol, sizeof(pol), "%.*s", (int)strcspn(t + 13, "\n"), t + 13);
 			free(c);
-			jks(f, &f2, "policy", pol);
+			jks(f, &f2, "policy", pol[0] ? pol : NULL);
 			jks(f, &f2, "policyvers", read_line("/sys/fs/selinux/policyvers", buf,
 							    sizeof(buf)) ? buf : NULL);
 			selinux_types(f);

@@ -345,7 +345,7 @@ static void text_facts(const struct et_kit *k, FILE *out)
 
 		if (et_jtrue(et_jget(se, "present")))
 			snprintf(sel, sizeof(sel), "%s at start, policy %s, %g types in use",
-				 fact_str(se, "mode_at_start", "?"), fact_str(se, "policy", "?"),
+				 fact_str(se, "mode_at_start", "?"), fact_str(se, "policy", "unknown"),
 				 et_jnum(et_jget(se, "types_in_use"), 0));
 		else
 			snprintf(sel, sizeof(sel), "absent");
