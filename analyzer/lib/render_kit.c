@@ -432,7 +432,7 @@ static bool any_value(const struct groups *gs, const char *w, int m)
 /* the SELinux tax of @g against @dis: ratio of ops/s, and per op deltas */
 struct tax {
 	struct cmp ops, insn, us;
-	double d_us, d_insn;	/* differences of the means */
+	double d_us, d_insn, d_cyc;	/* differences of the means */
 };
 
 static void tax_of(const struct group *g, const struct group *dis, struct tax *t)
@@ -445,6 +445,7 @@ static void tax_of(const struct group *g, const struct group *dis, struct tax *t
 		  g->n[ET_KM_US_OP], 0.05, &t->us);
 	t->d_us = g->st[ET_KM_US_OP].mean - dis->st[ET_KM_US_OP].mean;
 	t->d_insn = g->st[ET_KM_INSN_OP].mean - dis->st[ET_KM_INSN_OP].mean;
+	t->d_cyc = g->st[ET_KM_CYC_OP].mean - dis->st[ET_KM_CYC_OP].mean;
 }
 
 static void text_report(const struct et_kit *k, const struct groups *gs, FILE *out)
@@ -508,10 +509,14 @@ static void text_report(const struct et_kit *k, const struct groups *gs, FILE *o
 			else
 				fprintf(out, " %s", "- (fewer than two runs a side)");
 			if (!isnan(t.d_us))
-				fprintf(out, "; %s us/op", num(u, sizeof(u), t.d_us, 3));
+				fprintf(out, "; %s%s us/op", t.d_us >= 0 ? "+" : "",
+					num(u, sizeof(u), t.d_us, prec_for(t.d_us)));
 			if (!isnan(t.d_insn))
-				fprintf(out, "; %s instructions/op (%+.1f%%)", num(n, sizeof(n), t.d_insn, 0),
-					100 * (t.insn.ratio - 1));
+				fprintf(out, "; %s%s instructions/op (%+.1f%%)", t.d_insn >= 0 ? "+" : "",
+					num(n, sizeof(n), t.d_insn, 0), 100 * (t.insn.ratio - 1));
+			if (!isnan(t.d_cyc))
+				fprintf(out, "; %s%s cycles/op", t.d_cyc >= 0 ? "+" : "",
+					num(n, sizeof(n), t.d_cyc, 0));
 			fputc('\n', out);
 		}
 	}
@@ -594,6 +599,8 @@ static void json_report(const struct et_kit *k, const struct groups *gs, FILE *o
 			json_num(out, t.d_us);
 			fputs(", \"instructions_per_op_delta\": ", out);
 			json_num(out, t.d_insn);
+			fputs(", \"cycles_per_op_delta\": ", out);
+			json_num(out, t.d_cyc);
 			fputc('}', out);
 		}
 		fputs("]}", out);
