@@ -678,8 +678,12 @@ static bool same(const char *key, const struct et_jv *a, const struct et_jv *b)
 		return fabs(a->num - b->num) <= 0.1 * fmax(a->num, b->num);
 	scalar_text(a, x, sizeof(x));
 	scalar_text(b, y, sizeof(y));
+	/* a fact a kit could not find: null, or "?" from the first kits */
+	if ((!strcmp(x, "?") || !strcmp(x, "(none)")) && (!strcmp(y, "?") || !strcmp(y, "(none)")))
+		return true;
 	return !strcmp(x, y);
 }
+
 
 struct fact_diff {
 	char key[96];
@@ -711,6 +715,31 @@ static void add_diff(struct fact_diffs *fd, const char *key, const struct et_jv 
 	scalar_text(b, d->b, sizeof(d->b));
 }
 
+/*
+ * An object inside a fact (the SELinux types and how many processes have
+ * each): its keys are the fact, the counts move from boot to boot.
+ */
+static void diff_keys(struct fact_diffs *fd, const char *key, const struct et_jv *a,
+		      const struct et_jv *b)
+{
+	char gone[300] = "", added[300] = "";
+	size_t og = 0, oa = 0, ng = 0, na = 0;
+
+	for (size_t i = 0; i < a->n; i++)
+		if (!et_jget(b, a->keys[i]) && ++ng && og < sizeof(gone))
+			og += snprintf(gone + og, sizeof(gone) - og, "%s%s", og ? " " : "", a->keys[i]);
+	for (size_t i = 0; i < b->n; i++)
+		if (!et_jget(a, b->keys[i]) && ++na && oa < sizeof(added))
+			oa += snprintf(added + oa, sizeof(added) - oa, "%s%s", oa ? " " : "", b->keys[i]);
+	if (!ng && !na)
+		return;
+	add_diff(fd, key, a, b);
+	snprintf(fd->d[fd->n - 1].a, sizeof(fd->d[0].a), "%zu, %zu not in the test%s%s", a->n, ng,
+		 ng ? ": " : "", gone);
+	snprintf(fd->d[fd->n - 1].b, sizeof(fd->d[0].b), "%zu, %zu not in the base%s%s", b->n, na,
+		 na ? ": " : "", added);
+}
+
 /* scalar facts and one level of objects; keys of either side */
 static void diff_obj(struct fact_diffs *fd, const char *prefix, const struct et_jv *a,
 		     const struct et_jv *b)
@@ -735,6 +764,8 @@ static void diff_obj(struct fact_diffs *fd, const char *prefix, const struct et_
 					add_diff(fd, full, va, vb);
 			} else if (!*prefix && (!va || va->t == ET_JOBJ) && (!vb || vb->t == ET_JOBJ)) {
 				diff_obj(fd, full, va, vb);
+			} else if (va && vb && va->t == ET_JOBJ && vb->t == ET_JOBJ) {
+				diff_keys(fd, full, va, vb);
 			} else if (va && vb && va->t == ET_JARR && vb->t == ET_JARR) {
 				char x[8192], y[8192];
 				FILE *fx = fmemopen(x, sizeof(x), "w"), *fy = fmemopen(y, sizeof(y), "w");
