@@ -378,9 +378,17 @@ static void text_settings(const struct et_kit *k, FILE *out)
 	if (k->partial)
 		fprintf(out, "PARTIAL: interrupted (%s); the runs before it are below\n",
 			k->interrupted ? k->interrupted : "?");
-	for (size_t i = 0; i < et_jlen(miss); i++)
-		fprintf(out, "missing: %s: %s\n", et_jstr(et_jget(et_jat(miss, i), "what"), "?"),
-			et_jstr(et_jget(et_jat(miss, i), "effect"), "?"));
+	for (size_t i = 0; i < et_jlen(miss); i++) {
+		const struct et_jv *e = et_jat(miss, i), *b = et_jget(e, "boot");
+
+		/* a merged kit: each boot says what it lacked */
+		if (b && et_jlen(et_jget(m, "boots")) > 1)
+			fprintf(out, "missing (boot %g): ", et_jnum(b, 0));
+		else
+			fputs("missing: ", out);
+		fprintf(out, "%s: %s\n", et_jstr(et_jget(e, "what"), "?"),
+			et_jstr(et_jget(e, "effect"), "?"));
+	}
 	text_facts(k, out);
 	for (size_t i = 0; i < et_jlen(et_jget(m, "recordings")); i++) {
 		const struct et_jv *r = et_jat(et_jget(m, "recordings"), i);
