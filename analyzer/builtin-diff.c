@@ -11,6 +11,7 @@
 
 #include "builtin.h"
 #include "entrytrace-private.h"
+#include "entrytrace-kit.h"
 
 static const char diff_usage[] =
 	"usage: entrytrace diff [options] BASE TEST\n"
@@ -48,6 +49,15 @@ static const char diff_usage[] =
 	"            names qemu-icount: the uname nodename), runs with two or more\n"
 	"            recordings a side, else none.\n"
 	"\n"
+	"BASE and TEST may be kit archives (entrytrace kit; Documentation/kit.md), one\n"
+	"a side: first the facts in which the two machines or boots differ (kernel,\n"
+	"command line, CPU, SMT, processes, SELinux, audit, tools, .config lines),\n"
+	"then per workload and SELinux mode the ratios test/base of instructions\n"
+	"per op, cycles per instruction, cycles per op, CPU time per op and ops/s\n"
+	"(Welch's t on the logarithms of the runs' values, Bonferroni over the\n"
+	"tests), and which moved: instructions per op (the path got longer),\n"
+	"cycles per instruction (the same path ran slower), both, or no change.\n"
+	"\n"
 	"BASE and TEST may be QEMU mix plugin output (.mix, plain or gzip'd), both\n"
 	"of them: the cells are then guest instructions, and the text ends with the\n"
 	"instruction mix, test minus base per call and stage, and the functions whose\n"
@@ -63,6 +73,8 @@ static const char diff_usage[] =
 	"      --bootstrap=N      bootstrap replicates (default 2000)\n"
 	"      --seed=N           random seed (default 1): same seed, same CIs\n"
 	"      --alpha=A          family-wise significance level (default 0.05)\n"
+	"      --threshold=PCT    kits: a part moved only when it moved PCT% or more\n"
+	"                         (default 1) and its interval leaves out 0\n"
 	"      --all              show every cell, not only totals, significant\n"
 	"                         cells and cells present on one side only (plugin\n"
 	"                         output: and every function whose count moved)\n"
@@ -540,6 +552,7 @@ enum {
 	OPT_WHERE,
 	OPT_REPLICATES,
 	OPT_BY_ARG,
+	OPT_THRESHOLD,
 };
 
 /*
@@ -560,6 +573,7 @@ int cmd_diff(int argc, char **argv)
 		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "alpha", required_argument, NULL, OPT_ALPHA },
+		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 		{ "all", no_argument, NULL, OPT_ALL },
 		{ "top", required_argument, NULL, OPT_TOP },
 		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
@@ -572,6 +586,7 @@ int cmd_diff(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct et_diff_opts dopts = { .bootstrap = 2000, .seed = 1, .alpha = 0.05 };
+	double kit_threshold = 0.01;
 	struct et_common com;
 	struct et_load base = { 0 }, test = { 0 };
 	struct et_diff df = { 0 };
@@ -630,6 +645,14 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case OPT_ALL:
 			all = true;
+			break;
+		case OPT_THRESHOLD:
+			kit_threshold = strtod(optarg, &end) / 100;
+			if (*end || !(kit_threshold >= 0 && kit_threshold < 1)) {
+				et_bad_value("entrytrace diff", "--threshold", optarg,
+					     "expected a percentage, 0 to 100, e.g. 1");
+				goto bad;
+			}
 			break;
 		case OPT_TOP:
 			top = (int)strtol(optarg, &end, 10);
@@ -716,6 +739,31 @@ int cmd_diff(int argc, char **argv)
 	if (nb < 1 || nt < 1) {
 		fprintf(stderr, "entrytrace diff: need a base and a test: BASE TEST or BASE... -- TEST...\n");
 		goto bad;
+	}
+	{
+		char *both[2] = { files[0], files[nb + (files[nb] && !strcmp(files[nb], "--"))] };
+
+		if (et_kit_operands(both, 2, "entrytrace diff", &ret)) {
+			struct et_kit_diff_opts ko = { .threshold = kit_threshold,
+						       .alpha = dopts.alpha };
+
+			if (nr_rules || plot_path) {
+				fprintf(stderr, "entrytrace diff: kits: --%s applies to traces and "
+					"plugin output, not to kit archives\n",
+					nr_rules ? "fail-on" : "plot");
+				ret = ET_EXIT_USAGE;
+			}
+			if (!ret && (nb > 1 || nt > 1)) {
+				fprintf(stderr, "entrytrace diff: kits: one a side (each holds its "
+					"repetitions)\n");
+				ret = ET_EXIT_USAGE;
+			}
+			if (!ret)
+				ret = et_kit_diff_cmd(both[0], both[1], &ko, fmt, output);
+			goto out;
+		}
+		if (ret)
+			goto out;
 	}
 
 	if (!rep_auto && dopts.replicates == ET_REP_RUNS && (nb < 2 || nt < 2)) {

@@ -27,6 +27,18 @@ int cmd_export(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_top(int argc, char **argv);
 int cmd_annotate(int argc, char **argv);
+int cmd_kit(int argc, char **argv);
+
+/*
+ * Kit archives (builtin-kit.c): report and diff read them instead of
+ * traces.  et_kit_operands(): true when the operands are kits; *err set
+ * (usage, said) when kits and other files are mixed.
+ */
+struct et_kit_diff_opts;
+bool et_kit_operands(char *const *paths, int n, const char *who, int *err);
+int et_kit_report_cmd(const char *path, enum et_format fmt, const char *output);
+int et_kit_diff_cmd(const char *a, const char *b, const struct et_kit_diff_opts *opts,
+		    enum et_format fmt, const char *output);
 
 /* Shared by subcommands: split "a,b,c" and call fn for each piece. */
 int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),

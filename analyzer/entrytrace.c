@@ -39,6 +39,8 @@ static const struct cmd commands[] = {
 	  .summary = "live per-syscall x stage table of the running kernel (root)" },
 	{ .name = "annotate", .fn = cmd_annotate,
 	  .summary = "name the source line of every instruction in QEMU plugin output" },
+	{ .name = "kit", .fn = cmd_kit,
+	  .summary = "measure on your machine: instructions per op or cycles per instruction (root)" },
 };
 
 static void usage(FILE *out)

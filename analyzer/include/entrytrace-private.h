@@ -778,6 +778,8 @@ const char *et_stage_label(int stage, char *buf, size_t size);
 int et_stage_label_width(void);
 /* P(|T| > |t|), Student's t with df degrees of freedom (two-sided) */
 double et_student_t_p(double t, double df);
+/* q with P(|T| > q) = alpha */
+double et_student_t_crit(double alpha, double df);
 
 struct et_diff_cell {
 	int nr;

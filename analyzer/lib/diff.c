@@ -311,7 +311,7 @@ double et_student_t_p(double t, double df)
 }
 
 /* q with P(|T| > q) = a, by bisection */
-static double t_crit(double a, double df)
+double et_student_t_crit(double a, double df)
 {
 	double lo = 0, hi = 1e6;
 
@@ -435,7 +435,7 @@ static void yuen(const double *b, int nb, const double *t, int nt, double trim, 
 		return;
 	}
 	dof = (db + dt) * (db + dt) / (db * db / (hb - 1) + dt * dt / (ht - 1));
-	q = t_crit(0.05, dof);
+	q = et_student_t_crit(0.05, dof);
 	*lo = *diff - q * se;
 	*hi = *diff + q * se;
 	if (p)
@@ -836,7 +836,7 @@ static void detectable(struct et_diff_cell *c, double alpha, size_t tests)
 	double a = alpha / (double)(tests ? tests : 1), df = c->mde_df > 1 ? c->mde_df : 1;
 
 	c->clock_step = sb > st ? sb : st;
-	c->mde = (t_crit(a, df) + t_crit(0.4, df)) * c->mde_se;
+	c->mde = (et_student_t_crit(a, df) + et_student_t_crit(0.4, df)) * c->mde_se;
 	if (c->mde < (double)c->clock_step)
 		c->mde = (double)c->clock_step;
 }

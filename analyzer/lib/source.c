@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "entrytrace-local.h"
+#include "entrytrace-kit.h"
 
 struct et_source {
 	const struct source_kind *kind;
@@ -175,6 +176,22 @@ static const char *mix_damage(const struct et_report_file *f, char *buf, size_t 
 	return NULL;
 }
 
+/* ---- a kit archive: counted runs, not syscalls ---- */
+
+/*
+ * entrytrace kit's archive holds workload runs and their counts, which
+ * report and diff read themselves (builtin-kit.c, lib/render_kit.c); a
+ * command that wants syscalls is told so instead of "not a trace.dat".
+ */
+static enum et_err kit_open(struct et_source *s, const char *path, char *errbuf,
+			    size_t errlen)
+{
+	(void)s;
+	snprintf(errbuf, errlen, "%s is a kit archive (entrytrace kit): counted workload runs, "
+		 "no syscalls; read it with 'entrytrace report' or 'entrytrace diff'", path);
+	return ET_ERR_USAGE;
+}
+
 /* ---- the running kernel: a tracefs instance's buffers, in rounds ---- */
 
 /* Opened from an instance, not a path: et_source_open_live(). */
@@ -215,6 +232,8 @@ static const struct source_kind kinds[] = {
 				"contribution = change of a stage's mean count per syscall",
 		 .diff_text_tail = et_text_mix_diff_tail, .diff_json = et_json_mix_diff },
 	  .probe = et_mix_probe, .open = mix_open, .feed = mix_feed, .damaged = mix_damaged },
+	{ .k = { .key = "kit", .what = "a kit archive", .counts = "workload runs" },
+	  .probe = et_kit_probe, .open = kit_open },
 	{ .k = { .key = "live", .what = "the running kernel", .counts = "nanoseconds" },
 	  .damaged = trace_damaged, .round = live_round },
 	{ .k = { .key = "trace", .what = "a trace", .counts = "nanoseconds" },

@@ -15,7 +15,7 @@ groff -man -Tutf8 -ww -z "$man" > groff.txt 2>&1
 expect_eq "groff -ww renders it without a warning" "$(cat groff.txt)" ""
 MANWIDTH=100 man -l "$man" 2>/dev/null > man.txt
 check "the rendered page has the sections of every command" \
-	sh -c "for s in REPORT LIST DIFF ANNOTATE EXPORT RECORD TOP 'EXIT STATUS'; do grep -q \"^\$s\" man.txt || exit 1; done"
+	sh -c "for s in REPORT LIST DIFF ANNOTATE EXPORT RECORD TOP KIT 'EXIT STATUS'; do grep -q \"^\$s\" man.txt || exit 1; done"
 check "no roff request leaked into the text (.IR, .BR, .TP)" sh -c "! grep -nE '(^|[^a-z])\\.(IR|BR|TP|B|I)( |$)' man.txt"
 
 # every long option of every command: in getopt's table (the source), in
@@ -35,7 +35,7 @@ heads = list(re.finditer(r'^([A-Z][A-Z ]*[A-Z])$', mantxt, re.M))
 for k, m in enumerate(heads):
     end = heads[k + 1].start() if k + 1 < len(heads) else len(mantxt)
     sections[m.group(1)] = mantxt[m.start():end]
-for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate'):
+for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate', 'kit'):
     code = open('%s/builtin-%s.c' % (src, cmd)).read()
     table = code[re.search(r'struct option \w+\[\]', code).start():]
     table = table[:table.index('};')]
@@ -49,8 +49,8 @@ for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate'):
         print(cmd, o, int(('--' + o) in helptext), int(('--' + o) in sec.replace('\u2010', '-')))
 PY
 expect_eq "the option tables were read without an error" "$(cat opts.err)" ""
-check "...over 60 options of 7 commands ($(wc -l < opts.txt))" \
-	sh -c "test \$(wc -l < opts.txt) -gt 60 && test \$(cut -d' ' -f1 opts.txt | sort -u | wc -l) = 7"
+check "...over 60 options of 8 commands ($(wc -l < opts.txt))" \
+	sh -c "test \$(wc -l < opts.txt) -gt 60 && test \$(cut -d' ' -f1 opts.txt | sort -u | wc -l) = 8"
 expect_eq "every option is in its command's --help" "$(awk '$3 == 0 { print $1, "--" $2 }' opts.txt | tr '\n' ' ')" ""
 expect_eq "every option is in its command's section of the man page" \
 	"$(awk '$4 == 0 { print $1, "--" $2 }' opts.txt | tr '\n' ' ')" ""

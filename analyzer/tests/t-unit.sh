@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# Exact checks of the histogram and the stage vocabulary (analyzer/tests/unit.c).
+# Exact checks of the histogram, the stage vocabulary and the kit's JSON reader
+# (analyzer/tests/unit.c).
 . "$(dirname "$0")/lib.sh"
 
 tap "$SAN/tests/unit"

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "entrytrace-private.h"
+#include "entrytrace-kit.h"
 
 static int failures;
 
@@ -249,6 +250,58 @@ static void jobs(void)
 	CHECK(et_choose_jobs(big, 2, 4, -1) == 3, "runnable unknown: the core count decides, as before (3)");
 }
 
+/* The kit's JSON reader: what RFC 8259 allows, and only that. */
+static bool parses(const char *text)
+{
+	char err[128];
+	struct et_jv *v = et_json_parse(text, strlen(text), err, sizeof(err));
+
+	et_json_free(v);
+	return v != NULL;
+}
+
+static void json_reader(void)
+{
+	static const char *const good[] = {
+		"{}", "[]", "0", "-0.5e+3", "\"\"", "true", " [1, \"a\", null, false, {\"k\": []}] ",
+		"\"\\u00e9\\ud83d\\ude00\"",
+	};
+	static const char *const bad[] = {
+		"", "[1,]", "{\"a\":1,}", "01", "1.", ".5", "+1", "nul", "'a'", "{a: 1}", "[1] 2",
+		"\"\\ud800\"", "\"\\udc00\"", "\"\\x41\"", "\"tab\there\"", "\"open", "[",
+	};
+	char deep[200], err[128];
+	struct et_jv *v;
+	const char *doc = "{\"a\": [1, 2.5], \"s\": \"x\\n\\u00e9\\ud83d\\ude00\", \"t\": true}";
+	int ng = 0, nb = 0;
+
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ng += parses(good[i]);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		nb += !parses(bad[i]);
+	CHECK(ng == (int)(sizeof(good) / sizeof(good[0])), "JSON: every valid text parses (%d)", ng);
+	CHECK(nb == (int)(sizeof(bad) / sizeof(bad[0])),
+	      "JSON: trailing commas, leading zeros, lone surrogates, raw tabs, bare words refused (%d)",
+	      nb);
+	memset(deep, '[', 65);
+	memset(deep + 65, ']', 65);
+	deep[130] = 0;
+	CHECK(!parses(deep), "JSON: nesting deeper than 64 refused (the stack stays bounded)");
+	deep[64] = ']';
+	deep[128] = 0;
+	memset(deep, '[', 64);
+	memset(deep + 64, ']', 64);
+	CHECK(parses(deep), "JSON: 64 deep parses");
+	v = et_json_parse(doc, strlen(doc), err, sizeof(err));
+	CHECK(v && et_jnum(et_jat(et_jget(v, "a"), 1), 0) == 2.5 && et_jtrue(et_jget(v, "t")) &&
+	      !strcmp(et_jstr(et_jget(v, "s"), ""), "x\n\xc3\xa9\xf0\x9f\x98\x80"),
+	      "JSON: members, numbers, escapes and a surrogate pair decoded to UTF-8");
+	et_json_free(v);
+	v = et_json_parse("{\"a\": [1,, 2]}", 14, err, sizeof(err));
+	CHECK(!v && !strcmp(err, "byte 9: expected a value"), "JSON: an error names its byte (%s)",
+	      err);
+}
+
 int main(void)
 {
 	clock_step();
@@ -258,5 +311,6 @@ int main(void)
 	hist_merge_and_stddev();
 	vocabulary();
 	student_t();
+	json_reader();
 	return failures ? 1 : 0;
 }
