@@ -227,3 +227,31 @@ PY
 	check "$v: adapt.patch is ours, GPL-2.0 (SPDX line in its header)" \
 		sh -c "sed '/^---\$/q' '$recipe/adapt.patch' | grep -q '^SPDX-License-Identifier: GPL-2.0\$'"
 done
+
+# ---- the entry path each built powerpc kernel has ---------------------------
+# analyzer/tests/data/entry-path-powerpc.txt: scripts/kernel/check/
+# kernel-entry-path on real builds (its header names the images): the path
+# each build has (GENERIC_ENTRY, the legacy and generic entry symbols, what
+# system_call_exception() calls) must be the one scripts/lib/bases gives
+# its base or variant, and every variant must have a built image there.
+EP=$DATA/entry-path-powerpc.txt
+# wrong_paths FILE: the rows whose path is not their base's or variant's
+wrong_paths() {
+	awk 'NR > 1 && !/^#/ && !/^image / { print $1, $(NF - 1) }' "$1" | while read -r img path; do
+		b=$(sed -E 's/^(ppc64le|ppc750|ppce500)-(.+)-(base|entrytrace|pmu|off)(-(noforce|distro|debian|8xx))?-[0-9a-f]{12}$/\2/' <<<"$img")
+		w=$(et_entry_of "$b")
+		[ -n "$w" ] && [ "$path" = "$w" ] || echo "$img: $path, not ${w:-a base of scripts/lib/bases}"
+	done
+}
+rows=$(grep -cvE '^(#|image )' "$EP")
+check "entry-path-powerpc.txt: rows of kernel-entry-path on real images ($rows)" test "$rows" -gt 0
+check "entry-path-powerpc.txt: the command that wrote it" grep -q '^# scripts/kernel/check/kernel-entry-path ' "$EP"
+expect_eq "every built powerpc image has its base's or variant's entry path" "$(wrong_paths "$EP")" ""
+for v in $(et_variants); do
+	check "$v: an image of it is in entry-path-powerpc.txt" grep -qE "^ppc[0-9a-z]*-$v-" "$EP"
+done
+# a generic build where the variant should be legacy is named
+sed -E '/-legacy-/ s/ legacy +legacy$/ generic  legacy/' "$EP" >ep-planted.txt
+cmp -s "$EP" ep-planted.txt && _fail "the planted generic path changed nothing"
+check "a variant's image with the generic path is named ($(wrong_paths ep-planted.txt))" \
+	test -n "$(wrong_paths ep-planted.txt)"
