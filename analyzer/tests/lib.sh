@@ -83,6 +83,10 @@ expected() {
 BASES=$(et_bases) ARCHES32=$(et_arches32) NEWEST=$(et_newest_base)
 GENERIC=$(et_bases_of generic) LEGACY=$(et_bases_of legacy)
 LEGACY=${LEGACY%% *} CONVERSION=${GENERIC%% *}
+# SAMETREE: CONVERSION's tree with the conversion taken out (the powerpc
+# variant of scripts/lib/bases whose base is CONVERSION: 7.2-legacy), the
+# same-tree A/B of the conversion alone
+SAMETREE=$(for v in $(et_variants); do [ "$(et_variant "$v" base)" = "$CONVERSION" ] && echo "$v"; done | head -n1)
 
 # The workload, built once per run.
 sysloop() {

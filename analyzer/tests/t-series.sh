@@ -143,3 +143,115 @@ sed -i 's/^Adds: kernel\/entry\/stage.c$/Adds: kernel\/entry\/stage2.c/' bad/ker
 expect_exit "an Adds: line naming no file of src/ is refused" 2 bad/scripts/kernel/build/series-export 7.3 out3
 expect_exit "an unknown base is refused" 2 "$SE" 9.9 out4
 expect_exit "an unknown arch is refused" 2 "$SE" --arch mips 7.2 out5
+
+# ---- the powerpc variants (scripts/lib/bases: 7.2-legacy) -------------------
+# A variant's series is its base's kernel part and its own powerpc part,
+# and that powerpc part is its donor's (the legacy stage series, 6.12's)
+# with its base's Kconfig and Makefile hunks: what else differs is listed
+# here, each line with the reason, so that a port drifting from the
+# donor's stages fails.
+#   7.2-legacy: __secure_computing() takes no argument on 7.2
+PORTED='__secure_computing(NULL)=__secure_computing()'
+for v in $(et_variants); do
+	vb=$(et_variant "$v" base) donor=$(et_variant "$v" donor)
+	check "$v ppc64le: exports" "$SE" --arch ppc64le "$v" "exp-$v"
+	expect_exit "$v x86_64: refused (a powerpc variant has no x86_64 series)" 2 "$SE" --arch x86_64 "$v" "exp-$v-x86"
+	expect_eq "$v: its kernel part is $vb's" \
+		"$(cat "exp-$v"/kernel/"$v"/*.patch | sha256sum)" "$(cat exp-ppc64le/kernel/"$vb"/*.patch | sha256sum)"
+	expect_eq "$v: one exported patch per source patch (powerpc)" \
+		"$(ls "exp-$v"/arch/powerpc/"$v"/[0-9]*.patch | grep -vc /0000-)" \
+		"$(ls "$TOP/arch/powerpc/$v"/[0-9]*.patch | wc -l)"
+	python3 - "exp-$v/arch/powerpc/$v" "exp-ppc64le/arch/powerpc/$donor" "exp-ppc64le/arch/powerpc/$vb" "$PORTED" >"port-$v.txt" 2>&1 <<'PY'
+import glob, os, sys
+var, donor, base, ported = sys.argv[1:5]
+subst = [p.split('=', 1) for p in ported.split()]
+BASE_FILES = ('arch/powerpc/Kconfig', 'arch/powerpc/kernel/Makefile')
+
+
+def blocks(path):
+    out, cur = {}, None
+    for ln in open(path):
+        if ln.startswith('diff --git '):
+            cur = ln.split(' b/', 1)[1].strip()
+            out[cur] = []
+        elif cur and ln[:1] in '+-' and not ln.startswith(('+++', '---')):
+            out[cur].append(ln)
+    return out
+
+
+bad = n = 0
+for vp in sorted(glob.glob(var + '/[0-9]*.patch')):
+    name = os.path.basename(vp)
+    if name.startswith('0000-'):
+        continue
+    num = name[:4]
+    dp = glob.glob('%s/%s-*.patch' % (donor, num))
+    bp = glob.glob('%s/%s-*.patch' % (base, num))
+    if not dp:
+        print('%s: %s has no patch %s' % (name, donor, num)); bad = 1; continue
+    vb, db = blocks(vp), blocks(dp[0])
+    bb = blocks(bp[0]) if bp else {}
+    if set(vb) != set(db):
+        print('%s: files %s, the donor\'s %s' % (name, sorted(vb), sorted(db))); bad = 1
+    for f, lines in vb.items():
+        n += 1
+        if f in BASE_FILES:
+            want = bb.get(f)
+            what = "the base's series'"
+        else:
+            want = db.get(f, [])
+            for a, b in subst:
+                want = [x.replace(a, b) for x in want]
+            what = "the donor's" + (' (with %s)' % ported if subst else '')
+        if lines != want:
+            print('%s %s: not %s hunk lines' % (name, f, what)); bad = 1
+print('%d file blocks compared' % n)
+sys.exit(bad if n else 1)
+PY
+	rc=$?
+	expect_eq "$v: its powerpc series is $donor's stage series, $vb's Kconfig/Makefile hunks and the listed API changes ($(tail -n1 "port-$v.txt"))" "$rc" 0
+	[ "$rc" = 0 ] || cat "port-$v.txt"
+	# the recipe: every file adapt.patch touches is one the recipe takes,
+	# edits or adds; every one it edits or adds is touched, none it keeps
+	recipe=$TOP/arch/powerpc/$v/tree
+	expect_eq "$v: adapt.patch touches the recipe's files only" \
+		"$(sed -n 's|^+++ b/||p' "$recipe/adapt.patch" | sort -u | while read -r f; do
+			awk -v f="$f" '($1 == "take" || $1 == "edit" || $1 == "new") && $2 == f { ok = 1 } END { if (!ok) print f }' "$recipe/files"; done)" ""
+	expect_eq "$v: every file the recipe edits or adds is in adapt.patch" \
+		"$(awk '$1 == "edit" || $1 == "new" { print $2 }' "$recipe/files" | while read -r f; do
+			grep -qxF "+++ b/$f" "$recipe/adapt.patch" || echo "$f"; done)" ""
+	check "$v: the recipe edits files (edit lines: $(grep -c '^edit ' "$recipe/files"))" grep -q '^edit ' "$recipe/files"
+	expect_eq "$v: no file the recipe keeps as it is is in adapt.patch" \
+		"$(awk '$1 == "keep" { print $2 }' "$recipe/files" | while read -r f; do
+			grep -qxF "+++ b/$f" "$recipe/adapt.patch" && echo "$f"; done)" ""
+	check "$v: adapt.patch is ours, GPL-2.0 (SPDX line in its header)" \
+		sh -c "sed '/^---\$/q' '$recipe/adapt.patch' | grep -q '^SPDX-License-Identifier: GPL-2.0\$'"
+done
+
+# ---- the entry path each built powerpc kernel has ---------------------------
+# analyzer/tests/data/entry-path-powerpc.txt: scripts/kernel/check/
+# kernel-entry-path on real builds (its header names the images): the path
+# each build has (GENERIC_ENTRY, the legacy and generic entry symbols, what
+# system_call_exception() calls) must be the one scripts/lib/bases gives
+# its base or variant, and every variant must have a built image there.
+EP=$DATA/entry-path-powerpc.txt
+# wrong_paths FILE: the rows whose path is not their base's or variant's
+wrong_paths() {
+	awk 'NR > 1 && !/^#/ && !/^image / { print $1, $(NF - 1) }' "$1" | while read -r img path; do
+		b=$(sed -E 's/^(ppc64le|ppc750|ppce500)-(.+)-(base|entrytrace|pmu|off)(-(noforce|distro|debian|8xx))?-[0-9a-f]{12}$/\2/' <<<"$img")
+		w=$(et_entry_of "$b")
+		[ -n "$w" ] && [ "$path" = "$w" ] || echo "$img: $path, not ${w:-a base of scripts/lib/bases}"
+	done
+}
+rows=$(grep -cvE '^(#|image )' "$EP")
+check "entry-path-powerpc.txt: rows of kernel-entry-path on real images ($rows)" test "$rows" -gt 0
+check "entry-path-powerpc.txt: the command that wrote it" grep -q '^# scripts/kernel/check/kernel-entry-path ' "$EP"
+expect_eq "every built powerpc image has its base's or variant's entry path" "$(wrong_paths "$EP")" ""
+for v in $(et_variants); do
+	check "$v: an image of it is in entry-path-powerpc.txt" grep -qE "^ppc[0-9a-z]*-$v-" "$EP"
+done
+# a generic build where the variant should be legacy is named
+sed -E '/-legacy-/ s/ legacy +legacy$/ generic  legacy/' "$EP" >ep-planted.txt
+cmp -s "$EP" ep-planted.txt && _fail "the planted generic path changed nothing"
+check "a variant's image with the generic path is named ($(wrong_paths ep-planted.txt))" \
+	test -n "$(wrong_paths ep-planted.txt)"

@@ -39,6 +39,8 @@
 #   make kernel-8xx         the 8xx report's loops on ppc750 kernels with the
 #                           choices of mpc885_ads_defconfig (--config 8xx), then
 #                           scripts/host/ppc32-8xx-report on them
+#   make kernel-legacy      7.2-legacy (7.2 with the conversion taken out): entry
+#                           path, tiling, stage compares with 6.12 and 7.2, parity
 #   make kernel-own-analyzer  the ppc64el analyzer inside a ppc64le guest:
 #                           entrytrace record + report there, against the host's
 #
@@ -156,6 +158,27 @@ kernel-tiling:
 	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
 		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.3-entrytrace/enforcing-1.mix
 
+# the conversion alone (issue 44, 1): 7.2-legacy, CONVERSION's tree with
+# the legacy entry (scripts/lib/bases' variant), beside the legacy base and
+# CONVERSION: which entry path each kernel built, the stages tile, and the
+# two compares, LEGACY -> SAMETREE (the legacy entry on two bases) and
+# SAMETREE -> CONVERSION (the conversion alone: only "the conversion:"
+# lines of stage-compare-allow).  LEGACY_ARGS=--data ab records them into
+# analyzer/tests/data/ (mix-ppc64le-BASE-entrytrace-ab-enforcing.mix.gz).
+KERNEL_SAMETREE := $(shell awk -v c=$(KERNEL_CONVERSION) '$$1 == "variant" && $$3 == c { print $$2; exit }' scripts/lib/bases)
+LEGACY_RUNS     := $(ENTRYTRACE_CACHE)/runs/mix-ppc64le
+kernel-legacy:
+	@for k in "$(KERNEL_SAMETREE) base" "$(KERNEL_SAMETREE) entrytrace" "$(KERNEL_LEGACY) entrytrace" \
+		"$(KERNEL_CONVERSION) entrytrace"; do ARCH=ppc64le scripts/kernel/build/build-kernel $$k >/dev/null || exit 1; done
+	scripts/kernel/check/kernel-entry-path $(LEGACY_ENTRY_ARGS) $$(for k in "$(KERNEL_LEGACY) entrytrace" "$(KERNEL_CONVERSION) entrytrace" \
+		"$(KERNEL_SAMETREE) base" "$(KERNEL_SAMETREE) entrytrace"; do ARCH=ppc64le scripts/kernel/build/build-kernel --print-image $$k; done)
+	ARCH=ppc64le scripts/kernel/check/kernel-tiling $(LEGACY_ARGS) $(KERNEL_LEGACY) $(KERNEL_CONVERSION) $(KERNEL_SAMETREE)
+	scripts/kernel/check/kernel-stage-compare --lines $(LEGACY_RUNS)-$(KERNEL_LEGACY)-entrytrace/enforcing-1.mix \
+		$(LEGACY_RUNS)-$(KERNEL_SAMETREE)-entrytrace/enforcing-1.mix
+	scripts/kernel/check/kernel-stage-compare --lines $(LEGACY_RUNS)-$(KERNEL_SAMETREE)-entrytrace/enforcing-1.mix \
+		$(LEGACY_RUNS)-$(KERNEL_CONVERSION)-entrytrace/enforcing-1.mix
+	ARCH=ppc64le scripts/kernel/check/kernel-parity --parallel $(KERNEL_SAMETREE)
+
 kernel-own-analyzer:
 	scripts/kernel/record/kernel-own-analyzer
 
@@ -163,6 +186,6 @@ kernel-8xx:
 	scripts/kernel/record/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx --bases "$(STRESS_BASES)" ppc750
 
-.PHONY: kernel-stress kernel-tiling kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: kernel-stress kernel-tiling kernel-legacy kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix

@@ -32,12 +32,48 @@ if not nb or not nt:
     sys.exit('kernel-stage-compare: no %s total row in %s' % (sc, 'the legacy file' if not nb else 'the generic file'))
 
 kver = d['mix_test'][0].get('kernel', '')
-gbase = '.'.join(kver.split('.')[:2])
+lver = d['mix_base'][0].get('kernel', '')
 if not kver:
     # the allowlist's lines are per generic base: without it none applies
     print('kernel-stage-compare: the generic file names no kernel release: annotate it '
           '(entrytrace annotate --vmlinux, as kernel-mix does)', file=sys.stderr)
     sys.exit(2)
+
+
+def read_bases():
+    """scripts/lib/bases: {base or variant: its powerpc entry path},
+    {variant: its base}."""
+    out, var = {}, {}
+    for ln in open(os.path.join(top, 'scripts', 'lib', 'bases')):
+        w = ln.split()
+        if len(w) >= 3 and w[0] == 'base':
+            out[w[1]] = w[2]
+        elif len(w) >= 4 and w[0] == 'variant':
+            out[w[1]] = w[3]
+            var[w[1]] = w[2]
+    return out, var
+
+
+entry, variant_base = read_bases()
+
+
+def name_of(release):
+    """A release's base, or variant: 7.2.12+ is 7.2, 7.2.12-legacy+ (the
+    variant's LOCALVERSION, scripts/kernel/configs/7.2-legacy.config)
+    7.2-legacy."""
+    b = '.'.join(release.split('.')[:2])
+    for n in entry:
+        if n.startswith(b + '-') and '-' + n.split('-', 1)[1] in release:
+            return n
+    return b
+
+
+gbase = name_of(kver)
+lbase = name_of(lver) if lver else ''
+# a pair of a legacy base (6.12) and a generic one is what the plain scope
+# items (X.Y, X.Y/CONFIG) are for; any other pair (7.2-legacy>7.2,
+# 6.12>7.2-legacy) has items that name both, LEGACY>GENERIC[/CONFIG]
+plain = lbase in entry and '-' not in lbase and '-' not in gbase
 
 
 def bad_allow(msg):
@@ -58,13 +94,30 @@ for ln in open(allowf):
     for b in scope:
         if '/' in b and b.split('/', 1)[1] not in configs:
             bad_allow('%s: no such config in %r' % (b, ln.strip()))
-    if gbase in scope or '%s/%s' % (gbase, cfg) in scope:
+        pair = b.split('/', 1)[0].split('>')
+        for k in pair:
+            if k not in entry:
+                bad_allow('%s: %s is no base or variant of scripts/lib/bases in %r'
+                          % (b, k, ln.strip()))
+        # the same tree on both sides (7.2-legacy>7.2): only the conversion
+        # may differ, and the line says so
+        if len(pair) == 2 and variant_base.get(pair[0]) == pair[1] and \
+                not f[3].startswith('the conversion:'):
+            bad_allow('%s compares %s with its own tree: the reason must begin '
+                      '"the conversion:", not %r' % (b, pair[0], f[3][:40]))
+    want = ['%s>%s' % (lbase, gbase), '%s>%s/%s' % (lbase, gbase, cfg)]
+    if plain:
+        want += [gbase, '%s/%s' % (gbase, cfg)]
+    if any(w in scope for w in want):
         allow[(f[0], f[1])] = [f[3], False]
 
 diffs = []
-print('%s, legacy %s -> generic %s, %s config (median instructions per call; kinds per call)'
-      % (sc, d['mix_base'][0].get('kernel', '?'), kver, cfg))
-print('%-20s %8s %8s %7s  %s' % ('stage', 'legacy', 'generic', 'delta', 'kinds (generic - legacy)'))
+lk, gk = entry.get(lbase, '?'), entry.get(gbase, '?')
+print('%s, %s %s -> %s %s, %s config (median instructions per call; kinds per call)'
+      % (sc, lk, d['mix_base'][0].get('kernel', '?'), gk, kver, cfg))
+# the columns: the entry paths where they differ, else the kernels
+cl, cg = (lk, gk) if lk != gk else (lbase, gbase)
+print('%-20s %8s %8s %7s  %s' % ('stage', cl, cg, 'delta', 'kinds (%s - %s)' % (cg, cl)))
 for st in toplevel:
     b, t = base.get(st), test.get(st)
     if b is None and t is None:
@@ -119,7 +172,7 @@ if lines:
             if not x:
                 continue
             print('  %-18s %-7s %6.1f  %-13s %s %s:%s%s' % (
-                w['account'], 'legacy' if side == 'base' else 'generic', x['insns'], w['code'],
+                w['account'], cl if side == 'base' else cg, x['insns'], w['code'],
                 x['first'], w['file'], ','.join(map(str, x['lines'][:8])),
                 ' (%s)' % w['inlined'] if w['inlined'] else ''))
 print('%d differences, %d explained' % (len(diffs), len(diffs) - sum(

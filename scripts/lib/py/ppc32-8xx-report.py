@@ -31,6 +31,9 @@ def ops(arch, base):
 # the legacy base first; every other is generic entry, shown beside it
 bases = [tuple(l.split()[1:3]) for l in open(basesfile) if l.split()[:1] == ['base']]
 if only:
+    # --bases may name a powerpc variant too ('variant NAME BASE ENTRY
+    # DONOR': 7.2-legacy, 7.2 with the legacy entry): the conversion alone
+    bases += [(w[1], w[3]) for w in (l.split() for l in open(basesfile)) if w[:1] == ['variant']]
     bad = [b for b in only.split() if b not in [x for x, _ in bases]]
     if bad:
         sys.exit('ppc32-8xx-report: --bases: %s not in %s' % (' '.join(bad), basesfile))
