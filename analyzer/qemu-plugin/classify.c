@@ -123,6 +123,11 @@ static int add_kind(const char *name, unsigned classes)
 	return table.n++;
 }
 
+int classify_find(const char *name)
+{
+	return find_kind(name);
+}
+
 int classify_add_kind(const char *name, unsigned classes)
 {
 	return table.n == MIX_MAX_KINDS && find_kind(name) < 0 ? -1 : add_kind(name, classes);

@@ -9,34 +9,64 @@
 
 #include "plugin.h"
 
-static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n)
+/* m: the timing model's NMET counters of the entry, or NULL */
+static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n,
+		    const uint64_t *m)
 {
 	if (sc->nents == sc->capents) {
 		sc->capents = sc->capents ? 2 * sc->capents : 256;
 		sc->ents = realloc(sc->ents, sc->capents * sizeof(*sc->ents));
 		if (!sc->ents)
 			die_oom();
+		if (P.model && !(sc->ments = realloc(sc->ments, sc->capents * sizeof(*sc->ments))))
+			die_oom();
+	}
+	if (P.model) {
+		if (m)
+			memcpy(sc->ments[sc->nents], m, sizeof(sc->ments[0]));
+		else
+			memset(sc->ments[sc->nents], 0, sizeof(sc->ments[0]));
 	}
 	sc->ents[sc->nents++] = (struct ent){ .type = type, .acc = acc, .id = id, .n = n };
 }
 
-/* Give total instructions (their slots) to what is current on v. */
-static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, int nd)
+/*
+ * Give total instructions (their slots) to what is current on v; met: the
+ * timing model's counters of each delta (NULL: the model is off).
+ */
+static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds,
+		      uint64_t (*met)[NMET], int nd)
 {
-	if (!total)
+	uint64_t mt[NMET] = { 0 };
+
+	if (met)
+		for (int i = 0; i < nd; i++)
+			met_add(mt, met[i]);
+	if (!total && !(met && met_any(mt)))
 		return;
+	if (met)
+		met_add(P.mtotal, mt);
 	if (!v->depth) {
 		int name = v->base == BASE_USER ? P.n_user : P.n_unsynced;
 
 		if (v->base == BASE_USER) {
 			P.count.ins_user += total;
-			if (v->user_since >= 0)
+			if (v->user_since >= 0) {
 				v->user_since += total;
+				if (met)
+					met_add(v->user_m, mt);
+			}
 		} else {
 			P.count.ins_unsynced += total;
 		}
-		for (int i = 0; i < nd; i++)
-			*map_slot(&P.sums, sum_key(name, P.acc_whole, 0, ds[i].id)) += ds[i].n;
+		for (int i = 0; i < nd; i++) {
+			uint64_t key = sum_key(name, P.acc_whole, 0, ds[i].id);
+
+			if (ds[i].n)
+				*map_slot(&P.sums, key) += ds[i].n;
+			if (met)
+				met_add(msum_of(key), met[i]);
+		}
 		return;
 	}
 	struct frame *f = &v->st[v->depth - 1];
@@ -44,8 +74,16 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 	if (f->type == FR_IRQ) {
 		f->insns += total;
 		P.count.ins_irq += total;
-		for (int i = 0; i < nd; i++)
-			*map_slot(&P.sums, sum_key(f->vector, P.acc_whole, 0, ds[i].id)) += ds[i].n;
+		if (met)
+			met_add(f->m, mt);
+		for (int i = 0; i < nd; i++) {
+			uint64_t key = sum_key(f->vector, P.acc_whole, 0, ds[i].id);
+
+			if (ds[i].n)
+				*map_slot(&P.sums, key) += ds[i].n;
+			if (met)
+				met_add(msum_of(key), met[i]);
+		}
 		return;
 	}
 	struct sysrec *sc = &v->sc;
@@ -67,8 +105,10 @@ static void attribute(struct vcpu *v, uint64_t total, const struct delta *ds, in
 	for (int a = 0; a < na; a++) {
 		sc->acc[accs[a]] += total;
 		sc->entered[accs[a]] = true;
+		if (met)
+			met_add(sc->macc[accs[a]], mt);
 		for (int i = 0; i < nd; i++)
-			add_ent(sc, 0, accs[a], ds[i].id, ds[i].n);
+			add_ent(sc, 0, accs[a], ds[i].id, ds[i].n, met ? met[i] : NULL);
 	}
 }
 
@@ -88,15 +128,21 @@ void harvest(struct vcpu *v)
 				continue;
 			P.hint_chunk[c][b] = 0;
 			for (int i = 0; i < n; i++) {
-				if (!cn[i])
+				uint64_t *mm = P.model ? slot_met(first + 64 * b + i) : NULL;
+
+				if (!cn[i] && !(mm && met_any(mm)))
 					continue;
+				if (mm) {
+					memcpy(P.dmet[nd], mm, sizeof(P.dmet[0]));
+					memset(mm, 0, sizeof(P.dmet[0]));
+				}
 				P.dslot[nd++] = (struct delta){ first + 64 * b + i, cn[i] };
 				total += cn[i];
 				cn[i] = 0;
 			}
 		}
 	}
-	attribute(v, total, P.dslot, nd);
+	attribute(v, total, P.dslot, P.model ? P.dmet : NULL, nd);
 }
 
 /* ---- frames --------------------------------------------------------------- */
@@ -152,6 +198,17 @@ static void write_sample(const struct sysrec *sc)
 				sappend(" r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
 		}
 	}
+	/* the timing model (version 3), last: the whole syscall's and the user gap's cycles */
+	if (P.model) {
+		const uint64_t *w = sc->macc[P.acc_whole];
+
+		sappend(" cyc_lo=%" PRIu64 " cyc=%" PRIu64 " cyc_hi=%" PRIu64, met_cycles(w[M_CYC_LO]),
+			met_cycles(w[M_CYC]), met_cycles(w[M_CYC_HI]));
+		if (sc->user_before >= 0)
+			sappend(" ucyc_lo=%" PRIu64 " ucyc=%" PRIu64 " ucyc_hi=%" PRIu64,
+				met_cycles(sc->user_m[M_CYC_LO]), met_cycles(sc->user_m[M_CYC]),
+				met_cycles(sc->user_m[M_CYC_HI]));
+	}
 	sappend("\n");
 }
 
@@ -192,7 +249,13 @@ static void settle_pending(struct sysrec *sc, int stage)
 			continue;
 		sc->ents[i].acc = to;
 		if (stage >= 0)
-			add_ent(sc, e.type, P.acc_total, e.id, e.n);
+			add_ent(sc, e.type, P.acc_total, e.id, e.n, P.model ? sc->ments[i] : NULL);
+	}
+	if (P.model) {
+		met_add(sc->macc[to], sc->macc[P.acc_pending]);
+		if (stage >= 0)
+			met_add(sc->macc[P.acc_total], sc->macc[P.acc_pending]);
+		memset(sc->macc[P.acc_pending], 0, sizeof(sc->macc[0]));
 	}
 	if (!sc->acc[P.acc_pending])
 		return;
@@ -217,12 +280,20 @@ void finish_syscall(struct vcpu *v, unsigned reason)
 				*map_slot(&P.sums, sum_key(sc->name, P.acc_whole, 2, i)) += 1;
 	} else {
 		for (int a = 0; a < P.nacc; a++)
-			if (sc->entered[a])
+			if (sc->entered[a]) {
 				stat_push(sc->name, a, sc->acc[a], a < P.sf.nstages ? sc->runs[a] : 1);
+				if (P.model)
+					stat_push_met(sc->name, a, sc->macc[a]);
+			}
 		for (size_t i = 0; i < sc->nents; i++) {
 			struct ent *e = &sc->ents[i];
+			uint64_t key = sum_key(sc->name, e->acc, e->type, e->id);
 
-			*map_slot(&P.sums, sum_key(sc->name, e->acc, e->type, e->id)) += e->n;
+			/* (a slot the timing model charged after it ran: cycles, no count) */
+			if (e->n)
+				*map_slot(&P.sums, key) += e->n;
+			if (P.model)
+				met_add(msum_of(key), sc->ments[i]);
 		}
 	}
 	if (want_sample(sc->name))
@@ -236,11 +307,20 @@ static void begin_syscall(struct vcpu *v)
 {
 	struct sysrec *sc = &v->sc;
 	struct ent *ents = sc->ents;
+	uint64_t (*ments)[NMET] = sc->ments, (*macc)[NMET] = sc->macc;
 	size_t cap = sc->capents;
 
 	memset(sc, 0, sizeof(*sc));
 	sc->ents = ents;
 	sc->capents = cap;
+	if (P.model) {
+		sc->ments = ments;
+		sc->macc = macc ? macc : malloc(MAX_ACC * sizeof(*macc));
+		if (!sc->macc)
+			die_oom();
+		memset(sc->macc, 0, MAX_ACC * sizeof(*macc));
+		memcpy(sc->user_m, v->user_m, sizeof(sc->user_m));
+	}
 	sc->seq = P.seq++;
 	sc->name = 0;
 	sc->user_before = v->base == BASE_USER ? v->user_since : -1;
@@ -263,6 +343,7 @@ static void abandon(struct vcpu *v, unsigned reason)
 	v->base = BASE_UNSYNCED;
 	v->user_since = -1;
 	v->user_irq = false;
+	memset(v->user_m, 0, sizeof(v->user_m));
 }
 
 static void enter_syscall(struct vcpu *v)
@@ -296,6 +377,7 @@ static void do_return(struct vcpu *v, const struct marker *m)
 			v->base = BASE_USER;
 			v->user_since = 0;
 			v->user_irq = false;
+			memset(v->user_m, 0, sizeof(v->user_m));
 		}
 		return;
 	}
@@ -303,6 +385,8 @@ static void do_return(struct vcpu *v, const struct marker *m)
 	if (f->type == FR_IRQ) {
 		P.count.irqs++;
 		stat_push(f->vector, P.acc_whole, f->insns, 1);
+		if (P.model)
+			stat_push_met(f->vector, P.acc_whole, f->m);
 		if (v->depth && v->st[0].type == FR_SYSCALL) {
 			P.count.irqs_in_syscall++;
 			v->sc.irq += f->insns;
@@ -315,6 +399,7 @@ static void do_return(struct vcpu *v, const struct marker *m)
 	v->base = BASE_USER;
 	v->user_since = 0;
 	v->user_irq = false;
+	memset(v->user_m, 0, sizeof(v->user_m));
 }
 
 static void anomaly(struct sysrec *sc, uint64_t *counter)
@@ -484,12 +569,20 @@ void on_marker(unsigned int cpu, void *udata)
 	struct marker *m = udata;
 	struct vcpu *v;
 	struct delta self = { m->slot, 1 };
+	uint64_t selfm[1][NMET] = { { m->mbase[0], m->mbase[1], m->mbase[2] } };
 
 	if (cpu >= (unsigned)P.nvcpus)
 		return;
 	v = &P.vcpus[cpu];
 	m->hits++;
 	P.count.marker_hits++;
+	/* the timing model: what its slot holds (its fetch) goes with the marker instruction */
+	if (P.model) {
+		uint64_t *mm = slot_met(m->slot);
+
+		met_add(selfm[0], mm);
+		memset(mm, 0, NMET * sizeof(*mm));
+	}
 	harvest(v);
 	/* transitions before the marker instruction */
 	if (m->roles & R_SYSENTRY)
@@ -500,7 +593,7 @@ void on_marker(unsigned int cpu, void *udata)
 		P.count.switches++;
 		abandon(v, F_SWITCHED);
 	}
-	attribute(v, 1, &self, 1);
+	attribute(v, 1, &self, P.model ? selfm : NULL, 1);
 	/* transitions after it */
 	if (m->roles & R_HANDLER)
 		handler_hit(v, m);

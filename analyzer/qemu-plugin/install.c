@@ -49,8 +49,7 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			      ET_QEMU_PLUGIN_VERSION, info->version.min, info->version.cur);
 	P.qemu_api_min = info->version.min;
 	P.qemu_api_cur = info->version.cur;
-	if (!info->system_emulation)
-		return refuse("needs system emulation (qemu-system-*), not user mode");
+	P.user_mode = !info->system_emulation;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
@@ -97,6 +96,8 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 			P.opt.armed_ok = true;
 		} else if (!strncmp(a, "armed=", 6)) {
 			return refuse("armed=%s: the only value is ok", a + 6);
+		} else if (!strncmp(a, "model=", 6)) {
+			P.opt.model_path = strdup(a + 6);
 		} else if (!strcmp(a, "disas=check")) {
 			P.opt.disas_check = true;
 		} else if (!strncmp(a, "disas=", 6)) {
@@ -104,19 +105,41 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 		} else {
 			return refuse("unknown argument '%s' (sites=FILE out=FILE [samples=all|none|"
 				      "NAME:NAME...] [tables=NAME:NAME...] [topk=N|all] [detail=SEQ:SEQ...] "
-				      "[calls=FUNC:FUNC...] [armed=ok] [disas=check])", a);
+				      "[calls=FUNC:FUNC...] [armed=ok] [disas=check] [model=CPU.params])", a);
 		}
 	}
-	if (!P.opt.sites_path || !*P.opt.sites_path)
+	if (P.opt.model_path && !*P.opt.model_path)
+		return refuse("model=: no parameter file (analyzer/qemu-plugin/cpus/*.params)");
+	if (P.user_mode) {
+		/*
+		 * User-mode QEMU: the timing model alone, over the whole program
+		 * (the host validation, Documentation/cycles-model.md); no kernel,
+		 * no site file, every instruction is user space.
+		 */
+		if (!P.opt.model_path)
+			return refuse("needs system emulation (qemu-system-*), not user mode "
+				      "(user mode runs the timing model alone: model=FILE)");
+		if (P.opt.sites_path)
+			return refuse("sites=%s: user mode has no kernel to place", P.opt.sites_path);
+		if (strcmp(info->target_name, "x86_64"))
+			return refuse("user mode: x86_64 only (the host validation), not %s",
+				      info->target_name);
+		snprintf(P.sf.arch_name, sizeof(P.sf.arch_name), "x86_64");
+		P.sf.arch = ARCH_X86_64;
+		snprintf(P.sf.build_id, sizeof(P.sf.build_id), "none");
+		snprintf(P.sf.table_hash, sizeof(P.sf.table_hash), "none");
+	}
+	if (!P.user_mode && (!P.opt.sites_path || !*P.opt.sites_path))
 		return refuse("sites=FILE missing (the site file of scripts/kernel/build/kernel-sites)");
 	if (!P.opt.out_path || !*P.opt.out_path)
 		return refuse("out=FILE missing (where the counts go)");
-	if (sitefile_read(P.opt.sites_path, &P.sf, err, sizeof(err)))
+	if (!P.user_mode && sitefile_read(P.opt.sites_path, &P.sf, err, sizeof(err)))
 		return refuse("%s", err);
-	if (strcmp(info->target_name, P.sf.arch == ARCH_X86_64 ? "x86_64" : P.sf.ppc32 ? "ppc" : "ppc64"))
+	if (!P.user_mode &&
+	    strcmp(info->target_name, P.sf.arch == ARCH_X86_64 ? "x86_64" : P.sf.ppc32 ? "ppc" : "ppc64"))
 		return refuse("%s is a site file for %s, this QEMU emulates %s", P.opt.sites_path,
 			      P.sf.arch_name, info->target_name);
-	if (info->system.smp_vcpus != 1)
+	if (!P.user_mode && info->system.smp_vcpus != 1)
 		return refuse("-smp %d: plugin API v1 has no per-vCPU inline counters, so the "
 			      "counts of several vCPUs would mix; run with -smp 1",
 			      info->system.smp_vcpus);
@@ -140,6 +163,11 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	}
 
 	classify_init(P.sf.arch);
+	if (P.opt.model_path) {
+		P.model = model_load(P.opt.model_path, info->target_name, err, sizeof(err));
+		if (!P.model || model_check(P.model, err, sizeof(err)))
+			return refuse("%s", err);
+	}
 	/*
 	 * calls=: each function's entry instruction counts as a kind of class
 	 * call (ELFv2: the local entry point, which calls through the global
@@ -177,21 +205,29 @@ ET_QEMU_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *i
 	P.n_user = intern(&P.sf, "[user]");
 	P.n_unsynced = intern(&P.sf, "[unsynced]");
 	new_slot(0, -1, -1, -1);	/* SLOT_USER */
-	P.nvcpus = info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
+	/* user mode: the program's first thread (other threads are counted, not modelled) */
+	P.nvcpus = !P.user_mode && info->system.max_vcpus > 0 ? info->system.max_vcpus : 1;
 	P.vcpus = calloc(P.nvcpus, sizeof(*P.vcpus));
 	if (!P.vcpus)
 		die_oom();
 	for (int i = 0; i < P.nvcpus; i++) {
-		P.vcpus[i].base = BASE_UNSYNCED;
-		P.vcpus[i].user_since = -1;
+		P.vcpus[i].base = P.user_mode ? BASE_USER : BASE_UNSYNCED;
+		P.vcpus[i].user_since = P.user_mode ? 0 : -1;
 	}
+	if (P.model)
+		model_vcpus(P.model, P.nvcpus);
 	for (size_t i = 0; i < P.sf.nmarkers; i++)
 		*map_slot(&P.markers, P.sf.markers[i].addr) = i + 1;
 
 	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
 	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
-	fprintf(stderr, PLUGIN_NAME ": %s, %s mode, %zu markers (%zu sites), %zu functions, "
-		"build id %s\n", P.sf.arch_name, P.sf.sites_mode ? "sites" : "fallback",
-		P.sf.nmarkers, P.sf.nsites, P.sf.nfuncs, P.sf.build_id);
+	if (P.user_mode)
+		fprintf(stderr, PLUGIN_NAME ": %s user mode, timing model %s\n", P.sf.arch_name,
+			P.opt.model_path);
+	else
+		fprintf(stderr, PLUGIN_NAME ": %s, %s mode, %zu markers (%zu sites), %zu functions, "
+			"build id %s%s%s\n", P.sf.arch_name, P.sf.sites_mode ? "sites" : "fallback",
+			P.sf.nmarkers, P.sf.nsites, P.sf.nfuncs, P.sf.build_id,
+			P.model ? ", timing model " : "", P.model ? P.opt.model_path : "");
 	return 0;
 }

@@ -79,6 +79,7 @@ struct marker {
 	uint8_t got[MIX_MAX_BYTES];
 	int slot;
 	uint64_t hits;
+	uint32_t mbase[3];	/* the timing model: its cost in ticks (model.c) */
 };
 
 struct sitefile {
@@ -128,6 +129,7 @@ int classify_nkinds(void);
 const struct kind *classify_kind(int k);	/* 0 <= k < classify_nkinds() */
 void classify_init(enum arch arch);
 int classify_add_kind(const char *name, unsigned classes);
+int classify_find(const char *name);	/* a kind of this run by name, or -1 */
 int classify(enum arch arch, bool big_endian, const uint8_t *p, size_t n);
 int kind_from_disas(enum arch arch, const char *disas);
 

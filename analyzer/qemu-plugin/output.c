@@ -161,13 +161,15 @@ static int write_body(FILE *f)
 	struct map fidx = { 0 };
 	int *ids, nids = 0;
 
-	fprintf(f, "entrytrace-mix %d\n", OUTPUT_VERSION);
+	/* the timing model's lines make a version 3 file; without it, version 2 as ever */
+	fprintf(f, "entrytrace-mix %d\n", P.model ? OUTPUT_VERSION_MODEL : OUTPUT_VERSION);
 	fprintf(f, "arch %s\n", P.sf.arch_name);
 	fprintf(f, "build_id %s\n", P.sf.build_id);
 	fprintf(f, "sites_sha256 %s\n", P.sf.sites_sha[0] ? P.sf.sites_sha : "none");
 	fprintf(f, "table_hash %s\n", P.sf.table_hash);
-	fprintf(f, "mode %s\n", P.sf.sites_mode ? "sites" : "fallback");
-	fprintf(f, "naming first-handler-entry%s\n", P.sf.sites_mode ? "-in-body" : "");
+	fprintf(f, "mode %s\n", P.user_mode ? "user" : P.sf.sites_mode ? "sites" : "fallback");
+	fprintf(f, "naming %s\n", P.user_mode ? "none" : P.sf.sites_mode ?
+		"first-handler-entry-in-body" : "first-handler-entry");
 	fprintf(f, "vcpus %d\n", P.nvcpus);
 	fprintf(f, "qemu_api %d %d\n", P.qemu_api_min, P.qemu_api_cur);
 	fprintf(f, "samples %s\n", P.opt.samples_arg);
@@ -178,6 +180,8 @@ static int write_body(FILE *f)
 		fprintf(f, "functions top %d\n", P.opt.topk);
 	else
 		fprintf(f, "functions all\n");
+	if (P.model)
+		model_header(P.model, f);
 	for (int a = 0; a < P.nacc; a++)
 		if (P.sf.sites_mode || a == P.acc_whole)
 			fprintf(f, "account %d %s %s\n", a, acc_name(a),
@@ -213,6 +217,8 @@ static int write_body(FILE *f)
 	}
 #undef COUNT
 	fprintf(f, "count slots %d\n", P.nslots);
+	if (P.model)
+		model_counts(P.model, f);
 	for (size_t i = 0; i < P.sf.nmarkers; i++) {
 		struct marker *m = &P.sf.markers[i];
 		char want[40] = "", got[40] = "";
@@ -259,6 +265,58 @@ static int write_body(FILE *f)
 		fprintf(f, "stat %s %s %zu %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 "\n",
 			P.sf.names[s->name], acc_name(s->acc), s->n, s->runs, sum, s->v[0],
 			s->v[(s->n - 1) / 2], (double)sum / s->n, s->v[s->n - 1]);
+	}
+	/* the timing model over the same syscalls: "cstat NAME ACCOUNT N CYC_LO CYC CYC_HI L1I L1D L2 L3 TLB" */
+	for (size_t i = 0; P.model && i < P.nstats; i++) {
+		fprintf(f, "cstat %s %s %zu", P.sf.names[P.stats[i].name], acc_name(P.stats[i].acc),
+			P.stats[i].n);
+		met_write(f, P.stats[i].m);
+		fprintf(f, "\n");
+	}
+	/* and everything each name ran, set-apart syscalls and user space included */
+	if (P.model) {
+		struct map tix = { 0 };
+		uint64_t (*tot)[NMET] = calloc(P.sf.nnames + 1, sizeof(*tot));
+
+		if (!tot)
+			die_oom();
+		for (size_t i = 0; i < P.sums.cap; i++) {
+			uint64_t k, *mv;
+
+			if (!P.sums.k[i])
+				continue;
+			k = P.sums.k[i] - 1;
+			if ((k >> 30 & 3) != 0 || (int)((k >> 32) & 0xff) != P.acc_whole)
+				continue;
+			mv = map_find(&P.msums, k);
+			if (mv)
+				met_add(tot[k >> 40], P.mvals[*mv - 1]);
+			*map_slot(&tix, k >> 40) = 1;
+		}
+		fprintf(f, "ctotal *");
+		met_write(f, P.mtotal);
+		fprintf(f, "\n");
+		/* what the model charged to an instruction after it last ran (no at line to carry it) */
+		{
+			uint64_t orphan[NMET] = { 0 };
+
+			for (size_t i = 0; i < P.msums.cap; i++)
+				if (P.msums.k[i] && !map_find(&P.sums, P.msums.k[i] - 1))
+					met_add(orphan, P.mvals[P.msums.v[i] - 1]);
+			fprintf(f, "ctotal [no-at]");
+			met_write(f, orphan);
+			fprintf(f, "\n");
+		}
+		for (int nm = 0; nm < P.sf.nnames; nm++) {
+			if (!map_find(&tix, nm))
+				continue;
+			fprintf(f, "ctotal %s", P.sf.names[nm]);
+			met_write(f, tot[nm]);
+			fprintf(f, "\n");
+		}
+		free(tot);
+		free(tix.k);
+		free(tix.v);
 	}
 
 	rows = malloc((P.sums.n + 1) * sizeof(*rows));
@@ -331,10 +389,28 @@ static int write_body(FILE *f)
 		}
 		free(order);
 	}
-	for (size_t i = 0; i < nrows; i++)
-		if (rows[i].type == 0 && rows[i].id != SLOT_USER)
-			fprintf(f, "at %s %s %d %" PRIu64 "\n", P.sf.names[rows[i].name],
-				acc_name(rows[i].acc), ids[rows[i].id], rows[i].n);
+	for (size_t i = 0; i < nrows; i++) {
+		uint64_t *mv;
+
+		if (rows[i].type != 0 || rows[i].id == SLOT_USER)
+			continue;
+		fprintf(f, "at %s %s %d %" PRIu64 "\n", P.sf.names[rows[i].name],
+			acc_name(rows[i].acc), ids[rows[i].id], rows[i].n);
+		/* the timing model of the at line before: "cat NAME ACCOUNT ID CYC_LO ... TLB" */
+		if (!P.model)
+			continue;
+		mv = map_find(&P.msums, sum_key(rows[i].name, rows[i].acc, 0, rows[i].id));
+		fprintf(f, "cat %s %s %d", P.sf.names[rows[i].name], acc_name(rows[i].acc),
+			ids[rows[i].id]);
+		if (mv) {
+			met_write(f, P.mvals[*mv - 1]);
+		} else {
+			uint64_t zero[NMET] = { 0 };
+
+			met_write(f, zero);
+		}
+		fprintf(f, "\n");
+	}
 	free(rows);
 	free(kn);
 	free(fn);
@@ -379,7 +455,7 @@ static void write_output(void)
 		" interrupts, %d markers with other code at their address (%" PRIu64
 		" sites), %d instruction addresses -> %s\n", P.count.syscalls, P.count.setapart, P.count.irqs, mism,
 		P.count.site_mismatches, P.nslots - SLOT_FIRST, P.opt.out_path);
-	if (!P.count.syscalls)
+	if (!P.count.syscalls && !P.user_mode)
 		fprintf(stderr, PLUGIN_NAME ": no syscall matched: no marker of the site file ran "
 			"(wrong kernel, or no syscall made?)\n");
 }

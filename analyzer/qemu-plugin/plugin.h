@@ -12,6 +12,7 @@
  *   translate.c  translation: the inline adds, the markers, disas=check
  *   output.c     the .mix file, written when QEMU exits
  *   install.c    qemu_plugin_install(): the options and the site file
+ *   model.c      the timing model (model=FILE): caches, store queue, costs
  *   classify.c, sitefile.c (mix.h): instruction classes, the site file
  */
 #ifndef _ET_MIX_PLUGIN_H
@@ -28,6 +29,16 @@
 
 #define PLUGIN_NAME "entrytrace-mix"
 #define OUTPUT_VERSION 2
+#define OUTPUT_VERSION_MODEL 3	/* version 2 + the timing model's lines */
+
+/*
+ * The timing model's metrics per instruction slot, account and syscall:
+ * modelled cycles at the parameters' low end, middle and high end (in
+ * ticks, TICKS per cycle, until written), and misses.
+ */
+enum { M_CYC_LO, M_CYC, M_CYC_HI, M_L1I, M_L1D, M_L2, M_L3, M_TLB, NMET };
+#define NPOINTS 3
+#define TICKS 256
 
 enum { SLOT_USER, SLOT_FIRST };
 enum { BASE_USER, BASE_UNSYNCED };
@@ -73,12 +84,17 @@ struct sysrec {
 	uint64_t irq, nirq;
 	struct ent *ents;
 	size_t nents, capents;
+	/* the timing model: per account, and per ent (ments[i] beside ents[i]) */
+	uint64_t (*macc)[NMET];
+	uint64_t (*ments)[NMET];
+	uint64_t user_m[NMET];	/* the user gap before it (with user_before) */
 };
 
 struct frame {
 	int type;
 	int vector;
 	uint64_t insns;
+	uint64_t m[NMET];	/* the timing model */
 };
 
 struct vcpu {
@@ -88,6 +104,7 @@ struct vcpu {
 	struct sysrec sc;	/* the syscall frame, always st[0] when open */
 	int64_t user_since;	/* user instructions since the last return to user, -1 unknown */
 	bool user_irq;
+	uint64_t user_m[NMET];	/* the timing model over the same user instructions */
 };
 
 struct map {
@@ -124,6 +141,7 @@ struct stat {
 	uint64_t *v;
 	size_t n, cap;
 	uint64_t runs;
+	uint64_t m[NMET];	/* the timing model: sums over the n */
 };
 
 struct disas_diff {
@@ -150,7 +168,10 @@ struct mix_plugin {
 		char **call_names;	/* calls=: count the entries of these functions */
 		int ncall_names;
 		const char *calls_arg;
+		char *model_path;	/* model=FILE: the timing model's parameters */
 	} opt;
+	bool user_mode;			/* user-mode QEMU: the timing model alone, no site file */
+	struct model *model;		/* NULL: the timing model is off */
 	struct sitefile sf;
 	struct map calls;		/* entry address -> kind + 1 */
 	struct map markers;		/* addr -> marker index + 1 */
@@ -162,6 +183,8 @@ struct mix_plugin {
 	int nslots, capislots;
 	struct map slot_at;		/* address -> first slot + 1 */
 	struct delta *dslot;		/* a harvest's slots that counted */
+	uint64_t *met_chunk[MAX_CHUNKS];	/* the timing model: NMET per slot */
+	uint64_t (*dmet)[NMET];		/* and per delta of a harvest */
 
 	/* frames and accounts */
 	struct vcpu *vcpus;
@@ -175,6 +198,10 @@ struct mix_plugin {
 	size_t nstats, capstats;
 	struct map stat_idx;		/* (name << 8 | acc) -> index + 1 */
 	struct map sums;		/* key(name, acc, type, id) -> count */
+	struct map msums;		/* the same key -> the timing model's mvals index + 1 */
+	uint64_t (*mvals)[NMET];
+	size_t nmvals, capmvals;
+	uint64_t mtotal[NMET];		/* everything the model counted */
 	uint64_t seq;
 
 	struct {			/* the counts the .mix file ends with */
@@ -206,6 +233,7 @@ uint64_t *map_find(const struct map *m, uint64_t key);
 
 /* slots.c */
 uint64_t *slot_cnt(int s);
+uint64_t *slot_met(int s);	/* NMET counters, the timing model's */
 uint64_t *slot_hint(int s);
 int new_slot(uint64_t addr, int func, int kind, int callkind);
 int slot_of(uint64_t a, int kind, int callkind);
@@ -213,6 +241,27 @@ const char *func_name(int f);
 int slot_func(int s);
 uint64_t sum_key(int name, int acc, int type, uint32_t id);
 void stat_push(int name, int acc, uint64_t v, uint32_t runs);
+void stat_push_met(int name, int acc, const uint64_t *m);
+uint64_t *msum_of(uint64_t key);	/* the NMET sums of a sums key */
+
+/* model.c */
+struct model;
+struct qemu_plugin_insn;
+struct model *model_load(const char *path, const char *target, char *err, size_t errlen);
+int model_check(const struct model *mo, char *err, size_t errlen);
+void model_vcpus(struct model *mo, int n);
+/* an instruction's cost in ticks at each point, and its callbacks */
+void model_insn(struct model *mo, struct qemu_plugin_insn *insn, int slot, int kind,
+		uint32_t base[NPOINTS]);
+/* a translation block: its instruction fetches (slots[i]: instruction i's slot) */
+void model_tb(struct model *mo, struct qemu_plugin_tb *tb, const int *slots,
+	      const uint32_t (*base)[NPOINTS], size_t n);
+void model_header(const struct model *mo, FILE *f);
+void model_counts(const struct model *mo, FILE *f);
+uint64_t met_cycles(uint64_t ticks);
+void met_add(uint64_t *dst, const uint64_t *src);
+bool met_any(const uint64_t *m);
+void met_write(FILE *f, const uint64_t *m);	/* " CYC_LO CYC CYC_HI L1I L1D L2 L3 TLB" */
 
 /* harvest.c */
 void harvest(struct vcpu *v);

@@ -74,6 +74,38 @@ size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
 uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
 /* allocated with glib: free with g_free() */
 char *qemu_plugin_insn_disas(const struct qemu_plugin_insn *insn);
+/*
+ * The timing model (model=FILE, model.c): memory accesses, the host address
+ * of an instruction's bytes, a callback per executed translation block.
+ */
+typedef uint32_t qemu_plugin_meminfo_t;
+struct qemu_plugin_hwaddr;
+
+enum qemu_plugin_mem_rw {
+	QEMU_PLUGIN_MEM_R = 1,
+	QEMU_PLUGIN_MEM_W,
+	QEMU_PLUGIN_MEM_RW,
+};
+
+typedef void (*qemu_plugin_vcpu_mem_cb_t)(unsigned int vcpu_index, qemu_plugin_meminfo_t info,
+					  uint64_t vaddr, void *userdata);
+
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn,
+				      qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags,
+				      enum qemu_plugin_mem_rw rw, void *userdata);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags, void *userdata);
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info);
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info);
+/* system emulation: the access's physical page; NULL in user mode */
+struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr);
+bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *haddr);
+uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *haddr);
+/* the host address of the instruction's bytes (guest RAM: one per physical address) */
+void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn);
+
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
 				    qemu_plugin_udata_cb_t cb, void *userdata);
 void qemu_plugin_outs(const char *string);

@@ -47,6 +47,11 @@ uint64_t *slot_cnt(int s)
 	return &P.cnt_chunk[s >> CHUNK_BITS][s & (CHUNK - 1)];
 }
 
+uint64_t *slot_met(int s)
+{
+	return &P.met_chunk[s >> CHUNK_BITS][(size_t)(s & (CHUNK - 1)) * NMET];
+}
+
 uint64_t *slot_hint(int s)
 {
 	return &P.hint_chunk[s >> CHUNK_BITS][(s & (CHUNK - 1)) / 64];
@@ -66,12 +71,16 @@ int new_slot(uint64_t addr, int func, int kind, int callkind)
 		P.hint_chunk[c] = calloc(CHUNK / 64, sizeof(uint64_t));
 		if (!P.cnt_chunk[c] || !P.hint_chunk[c])
 			die_oom();
+		if (P.model && !(P.met_chunk[c] = calloc((size_t)CHUNK * NMET, sizeof(uint64_t))))
+			die_oom();
 	}
 	if (P.nslots == P.capislots) {
 		P.capislots = P.capislots ? 2 * P.capislots : CHUNK;
 		P.islots = realloc(P.islots, P.capislots * sizeof(*P.islots));
 		P.dslot = realloc(P.dslot, P.capislots * sizeof(*P.dslot));
 		if (!P.islots || !P.dslot)
+			die_oom();
+		if (P.model && !(P.dmet = realloc(P.dmet, P.capislots * sizeof(*P.dmet))))
 			die_oom();
 	}
 	P.islots[P.nslots] = (struct islot){ .addr = addr, .func = func, .kind = kind,
@@ -154,4 +163,27 @@ void stat_push(int name, int acc, uint64_t v, uint32_t runs)
 	}
 	s->v[s->n++] = v;
 	s->runs += runs;
+}
+
+void stat_push_met(int name, int acc, const uint64_t *m)
+{
+	met_add(stat_of(name, acc)->m, m);
+}
+
+/* The timing model's sums beside P.sums: the NMET counters of a key. */
+uint64_t *msum_of(uint64_t key)
+{
+	uint64_t *ix = map_slot(&P.msums, key);
+
+	if (!*ix) {
+		if (P.nmvals == P.capmvals) {
+			P.capmvals = P.capmvals ? 2 * P.capmvals : 4096;
+			P.mvals = realloc(P.mvals, P.capmvals * sizeof(*P.mvals));
+			if (!P.mvals)
+				die_oom();
+		}
+		memset(P.mvals[P.nmvals], 0, sizeof(P.mvals[0]));
+		*ix = ++P.nmvals;
+	}
+	return P.mvals[*ix - 1];
 }

@@ -133,9 +133,17 @@ void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb);
 	int last_block = -1;
+	int *mslots = NULL;
+	uint32_t (*mbase)[NPOINTS] = NULL;
 
 	(void)id;
 	P.count.translations++;
+	if (P.model) {
+		mslots = malloc((n + 1) * sizeof(*mslots));
+		mbase = malloc((n + 1) * sizeof(*mbase));
+		if (!mslots || !mbase)
+			die_oom();
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		uint64_t a = qemu_plugin_insn_vaddr(insn);
@@ -147,6 +155,10 @@ void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (P.opt.disas_check)
 			check_disas(insn, a, p, len, kind);
+		if (P.model) {
+			mslots[i] = slot;
+			model_insn(P.model, insn, slot, kind, mbase[i]);
+		}
 		if (mi) {
 			struct marker *m = &P.sf.markers[*mi - 1];
 
@@ -156,6 +168,8 @@ void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 					P.count.markers_seen++;
 				}
 				m->slot = slot;
+				if (P.model)	/* a marker's cost: on_marker adds it */
+					memcpy(m->mbase, mbase[i], sizeof(m->mbase));
 				qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker,
 								       QEMU_PLUGIN_CB_NO_REGS, m);
 				last_block = -1;	/* it harvests: hint the next block again */
@@ -184,5 +198,16 @@ void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		}
 		qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
 							   slot_cnt(slot), 1);
+		/* the timing model: the instruction's cost at each point, as its count */
+		for (int pt = 0; P.model && pt < NPOINTS; pt++)
+			if (mbase[i][pt])
+				qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64,
+									   slot_met(slot) + M_CYC_LO + pt,
+									   mbase[i][pt]);
+	}
+	if (P.model) {
+		model_tb(P.model, tb, mslots, (const uint32_t (*)[NPOINTS])mbase, n);
+		free(mslots);
+		free(mbase);
 	}
 }
