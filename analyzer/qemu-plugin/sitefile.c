@@ -379,7 +379,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 	}
 
 	/* one marker per address, with every role it has */
-	qsort(sf->markers, sf->nmarkers, sizeof(*sf->markers), cmp_marker);
+	if (sf->nmarkers)
+		qsort(sf->markers, sf->nmarkers, sizeof(*sf->markers), cmp_marker);
 	size_t out = 0;
 	for (size_t i = 0; i < sf->nmarkers; i++) {
 		struct marker *m = &sf->markers[i], *o = out ? &sf->markers[out - 1] : NULL;
@@ -413,9 +414,9 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 		sf->markers[out++] = *m;
 	}
 	sf->nmarkers = out;
-	qsort(sf->funcs, sf->nfuncs, sizeof(*sf->funcs), cmp_func);
 	if (!sf->nfuncs)
 		return fail(err, errlen, path, ln, "no func lines");
+	qsort(sf->funcs, sf->nfuncs, sizeof(*sf->funcs), cmp_func);
 	return 0;
 bad:
 	free(line);
