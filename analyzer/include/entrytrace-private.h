@@ -530,10 +530,37 @@ struct et_mix_insn {
 struct et_mix_at {
 	int name, account, insn;
 	uint64_t n;
+	uint64_t m[8];		/* version 3: its cat line (ET_MET_*), else zeros */
 };
 size_t et_mix_insns(const struct et_mix *m, const struct et_mix_insn **insns);
 size_t et_mix_ats(const struct et_mix *m, const struct et_mix_at **at);
 bool et_mix_annotated(const struct et_mix *m);	/* src lines: entrytrace annotate ran */
+
+/*
+ * Version 3: the timing model (the plugin's model=FILE,
+ * Documentation/cycles-model.md).  Its metrics, in the order of the cstat,
+ * ctotal and cat lines: modelled cycles at the parameters' low end, middle
+ * and high end, and misses in L1I, L1D, L2, L3 and the data TLB.
+ */
+enum {
+	ET_MET_CYC_LO, ET_MET_CYC, ET_MET_CYC_HI, ET_MET_L1I, ET_MET_L1D, ET_MET_L2, ET_MET_L3,
+	ET_MET_TLB, ET_NR_MET,
+};
+extern const char *const et_met_names[ET_NR_MET];
+struct et_mix_cstat {
+	int name, account;
+	uint64_t n;		/* the syscalls of its stat line */
+	uint64_t m[ET_NR_MET];	/* sums over them */
+};
+bool et_mix_has_model(const struct et_mix *m);
+const char *et_mix_model(const struct et_mix *m);	/* the CPU's name, NULL: no model */
+const char *et_mix_model_hash(const struct et_mix *m);	/* of its parameter file */
+/* a parameter at a point (0 low end, 1 middle, 2 high end); false if the file has none */
+bool et_mix_model_param(const struct et_mix *m, const char *key, int point, double *v);
+const struct et_mix_cstat *et_mix_cstat(const struct et_mix *m, const char *name,
+					const char *account);
+/* everything a name ran (ctotal; "*": every name), NULL if not in the file */
+const uint64_t *et_mix_ctotal(const struct et_mix *m, const char *name);
 
 /*
  * Annotate: name the kernel of plugin output (its release, from the
@@ -584,6 +611,7 @@ struct et_where {
 	uint64_t addr;		/* its first instruction */
 	char where[128];	/* and that as FUNC+OFF */
 	double insns;
+	double m[8];		/* version 3: the timing model's ET_MET_* per syscall */
 	struct {
 		const char *kind;	/* et_mix_name() of the file */
 		double n;

@@ -22,7 +22,8 @@
 
 #include "entrytrace-local.h"
 
-#define MIX_MAGIC "entrytrace-mix "	/* then the version: 1 or 2 */
+#define MIX_MAGIC "entrytrace-mix "	/* then the version: 1, 2 or 3 */
+#define MIX_VERSION_MAX 3
 
 struct mix_sample {
 	uint32_t seq;
@@ -41,6 +42,10 @@ enum {
 
 static const char *const mix_flag_names[] = {
 	"irq", "switched", "desync", "unfinished", "anomaly", "gapirq",
+};
+
+const char *const et_met_names[ET_NR_MET] = {
+	"cyc_lo", "cyc", "cyc_hi", "l1i", "l1d", "l2", "l3", "tlb",
 };
 
 struct et_mix {
@@ -76,6 +81,14 @@ struct et_mix {
 	size_t nr_kinds, cap_kinds, cap_kclass;
 	struct mix_sample *samples;
 	size_t nr_samples, cap_samples;
+	/* version 3: the timing model */
+	char *model, *model_hash;
+	struct { int key; double v[3]; } *params;
+	size_t nr_params, cap_params;
+	struct et_mix_cstat *cstats;
+	size_t nr_cstats, cap_cstats;
+	struct { int name; uint64_t m[ET_NR_MET]; } *ctotals;
+	size_t nr_ctotals, cap_ctotals;
 	uint64_t set_apart[ET_ARRAY_SIZE(mix_flag_names)];
 	uint64_t kept, unnamed, not_syscall;
 };
@@ -155,7 +168,7 @@ bool et_mix_probe(const char *path)
 	if (!f)
 		return false;
 	yes = gzgets(f, line, sizeof(line)) && !strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
-	      (line[strlen(MIX_MAGIC)] == '1' || line[strlen(MIX_MAGIC)] == '2') &&
+	      line[strlen(MIX_MAGIC)] >= '1' && line[strlen(MIX_MAGIC)] <= '0' + MIX_VERSION_MAX &&
 	      (line[strlen(MIX_MAGIC) + 1] == '\n' || line[strlen(MIX_MAGIC) + 1] == '\0');
 	gzclose(f);
 	return yes;
@@ -418,6 +431,7 @@ static int parse_line(struct et_mix *m, char *line)
 		if (n != 5 || parse_u64(tok[3], &v[0]) || parse_u64(tok[4], &v[1]) ||
 		    v[0] >= m->nr_insns || !v[1])
 			return -1;
+		memset(&a, 0, sizeof(a));
 		a.name = intern(m, tok[1]);
 		a.account = intern(m, tok[2]);
 		a.insn = (int)v[0];
@@ -458,6 +472,70 @@ static int parse_line(struct et_mix *m, char *line)
 		m->funcs_top = (int)v[0];
 		return 0;
 	}
+	/* version 3: the timing model (Documentation/cycles-model.md, "The .mix lines") */
+	if (m->version >= 3 && (IS("cstat") || IS("cat") || IS("ctotal"))) {
+		uint64_t mv[ET_NR_MET];
+		int first = IS("ctotal") ? 2 : 4;
+
+		if (n != first + ET_NR_MET)
+			return -1;
+		for (int i = 0; i < ET_NR_MET; i++)
+			if (parse_u64(tok[first + i], &mv[i]))
+				return -1;
+		if (IS("ctotal")) {
+			int nm = intern(m, tok[1]);
+
+			if (nm < 0 || et_grow((void **)&m->ctotals, &m->cap_ctotals, m->nr_ctotals + 1,
+					      sizeof(*m->ctotals)))
+				return -1;
+			m->ctotals[m->nr_ctotals].name = nm;
+			memcpy(m->ctotals[m->nr_ctotals++].m, mv, sizeof(mv));
+			return 0;
+		}
+		if (parse_u64(tok[3], &v[0]))
+			return -1;
+		if (IS("cstat")) {
+			struct et_mix_cstat c = { .name = intern(m, tok[1]), .account = intern(m, tok[2]),
+						  .n = v[0] };
+
+			memcpy(c.m, mv, sizeof(mv));
+			if (c.name < 0 || c.account < 0 ||
+			    et_grow((void **)&m->cstats, &m->cap_cstats, m->nr_cstats + 1, sizeof(c)))
+				return -1;
+			m->cstats[m->nr_cstats++] = c;
+			return 0;
+		}
+		/* cat: the at line just before it, in cycles and misses */
+		if (!m->nr_ats || m->ats[m->nr_ats - 1].insn != (int)v[0] ||
+		    strcmp(m->names[m->ats[m->nr_ats - 1].name], tok[1]) ||
+		    strcmp(m->names[m->ats[m->nr_ats - 1].account], tok[2]))
+			return -1;
+		memcpy(m->ats[m->nr_ats - 1].m, mv, sizeof(mv));
+		return 0;
+	}
+	if (m->version >= 3 && IS("model")) {
+		if (n != 3)
+			return -1;
+		return xstrdup(&m->model, tok[1]) && xstrdup(&m->model_hash, tok[2]) ? 0 : -1;
+	}
+	if (m->version >= 3 && IS("model_param")) {
+		char *end;
+		int key;
+
+		if (n != 5 || (key = intern(m, tok[1])) < 0 ||
+		    et_grow((void **)&m->params, &m->cap_params, m->nr_params + 1, sizeof(*m->params)))
+			return -1;
+		m->params[m->nr_params].key = key;
+		for (int i = 0; i < 3; i++) {
+			m->params[m->nr_params].v[i] = strtod(tok[2 + i], &end);
+			if (*end || end == tok[2 + i] || !isfinite(m->params[m->nr_params].v[i]))
+				return -1;
+		}
+		m->nr_params++;
+		return 0;
+	}
+	if (m->version >= 3 && IS("model_drain"))
+		return 0;
 	/* lines the analyzer has no use for, but knows */
 	if (IS("account") || IS("markers") || IS("unarmed") || IS("detail") ||
 	    IS("disas_diff") || IS("qemu_api"))
@@ -535,6 +613,11 @@ void et_mix_free(struct et_mix *m)
 	free(m->kind_names);
 	free(m->kind_class);
 	free(m->samples);
+	free(m->model);
+	free(m->model_hash);
+	free(m->params);
+	free(m->cstats);
+	free(m->ctotals);
 	free(m->counts);
 	free(m->stats);
 	free(m->sums);
@@ -603,14 +686,15 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (lineno == 1) {
-			if (!strcmp(line, MIX_MAGIC "1")) {
-				m->version = 1;
-			} else if (!strcmp(line, MIX_MAGIC "2")) {
-				m->version = 2;
+			if (!strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
+			    line[strlen(MIX_MAGIC)] >= '1' &&
+			    line[strlen(MIX_MAGIC)] <= '0' + MIX_VERSION_MAX &&
+			    !line[strlen(MIX_MAGIC) + 1]) {
+				m->version = line[strlen(MIX_MAGIC)] - '0';
 			} else {
 				*err = ET_ERR_FORMAT;
-				snprintf(errbuf, errlen, "%s: not an entrytrace-mix file (version 1 or 2)",
-					 path);
+				snprintf(errbuf, errlen, "%s: not an entrytrace-mix file (version 1 to %d)",
+					 path, MIX_VERSION_MAX);
 				goto fail;
 			}
 			continue;
@@ -866,4 +950,39 @@ size_t et_mix_ats(const struct et_mix *m, const struct et_mix_at **at)
 {
 	*at = m->ats;
 	return m->nr_ats;
+}
+
+/* ------------------------------------------------------------------ */
+/* Version 3: the timing model                                         */
+
+bool et_mix_has_model(const struct et_mix *m) { return m->model != NULL; }
+const char *et_mix_model(const struct et_mix *m) { return m->model; }
+const char *et_mix_model_hash(const struct et_mix *m) { return m->model_hash; }
+
+bool et_mix_model_param(const struct et_mix *m, const char *key, int point, double *v)
+{
+	for (size_t i = 0; i < m->nr_params; i++)
+		if (!strcmp(m->names[m->params[i].key], key) && point >= 0 && point < 3) {
+			*v = m->params[i].v[point];
+			return true;
+		}
+	return false;
+}
+
+const struct et_mix_cstat *et_mix_cstat(const struct et_mix *m, const char *name,
+					const char *account)
+{
+	for (size_t i = 0; i < m->nr_cstats; i++)
+		if (!strcmp(m->names[m->cstats[i].name], name) &&
+		    !strcmp(m->names[m->cstats[i].account], account))
+			return &m->cstats[i];
+	return NULL;
+}
+
+const uint64_t *et_mix_ctotal(const struct et_mix *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_ctotals; i++)
+		if (!strcmp(m->names[m->ctotals[i].name], name))
+			return m->ctotals[i].m;
+	return NULL;
 }

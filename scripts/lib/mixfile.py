@@ -13,6 +13,15 @@ instruction the tables counted), "at NAME ACCOUNT ID COUNT" (how often it
 ran there, over every call), and, once `entrytrace annotate` has read the
 vmlinux, "src ID FILE:LINE [FUNC@FILE:LINE]..." (its line, then the
 functions inlined at it, innermost first).
+
+Version 3 is version 2 with the timing model's lines (the plugin's
+model=FILE; Documentation/cycles-model.md, "The .mix lines"): "model CPU
+HASH", "model_param KEY LOW MID HIGH", "model_drain KIND...", "cstat NAME
+ACCOUNT N CYC_LO CYC CYC_HI L1I L1D L2 L3 TLB" (sums over a stat line's N
+syscalls), "ctotal NAME ..." (all the name ran), "cat NAME ACCOUNT ID ..."
+(the at line before it, in cycles and misses) and, on sample lines,
+cyc_lo= cyc= cyc_hi= (the whole syscall) and ucyc_lo= ucyc= ucyc_hi= (the
+user gap before it).
 """
 import gzip
 import zlib
@@ -20,6 +29,10 @@ import zlib
 
 class MixError(Exception):
     pass
+
+
+# the timing model's columns (cstat, ctotal, cat lines), in order
+MET = ('cyc_lo', 'cyc', 'cyc_hi', 'l1i', 'l1d', 'l2', 'l3', 'tlb')
 
 
 def read_lines(path):
@@ -44,8 +57,8 @@ def read_lines(path):
         version = 1
         if lines[-1] != 'end':
             raise MixError(f'{path}: no "end" line: truncated (QEMU killed before its exit?)')
-    elif first == 'entrytrace-mix 2':
-        version = 2
+    elif first in ('entrytrace-mix 2', 'entrytrace-mix 3'):
+        version = int(first.split()[1])
         t = lines[-1].split()
         if not t or t[0] != 'end':
             raise MixError(f'{path}: no "end" line: truncated (QEMU killed before its exit?)')
@@ -88,6 +101,9 @@ class Mix:
         self.kinds, self.classes, self.funcs, self.mismatch, self.markers = [], [], [], [], {}
         self.setapart, self.insn, self.at, self.src = {}, {}, [], {}
         self.parent = {}
+        # the timing model (version 3): parameters, per stat line, per name, per at line
+        self.model, self.model_param, self.model_drain = None, {}, []
+        self.cstat, self.ctotal, self.cat = {}, {}, {}
         for n, line in enumerate(lines[1:-1], 2):
             t = line.split()
             if not t:
@@ -137,6 +153,18 @@ class Mix:
             self.at.append((t[1], t[2], int(t[3]), int(t[4])))
         elif k == 'src':
             self.src[int(t[1])] = t[2:]
+        elif k == 'model':
+            self.model = dict(cpu=t[1], hash=t[2])
+        elif k == 'model_param':
+            self.model_param[t[1]] = tuple(float(x) for x in t[2:5])
+        elif k == 'model_drain':
+            self.model_drain = [] if t[1:] == ['-'] else t[1:]
+        elif k == 'cstat':
+            self.cstat[(t[1], t[2])] = dict(n=int(t[3]), **dict(zip(MET, map(int, t[4:12]))))
+        elif k == 'ctotal':
+            self.ctotal[t[1]] = dict(zip(MET, map(int, t[2:10])))
+        elif k == 'cat':
+            self.cat[(t[1], t[2], int(t[3]))] = dict(zip(MET, map(int, t[4:12])))
         elif k == 'unarmed':
             self.mismatch.append(line)
         elif k == 'markers':
