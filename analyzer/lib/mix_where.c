@@ -132,6 +132,8 @@ ssize_t et_mix_where(const struct et_mix *m, const char *name, const char *accou
 			n++;
 		}
 		w[j].insns += (double)at[i].n / whole->n;
+		for (int k = 0; k < ET_NR_MET; k++)
+			w[j].m[k] += (double)at[i].m[k] / whole->n;
 		add_line(&w[j], cur.place.line);
 		if (in->addr < w[j].addr) {
 			w[j].addr = in->addr;

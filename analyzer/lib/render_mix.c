@@ -110,6 +110,19 @@ void et_text_mix_file(const struct et_report_file *f, FILE *out)
 	else
 		fprintf(out, "unit:        guest instructions, counted by the plugin with every "
 			"entry_stage event off (no stamp cost in them)\n");
+	if (et_mix_has_model(m)) {
+		double g[3];
+
+		fprintf(out, "model:       modelled cycles and misses beside the instructions: the "
+			"timing model of CPU %s (parameters %s), each figure at the parameters' middle "
+			"with their low..high end (Documentation/cycles-model.md)", et_mix_model(m),
+			et_mix_model_hash(m));
+		if (et_mix_model_param(m, "clock.ghz", 0, &g[0]) &&
+		    et_mix_model_param(m, "clock.ghz", 1, &g[1]) &&
+		    et_mix_model_param(m, "clock.ghz", 2, &g[2]))
+			fprintf(out, "; clock %g GHz (%g..%g)", g[1], g[0], g[2]);
+		fprintf(out, "\n");
+	}
 	if (!et_mix_complete(m))
 		fprintf(out, "DAMAGED:     no \"end\" line: QEMU did not finish the file; "
 			"its tables are missing\n");
@@ -210,6 +223,59 @@ static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FI
 	}
 }
 
+/*
+ * The timing model's time of a figure: ns (low..high) from cycles at the
+ * clock's middle and ends (the fewest cycles at the fastest clock).
+ */
+static bool model_ns(const struct et_mix *m, const double cyc[3], double ns[3])
+{
+	double g[3];
+
+	for (int p = 0; p < 3; p++)
+		if (!et_mix_model_param(m, "clock.ghz", p, &g[p]) || g[p] <= 0)
+			return false;
+	ns[0] = cyc[0] / g[2];
+	ns[1] = cyc[1] / g[1];
+	ns[2] = cyc[2] / g[0];
+	return true;
+}
+
+/* version 3: per syscall and stage, the modelled cycles and misses per call */
+static void text_model_one(const struct et_report *rep, const struct et_mix *m, FILE *out)
+{
+	const struct et_mix_stat *st;
+	size_t n = et_mix_stats(m, &st);
+	int last = -1;
+
+	fprintf(out, "\nmodelled cycles: %s (per call; CPU %s: the parameters' middle (low..high); "
+		"misses per call; ns at the file's clock)\n", et_mix_path(m), et_mix_model(m));
+	fprintf(out, "%-16s %-18s %8s %10s %10s %-21s %6s %7s %7s %7s %7s %7s %-19s\n", "syscall",
+		"stage", "calls", "insns", "cycles", "(low..high)", "cpi", "l1i", "l1d", "l2", "l3",
+		"tlb", "ns (low..high)");
+	for (size_t i = 0; i < n; i++) {
+		const struct et_mix_cstat *c = et_mix_cstat(m, et_mix_name(m, st[i].name),
+							   et_mix_name(m, st[i].account));
+		double cyc[3], ns[3], k;
+		char rb[48], nb[48] = "";
+
+		if (!c || !c->n || !row_wanted(rep->filter, rep->names, m, &st[i], rep->stats, NULL))
+			continue;
+		k = (double)c->n;
+		for (int p = 0; p < 3; p++)
+			cyc[p] = c->m[ET_MET_CYC_LO + p] / k;
+		snprintf(rb, sizeof(rb), "(%.1f..%.1f)", cyc[0], cyc[2]);
+		if (model_ns(m, cyc, ns))
+			snprintf(nb, sizeof(nb), "%.1f (%.1f..%.1f)", ns[1], ns[0], ns[2]);
+		fprintf(out, "%-16s %-18s %8" PRIu64 " %10.1f %10.1f %-21s %6.2f %7.2f %7.2f %7.2f %7.2f "
+			"%7.2f %s\n", st[i].name != last ? et_mix_name(m, st[i].name) : "",
+			et_mix_name(m, st[i].account), c->n, st[i].n ? (double)st[i].sum / st[i].n : 0,
+			cyc[1], rb, st[i].sum ? c->m[ET_MET_CYC] / (double)st[i].sum : 0,
+			c->m[ET_MET_L1I] / k, c->m[ET_MET_L1D] / k, c->m[ET_MET_L2] / k,
+			c->m[ET_MET_L3] / k, c->m[ET_MET_TLB] / k, nb);
+		last = st[i].name;
+	}
+}
+
 void et_text_mix(const struct et_report *rep, FILE *out)
 {
 	for (int i = 0; i < rep->nr_files; i++) {
@@ -221,6 +287,8 @@ void et_text_mix(const struct et_report *rep, FILE *out)
 		if (!m)
 			continue;
 		text_mix_one(rep, m, out);
+		if (et_mix_has_model(m))
+			text_model_one(rep, m, out);
 		if (!rep->where)
 			continue;
 		n = et_mix_stats(m, &st);
@@ -271,7 +339,19 @@ static void json_row(FILE *out, const struct et_mix *m, const struct et_mix_stat
 	json_sums(out, m, st, s, n, true);
 	fprintf(out, "}, \"kinds\": {");
 	json_sums(out, m, st, s, n, false);
-	fprintf(out, "}, \"functions\": [");
+	fprintf(out, "}");
+	/* version 3: the timing model's sums over the same calls */
+	{
+		const struct et_mix_cstat *c = et_mix_cstat(m, r.name, r.account);
+
+		if (c) {
+			fprintf(out, ", \"model\": {\"calls\": %" PRIu64, c->n);
+			for (int k = 0; k < ET_NR_MET; k++)
+				fprintf(out, ", \"%s\": %" PRIu64, et_met_names[k], c->m[k]);
+			fprintf(out, "}");
+		}
+	}
+	fprintf(out, ", \"functions\": [");
 	first = true;
 	n = et_mix_funcs(m, &s);
 	for (size_t i = 0; i < n; i++)
@@ -305,7 +385,14 @@ void et_json_mix_key(const struct et_report_file *files, int nr_files, const cha
 		et_json_str(out, et_mix_release(m));
 		fprintf(out, ", \"build_id\": ");
 		et_json_str(out, et_mix_build_id(m));
-		fprintf(out, ", \"complete\": %s, \"rows\": [", et_mix_complete(m) ? "true" : "false");
+		fprintf(out, ", \"complete\": %s", et_mix_complete(m) ? "true" : "false");
+		if (et_mix_has_model(m)) {
+			fprintf(out, ", \"model\": ");
+			et_json_str(out, et_mix_model(m));
+			fprintf(out, ", \"model_hash\": ");
+			et_json_str(out, et_mix_model_hash(m));
+		}
+		fprintf(out, ", \"rows\": [");
 		for (size_t j = 0; j < n; j++) {
 			fprintf(out, "%s\n      ", j ? "," : "");
 			json_row(out, m, &st[j]);
@@ -514,6 +601,175 @@ static void text_func_diff(const struct et_mix *ma, const struct et_mix *mb,
 	}
 }
 
+/* Were both files modelled with the same parameter file? */
+static bool same_model(const struct et_mix *a, const struct et_mix *b)
+{
+	return !strcmp(et_mix_model(a), et_mix_model(b)) &&
+	       !strcmp(et_mix_model_hash(a), et_mix_model_hash(b));
+}
+
+/* a cstat's figure per call, 0 without it */
+static double cper(const struct et_mix_cstat *c, int k)
+{
+	return c && c->n ? (double)c->m[k] / c->n : 0;
+}
+
+/*
+ * Version 3 on both sides: per syscall and stage the modelled cycles per
+ * call, base -> test, the change at the parameters' middle and its low..high
+ * (each end the same end on both sides), beside the instructions' change,
+ * and the misses' changes.
+ */
+static void text_model_diff(const struct et_mix *ma, const struct et_mix *mb,
+			    const struct et_filter *filter, const struct et_trace *names,
+			    const struct et_diff *df, bool all, FILE *out)
+{
+	const struct et_mix_stat *sa;
+	size_t na = et_mix_stats(ma, &sa), same = 0;
+	const char *last = "";
+
+	if (!et_mix_has_model(ma) && !et_mix_has_model(mb))
+		return;
+	if (!et_mix_has_model(ma) || !et_mix_has_model(mb)) {
+		fprintf(out, "\nmodelled cycles: only the %s has them (%s): nothing to compare\n",
+			et_mix_has_model(ma) ? "base" : "test",
+			et_mix_has_model(ma) ? et_mix_path(ma) : et_mix_path(mb));
+		return;
+	}
+	if (!same_model(ma, mb)) {
+		fprintf(out, "\nmodelled cycles: not compared: the base was modelled as CPU %s "
+			"(parameters %s), the test as %s (%s)\n", et_mix_model(ma),
+			et_mix_model_hash(ma), et_mix_model(mb), et_mix_model_hash(mb));
+		return;
+	}
+	fprintf(out, "\nmodelled cycles, base -> test (per call; CPU %s; delta at the parameters' "
+		"middle, (low..high): the same end on both sides; misses: test minus base)\n",
+		et_mix_model(ma));
+	fprintf(out, "%-16s %-18s %10s %10s %9s %-19s %9s %8s %8s %8s %8s %8s\n", "syscall", "stage",
+		"base", "test", "delta", "(low..high)", "insns", "l1i", "l1d", "l2", "l3", "tlb");
+	for (size_t i = 0; i < na; i++) {
+		const char *name = et_mix_name(ma, sa[i].name), *acc = et_mix_name(ma, sa[i].account);
+		const struct et_mix_stat *b = et_mix_stat(mb, name, acc);
+		const struct et_mix_cstat *ca = et_mix_cstat(ma, name, acc), *cb = et_mix_cstat(mb, name, acc);
+		double d[3], di;
+		char rb[48];
+
+		if (!b || !ca || !cb || !row_wanted(filter, names, ma, &sa[i], NULL, df))
+			continue;
+		for (int p = 0; p < 3; p++)
+			d[p] = cper(cb, ET_MET_CYC_LO + p) - cper(ca, ET_MET_CYC_LO + p);
+		di = (b->n ? (double)b->sum / b->n : 0) - (sa[i].n ? (double)sa[i].sum / sa[i].n : 0);
+		if (!all && fabs(d[1]) < 0.05 && fabs(di) < 0.05) {
+			same++;
+			continue;
+		}
+		snprintf(rb, sizeof(rb), "(%+.1f..%+.1f)", fmin(d[0], d[2]), fmax(d[0], d[2]));
+		fprintf(out, "%-16s %-18s %10.1f %10.1f %+9.1f %-19s %+9.1f", strcmp(name, last) ? name : "",
+			acc, cper(ca, ET_MET_CYC), cper(cb, ET_MET_CYC), d[1], rb, di);
+		for (int k = ET_MET_L1I; k <= ET_MET_TLB; k++)
+			fprintf(out, " %+8.2f", cper(cb, k) - cper(ca, k));
+		fprintf(out, "\n");
+		last = name;
+	}
+	if (same)
+		fprintf(out, "(%zu rows with the same cycles and instructions on both sides not shown; "
+			"--all shows them)\n", same);
+}
+
+/* version 3: a syscall's whole cycles per function per call, from its cat lines */
+struct fcyc {
+	const char *fn;
+	double v[2][ET_NR_MET];
+};
+
+static size_t func_cycles(const struct et_mix *m, int side, const char *name, struct fcyc **fv,
+			  size_t nf, size_t *cap)
+{
+	const struct et_mix_stat *whole = et_mix_stat(m, name, "whole");
+	const struct et_mix_at *at;
+	const struct et_mix_insn *insns;
+	size_t na = et_mix_ats(m, &at);
+
+	et_mix_insns(m, &insns);
+	if (!whole || !whole->n)
+		return nf;
+	for (size_t i = 0; i < na; i++) {
+		const char *w, *acc = et_mix_name(m, at[i].account);
+		char fn[160];
+		size_t j;
+
+		if (strcmp(et_mix_name(m, at[i].name), name) || strcmp(acc, "whole"))
+			continue;
+		w = et_mix_name(m, insns[at[i].insn].where);
+		snprintf(fn, sizeof(fn), "%.*s", (int)strcspn(w, "+"), w);
+		for (j = 0; j < nf && strcmp((*fv)[j].fn, fn); j++)
+			;
+		if (j == nf) {
+			if (et_grow((void **)fv, cap, nf + 1, sizeof(**fv)))
+				return nf;
+			memset(&(*fv)[nf], 0, sizeof(**fv));
+			/* the name as the file interns it: the where's prefix is no name of its own */
+			(*fv)[nf].fn = strdup(fn);
+			nf++;
+		}
+		for (int k = 0; k < ET_NR_MET; k++)
+			(*fv)[j].v[side][k] += (double)at[i].m[k] / whole->n;
+	}
+	return nf;
+}
+
+static int cmp_fcyc(const void *x, const void *y)
+{
+	const struct fcyc *a = x, *b = y;
+	double da = fabs(a->v[1][ET_MET_CYC] - a->v[0][ET_MET_CYC]);
+	double db = fabs(b->v[1][ET_MET_CYC] - b->v[0][ET_MET_CYC]);
+
+	return da < db ? 1 : da > db ? -1 : strcmp(a->fn, b->fn);
+}
+
+/* Where the modelled cycles moved, by function (every function that ran on either side). */
+static void text_func_cycles_diff(const struct et_mix *ma, const struct et_mix *mb,
+				  const struct et_filter *filter, const struct et_trace *names,
+				  const struct et_diff *df, bool all, FILE *out)
+{
+	const struct et_mix_stat *sa;
+	size_t na = et_mix_stats(ma, &sa);
+	bool header = false;
+
+	for (size_t i = 0; i < na; i++) {
+		const char *name = et_mix_name(ma, sa[i].name);
+		struct fcyc *fv = NULL;
+		size_t nf = 0, cap = 0;
+
+		if (strcmp(et_mix_name(ma, sa[i].account), "whole") || !et_mix_stat(mb, name, "whole") ||
+		    !row_wanted(filter, names, ma, &sa[i], NULL, df))
+			continue;
+		nf = func_cycles(ma, 0, name, &fv, nf, &cap);
+		nf = func_cycles(mb, 1, name, &fv, nf, &cap);
+		qsort(fv, nf, sizeof(*fv), cmp_fcyc);
+		if (nf && !header) {
+			fprintf(out, "\nfunctions by modelled cycles, base -> test (whole syscall, cycles "
+				"per call at the parameters' middle; misses: test minus base)\n");
+			fprintf(out, "%-16s %-44s %10s %10s %9s %8s %8s %8s\n", "syscall", "function",
+				"base", "test", "delta", "l1i", "l1d", "l2");
+			header = true;
+		}
+		for (size_t j = 0, shown = 0; j < nf && (all || j < 12); j++) {
+			const double *a = fv[j].v[0], *b = fv[j].v[1];
+
+			if (fabs(b[ET_MET_CYC] - a[ET_MET_CYC]) < 0.05)
+				continue;
+			fprintf(out, "%-16s %-44s %10.1f %10.1f %+9.1f %+8.2f %+8.2f %+8.2f\n",
+				shown++ ? "" : name, fv[j].fn, a[ET_MET_CYC], b[ET_MET_CYC],
+				b[ET_MET_CYC] - a[ET_MET_CYC], b[ET_MET_L1I] - a[ET_MET_L1I],
+				b[ET_MET_L1D] - a[ET_MET_L1D], b[ET_MET_L2] - a[ET_MET_L2]);
+		}
+		for (size_t j = 0; j < nf; j++)
+			free((char *)fv[j].fn);
+		free(fv);
+	}
+}
+
 /*
  * Rows in the base's order, then the test's rows the base lacks; a row
  * whose count moved nowhere is left out unless all.
@@ -587,7 +843,10 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			same);
 	if (!shown && !same)
 		fprintf(out, "(no rows: the files have no aggregated tables)\n");
+	text_model_diff(ma, mb, filter, names, df, all, out);
 	text_func_diff(ma, mb, filter, names, df, all, out);
+	if (et_mix_has_model(ma) && et_mix_has_model(mb) && same_model(ma, mb))
+		text_func_cycles_diff(ma, mb, filter, names, df, all, out);
 	{
 		const char **wn = NULL;
 		size_t nw = et_mix_diff_names(ma, filter, names, df, &wn);

@@ -191,6 +191,58 @@ static bool has_insns(const struct et_mix *m)
 	return et_mix_insns(m, &in) > 0;
 }
 
+static double wm(const struct et_where *w, int k)
+{
+	return w ? w->m[k] : 0;
+}
+
+static int cmp_cycles(const void *x, const void *y)
+{
+	const struct wrow *a = x, *b = y;
+	double da = fabs(wm(a->b, ET_MET_CYC) - wm(a->a, ET_MET_CYC));
+	double db = fabs(wm(b->b, ET_MET_CYC) - wm(b->a, ET_MET_CYC));
+
+	return da < db ? 1 : da > db ? -1 : 0;
+}
+
+/*
+ * --where on two modelled files: the places whose modelled cycles moved
+ * most, with the change at the parameters' low..high end, the
+ * instructions' change and the misses' (a miss change names the line that
+ * took it; scripts/host/struct-layout names the fields on that line's data)
+ */
+static void text_cycles_rows(struct wrow *rows, size_t nr, const char *name, int n, FILE *out)
+{
+	char pb[512], rb[48];
+	int k = 0;
+
+	qsort(rows, nr, sizeof(*rows), cmp_cycles);
+	fprintf(out, "\n%s: the %d places whose modelled cycles moved most, base -> test (per "
+		"syscall; delta at the parameters' middle (low..high); misses: test minus base)\n",
+		name, n);
+	fprintf(out, "%-18s %8s %8s %8s %-17s %7s %6s %6s %6s  %-13s %s\n", "stage", "base", "test",
+		"delta", "(low..high)", "insns", "l1i", "l1d", "l2", "code", "place");
+	for (size_t j = 0; j < nr && k < n; j++) {
+		const struct et_where *w = shown(&rows[j]);
+		double d[3];
+
+		for (int p = 0; p < 3; p++)
+			d[p] = wm(rows[j].b, ET_MET_CYC_LO + p) - wm(rows[j].a, ET_MET_CYC_LO + p);
+		if (fabs(d[1]) < 0.05)
+			break;
+		snprintf(rb, sizeof(rb), "(%+.1f..%+.1f)", fmin(d[0], d[2]), fmax(d[0], d[2]));
+		fprintf(out, "%-18s %8.1f %8.1f %+8.1f %-17s %+7.1f %+6.2f %+6.2f %+6.2f  %-13s %s\n",
+			rows[j].account, wm(rows[j].a, ET_MET_CYC), wm(rows[j].b, ET_MET_CYC), d[1], rb,
+			rows[j].d_insns, wm(rows[j].b, ET_MET_L1I) - wm(rows[j].a, ET_MET_L1I),
+			wm(rows[j].b, ET_MET_L1D) - wm(rows[j].a, ET_MET_L1D),
+			wm(rows[j].b, ET_MET_L2) - wm(rows[j].a, ET_MET_L2), et_code_name(w->place.code),
+			place_str(w, pb, sizeof(pb)));
+		k++;
+	}
+	if (!k)
+		fprintf(out, "(no place's modelled cycles moved)\n");
+}
+
 void et_text_where_diff(const struct et_mix *ma, const struct et_mix *mb, const char *const *names,
 			size_t nr_names, int insn_rows, FILE *out)
 {
@@ -281,6 +333,10 @@ void et_text_where_diff(const struct et_mix *ma, const struct et_mix *mb, const 
 				k++;
 			}
 		}
+		if (insn_rows > 0 && et_mix_has_model(ma) && et_mix_has_model(mb) &&
+		    !strcmp(et_mix_model(ma), et_mix_model(mb)) &&
+		    !strcmp(et_mix_model_hash(ma), et_mix_model_hash(mb)))
+			text_cycles_rows(rows, nr, names[i], insn_rows, out);
 		free(rows);
 		free_sides(sides, ns);
 	}
@@ -292,7 +348,14 @@ static void json_side(FILE *out, const struct et_mix *m, const struct et_where *
 		fprintf(out, "null");
 		return;
 	}
-	fprintf(out, "{\"insns\": %.3f, \"first\": ", w->insns);
+	fprintf(out, "{\"insns\": %.3f, ", w->insns);
+	if (et_mix_has_model(m)) {
+		fprintf(out, "\"model\": {");
+		for (int k = 0; k < ET_NR_MET; k++)
+			fprintf(out, "%s\"%s\": %.3f", k ? ", " : "", et_met_names[k], w->m[k]);
+		fprintf(out, "}, ");
+	}
+	fprintf(out, "\"first\": ");
 	et_json_str(out, w->where);
 	fprintf(out, ", \"lines\": [");
 	for (int i = 0; i < w->nr_lines; i++)
@@ -501,8 +564,12 @@ void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_n
 			names[i], et_mix_path(m), et_mix_annotated(m) ? "place: the first "
 			"instruction, the file and lines that hold it and the function inlined there" :
 			"not annotated: places are functions");
-		fprintf(out, "%-18s %8s  %-22s %-13s %s\n", "stage", "insns", "classes", "code",
-			"place");
+		if (et_mix_has_model(m))
+			fprintf(out, "%-18s %8s %8s %6s %6s  %-22s %-13s %s\n", "stage", "insns", "cycles",
+				"l1d", "l2", "classes", "code", "place");
+		else
+			fprintf(out, "%-18s %8s  %-22s %-13s %s\n", "stage", "insns", "classes", "code",
+				"place");
 		for (size_t j = 0; j < n; j++) {
 			const char *acc = et_mix_name(m, st[j].account);
 			struct et_where *w;
@@ -527,8 +594,16 @@ void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_n
 								fabs(w[k].kinds[q].n - round(w[k].kinds[q].n)) <
 								0.005 ? "%s%s %.0f" : "%s%s %.2f", len ? " " : "",
 								w[k].kinds[q].kind, w[k].kinds[q].n);
-				fprintf(out, "%-18s %8.1f  %-22s %-13s %s\n", k ? "" : acc, w[k].insns, kb,
-					et_code_name(w[k].place.code), place_str(&w[k], pb, sizeof(pb)));
+				if (et_mix_has_model(m))
+					fprintf(out, "%-18s %8.1f %8.1f %6.2f %6.2f  %-22s %-13s %s\n",
+						k ? "" : acc, w[k].insns, w[k].m[ET_MET_CYC],
+						w[k].m[ET_MET_L1D], w[k].m[ET_MET_L2], kb,
+						et_code_name(w[k].place.code),
+						place_str(&w[k], pb, sizeof(pb)));
+				else
+					fprintf(out, "%-18s %8.1f  %-22s %-13s %s\n", k ? "" : acc,
+						w[k].insns, kb, et_code_name(w[k].place.code),
+						place_str(&w[k], pb, sizeof(pb)));
 			}
 			if (nw > rows)
 				fprintf(out, "%-18s (%zd more places)\n", "", nw - rows);
