@@ -266,6 +266,99 @@ expect_eq "a tail end without the tail begin is ignored, as the kernel does, and
 	"$(grep '^count end_outside_tail ' notail.mix)" "count end_outside_tail 1"
 expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 
+# ---- the timing model off: byte for byte the plugin before it -----------------
+# The plugin of 07dac22 (the last one without the timing model, from git),
+# built as make builds it, and this one without model=: the same replays
+# give the same files, byte for byte (scripts/host/model-off-identical does
+# the same on a real guest).
+OLDPL=$TMP/old-plugin
+if git -C "$TOP" cat-file -e 07dac22 2>/dev/null; then
+	mkdir -p "$OLDPL/b"
+	git -C "$TOP" archive 07dac22 analyzer/qemu-plugin kernel/src/include/linux/entry_stage_types.h \
+		scripts/lib/siteabi.py | tar -x -C "$OLDPL"
+	(cd "$OLDPL" && scripts/lib/siteabi.py --header kernel/src/include/linux/entry_stage_types.h c \
+		>b/site-abi.h && ${CC:-cc} -std=gnu11 -fPIC -fvisibility=hidden -O2 -iquote b -shared \
+		-o b/old.so analyzer/qemu-plugin/*.c) >old.log 2>&1
+	nsame=0 ndiff=0
+	for st in replay other jmp notail; do
+		for args in "" "calls=__x64_sys_getppid" "armed=ok" "samples=none" "topk=1"; do
+			"$FQ" --replay $st.txt "$OLDPL/b/old.so" sites=t.sites out=old-$st.mix $args >/dev/null 2>&1
+			"$FQ" --replay $st.txt "$PL" sites=t.sites out=new-$st.mix $args >/dev/null 2>&1
+			if [ -s old-$st.mix ] && cmp -s old-$st.mix new-$st.mix; then
+				nsame=$((nsame + 1))
+			else
+				ndiff=$((ndiff + 1))
+			fi
+		done
+	done
+	expect_eq "model off: 20 replays write the same bytes as the plugin of 07dac22" "$nsame of $((nsame + ndiff))" "20 of 20"
+else
+	_fail "model off: commit 07dac22 (the plugin before the timing model) is not in this clone's history"
+fi
+
+# ---- the timing model (model=FILE): a stream worked by hand ----------------------
+# Every instruction 1 cycle (0.5..2), an L1D of one set of two 64-byte
+# lines, no L2, memory at 100 cycles (50..200), loads exposing all of it,
+# no fetch cost, a store queue of 2 with one miss in flight, mfence 10 and
+# a drain.  Documentation/cycles-model.md has the rules applied here.
+cat >t.params <<'PAR'
+# the model test's CPU
+cpu test
+target x86_64
+clock.ghz 1 cite test
+cpi.base 1 0.5 2 guess test
+l1i.size 256 cite test
+l1i.ways 2 cite test
+l1i.line 64 cite test
+l1d.size 128 cite test
+l1d.ways 2 cite test
+l1d.line 64 cite test
+l2.size 0 omit test
+l3.size 0 omit test
+lat.l1d 2 cite test
+lat.mem 100 50 200 guess test
+load.exposed 1 cite test
+miss.exposed 1 cite test
+ifetch.exposed 0 omit test
+tlb.entries 0 omit test
+sq.entries 2 cite test
+sq.mlp 1 cite test
+sq.hit 1 cite test
+kind.mfence 10 cite test
+drain mfence cite test
+PAR
+# nop; a load that misses (1 + 2 + 98 = 101; low 0.5 + 50, high 2 + 200);
+# the same line again (1 + 2); a store that misses (1: it waits in the
+# queue until 106 + 100); mfence: 1 + 10 and the drain, 206 - 117 = 89
+printf '%s\n' '400000 90' '400001 488b07 r:1000:8' '400004 488b07 r:1000:8' \
+	'400007 48890f w:2000:8' '40000a 0faef0' >model.txt
+"$FQ" --user --replay model.txt "$PL" model=t.params out=u.mix >u.out 2>u.err
+check "user mode with model=: the plugin loads and writes its file" grep -qx 'install: 0' u.out
+expect_eq "the modelled cycles, by hand: 104 (low), 206, 410 (high); 1 L1I miss, 2 L1D" \
+	"$(grep '^ctotal \* ' u.mix)" "ctotal * 104 206 410 1 2 0 0 0"
+check "a version 3 file, whole and checked" "$MC" check u.mix --user
+expect_eq "its parameters are in the file" "$(grep -c '^model_param ' u.mix)" 20
+"$FQ" --replay replay.txt "$PL" sites=t.sites out=m.mix model=t.params >/dev/null 2>&1
+strip() { grep -v -e '^model' -e '^cstat ' -e '^ctotal ' -e '^cat ' -e '^count model_' -e '^end ' \
+	-e '^entrytrace-mix ' "$1" | sed 's/ cyc_lo=.*//; s/ ucyc_lo=.*//'; }
+expect_eq "model on: every count the same as with it off (samples, stats, kinds, places)" \
+	"$(strip m.mix | md5sum)" "$(grep -v -e '^end ' -e '^entrytrace-mix ' t.mix | sed 's/ cyc_lo=.*//' | md5sum)"
+expect_eq "model on: every stage's cycles are its instructions (1 a cycle, no memory)" \
+	"$(awk '$1 == "stat" { s[$2" "$3] = $6 } $1 == "cstat" && s[$2" "$3] != $6 { bad++ }
+		$1 == "cstat" { n++ } END { print n + 0, bad + 0 }' m.mix)" "$(grep -c '^stat ' m.mix) 0"
+expect_eq "... at the low end half, at the high end twice" \
+	"$(awk '$1 == "cstat" && $3 == "whole" && $2 == "getppid" { print $5, $6, $7 }' m.mix)" "80 160 320"
+expect_eq "a sample carries its cycles" "$(grep '^sample 1 ' m.mix | grep -o 'cyc_lo=[0-9]* cyc=[0-9]* cyc_hi=[0-9]*')" \
+	"cyc_lo=30 cyc=60 cyc_hi=120"
+expect_eq "every at line has its cat line" "$(grep -c '^at ' m.mix)" "$(grep -c '^cat ' m.mix)"
+sed 's/^lat.mem 100 50 200 guess test/lat.mem 100 guess test/' t.params >bad1.params
+sed 's/^lat.l1d 2 cite test/lat.l1d 2/' t.params >bad2.params
+sed 's/^l1d.ways 2 cite test/l1d.ways 2 1 3 guess test/' t.params >bad3.params
+sed 's/^target x86_64/target ppc64/' t.params >bad4.params
+sed 's/^kind.mfence 10 cite test/kind.mfenz 10 cite test/' t.params >bad5.params
+grep -v '^lat.mem' t.params >bad6.params
+sed 's/^l1d.size 128/l1d.size 100/' t.params >bad7.params
+
 # ---- install: refuse clearly ------------------------------------------------
 refuse() {
 	local desc=$1 want=$2
@@ -306,6 +399,47 @@ refuse "calls= naming no function of the site file" "calls=nosuch: no function n
 refuse "armed= other than ok" "armed=yes: the only value is ok" "$PL" sites=t.sites out=o.mix armed=yes
 refuse "the old arg= form still parses (and is checked)" "unknown argument 'bogus'" \
 	"$PL" arg=sites=t.sites arg=out=o.mix arg=bogus
+refuse "model=: a guess without its range" "lat.mem: a guess needs its range" \
+	"$PL" sites=t.sites out=o.mix model=bad1.params
+refuse "model=: a parameter without its source" "lat.l1d: no source" \
+	"$PL" sites=t.sites out=o.mix model=bad2.params
+refuse "model=: a cache's geometry as a range" "l1d.ways: a whole number, one value" \
+	"$PL" sites=t.sites out=o.mix model=bad3.params
+refuse "model=: parameters of another target" "are for QEMU target ppc64, this QEMU emulates x86_64" \
+	"$PL" sites=t.sites out=o.mix model=bad4.params
+refuse "model=: a kind the architecture lacks" "kind.mfenz: no instruction kind mfenz" \
+	"$PL" sites=t.sites out=o.mix model=bad5.params
+refuse "model=: a required parameter missing" "no lat.mem" "$PL" sites=t.sites out=o.mix model=bad6.params
+refuse "model=: a cache that is no whole number of sets" "l1d 100 bytes, 2 ways of 64-byte lines" \
+	"$PL" sites=t.sites out=o.mix model=bad7.params
+refuse "model=: a missing parameter file" "model=nofile: No such file" "$PL" sites=t.sites out=o.mix model=nofile
+refuse "user mode without model=" "user mode runs the timing model alone" --user "$PL" out=o.mix
+refuse "user mode with a site file" "user mode has no kernel to place" --user "$PL" sites=t.sites \
+	out=o.mix model=t.params
+# every parameter file loads on its target (a fallback site file of each)
+python3 - <<'PY'
+for arch, name in (('ppc64le', 'ppc64'), ('ppc', 'ppc')):
+    body = ''.join(l + '\n' for l in ['entrytrace-sites 1', f'arch {arch}',
+                   'endian ' + ('little' if arch == 'ppc64le' else 'big'), 'build_id 00',
+                   'vmlinux test', 'mode fallback', 'sites_sha256 none', 'stages 0',
+                   'func ' + ('0xc000000000000000' if arch == 'ppc64le' else '0xc0000000') +
+                   ' 0x100 test'])
+    h = 0xcbf29ce484222325
+    for b in body.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    open(f'{name}.sites', 'w').write(body + f'table_hash {h:016x}\n')
+PY
+nparams=0
+for f in "$TOP"/analyzer/qemu-plugin/cpus/*.params; do
+	tg=$(awk '$1 == "target" { print $2 }' "$f")
+	sf=fb.sites
+	[ "$tg" = x86_64 ] || sf=$tg.sites
+	"$FQ" --target "$tg" "$PL" sites=$sf out=o.mix model="$f" >r.out 2>r.err
+	expect_eq "$(basename "$f"): every parameter cited, a guess or omitted: it loads on $tg" \
+		"$(grep '^install' r.out) $(grep -v '^entrytrace-mix: ' r.err | head -1)" "install: 0 "
+	nparams=$((nparams + 1))
+done
+[ "$nparams" -ge 4 ] && _pass "$nparams parameter files" || _fail "$nparams parameter files, want 4 or more"
 expect_eq "qemu_plugin_version is 1" "$(head -1 r.out)" "qemu_plugin_version: 1"
 
 # ---- gates that checked nothing fail ------------------------------------------

@@ -10,10 +10,15 @@
  * Loads PLUGIN.so as QEMU does (its qemu_plugin_version, then
  * qemu_plugin_install with a qemu_info_t and the ARGs), prints
  * "install: RC".  With --replay, executes the instructions of FILE, one
- * "ADDRESS HEXBYTES" per line, in order: each is a translation block of one
- * instruction (translated once per address, as a TB cache would), whose
- * inline adds and callbacks run in the order the plugin registered them;
- * then runs the atexit callbacks.  Lines starting with # are comments.
+ * "ADDRESS HEXBYTES [r:ADDR:SIZE|w:ADDR:SIZE]..." per line, in order: each
+ * is a translation block of one instruction (translated once per address,
+ * as a TB cache would), whose block callbacks and inline adds run first,
+ * then the instruction's in the order the plugin registered them, then its
+ * memory callbacks once per access the line lists (r: a load, w: a store,
+ * SIZE bytes at ADDR); then runs the atexit callbacks.  Lines starting
+ * with # are comments.  The physical address of an access is its virtual
+ * address (no hwaddr in --user mode), the host address of an instruction
+ * its address.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -33,13 +38,27 @@ struct op {
 	void *udata;
 };
 
+struct memop {
+	qemu_plugin_vcpu_mem_cb_t fn;
+	enum qemu_plugin_mem_rw rw;
+	void *udata;
+};
+
 struct qemu_plugin_insn {
 	uint64_t vaddr;
 	uint8_t bytes[MAXBYTES];
 	size_t len;
 	struct op ops[MAXOPS];
 	int nops;
+	struct memop mops[MAXOPS];
+	int nmops;
 };
+
+struct qemu_plugin_hwaddr {
+	uint64_t pa;
+};
+
+static int user_mode;
 
 struct qemu_plugin_tb {
 	struct qemu_plugin_insn insn;
@@ -87,6 +106,63 @@ void qemu_plugin_register_vcpu_insn_exec_inline(struct qemu_plugin_insn *insn,
 {
 	(void)op;
 	add_op(insn->ops, &insn->nops, (struct op){ .ptr = ptr, .imm = imm });
+}
+
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb, qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags, void *userdata)
+{
+	(void)flags;
+	add_op(tb->tbops, &tb->ntbops, (struct op){ .cb = 1, .fn = cb, .udata = userdata });
+}
+
+void qemu_plugin_register_vcpu_mem_cb(struct qemu_plugin_insn *insn, qemu_plugin_vcpu_mem_cb_t cb,
+				      enum qemu_plugin_cb_flags flags, enum qemu_plugin_mem_rw rw,
+				      void *userdata)
+{
+	(void)flags;
+	if (insn->nmops == MAXOPS) {
+		fprintf(stderr, "fakeqemu: more than %d memory callbacks on one instruction\n", MAXOPS);
+		exit(3);
+	}
+	insn->mops[insn->nmops++] = (struct memop){ .fn = cb, .rw = rw, .udata = userdata };
+}
+
+/* meminfo: bits 0-3 the size's shift, bit 4 a store */
+unsigned int qemu_plugin_mem_size_shift(qemu_plugin_meminfo_t info)
+{
+	return info & 15;
+}
+
+bool qemu_plugin_mem_is_store(qemu_plugin_meminfo_t info)
+{
+	return info & 16;
+}
+
+static struct qemu_plugin_hwaddr hw;
+
+struct qemu_plugin_hwaddr *qemu_plugin_get_hwaddr(qemu_plugin_meminfo_t info, uint64_t vaddr)
+{
+	(void)info;
+	if (user_mode)
+		return NULL;
+	hw.pa = vaddr;
+	return &hw;
+}
+
+bool qemu_plugin_hwaddr_is_io(const struct qemu_plugin_hwaddr *h)
+{
+	(void)h;
+	return false;
+}
+
+uint64_t qemu_plugin_hwaddr_phys_addr(const struct qemu_plugin_hwaddr *h)
+{
+	return h->pa;
+}
+
+void *qemu_plugin_insn_haddr(const struct qemu_plugin_insn *insn)
+{
+	return (void *)(uintptr_t)insn->vaddr;
 }
 
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb)
@@ -176,10 +252,42 @@ static void run(const struct op *ops, int n)
 	}
 }
 
+/* the accesses of a replay line: r:ADDR:SIZE (a load), w:ADDR:SIZE (a store) */
+static int accesses(const struct qemu_plugin_insn *insn, const char *rest, const char *path, int ln)
+{
+	char kind;
+	unsigned long long a;
+	unsigned sz;
+	int used;
+
+	while (sscanf(rest, " %c:%llx:%u%n", &kind, &a, &sz, &used) == 3) {
+		unsigned shift = 0;
+
+		if ((kind != 'r' && kind != 'w') || !sz || (sz & (sz - 1)) || sz > 64) {
+			fprintf(stderr, "fakeqemu: %s line %d: want r:ADDR:SIZE or w:ADDR:SIZE "
+				"(SIZE a power of 2)\n", path, ln);
+			return -1;
+		}
+		while ((1u << shift) < sz)
+			shift++;
+		for (int i = 0; i < insn->nmops; i++)
+			if (insn->mops[i].rw & (kind == 'r' ? QEMU_PLUGIN_MEM_R : QEMU_PLUGIN_MEM_W))
+				insn->mops[i].fn(0, shift | (kind == 'w' ? 16 : 0), a, insn->mops[i].udata);
+		rest += used;
+	}
+	while (*rest == ' ' || *rest == '\n')
+		rest++;
+	if (*rest) {
+		fprintf(stderr, "fakeqemu: %s line %d: unknown access '%s'\n", path, ln, rest);
+		return -1;
+	}
+	return 0;
+}
+
 static int replay(const char *path)
 {
 	FILE *f = fopen(path, "r");
-	char line[256];
+	char line[512];
 	int ln = 0;
 	long n = 0;
 
@@ -193,11 +301,12 @@ static int replay(const char *path)
 		uint8_t b[MAXBYTES];
 		size_t len;
 		struct qemu_plugin_tb *tb;
+		int used = 0;
 
 		ln++;
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
-		if (sscanf(line, "%llx %32s", &a, hex) != 2 || strlen(hex) % 2) {
+		if (sscanf(line, "%llx %32s%n", &a, hex, &used) != 2 || strlen(hex) % 2) {
 			fprintf(stderr, "fakeqemu: %s line %d: want ADDRESS HEXBYTES\n", path, ln);
 			return 2;
 		}
@@ -211,6 +320,8 @@ static int replay(const char *path)
 		tb = translate(a, b, len);
 		run(tb->tbops, tb->ntbops);
 		run(tb->insn.ops, tb->insn.nops);
+		if (accesses(&tb->insn, line + used, path, ln))
+			return 2;
 		n++;
 	}
 	fclose(f);
@@ -241,6 +352,7 @@ int main(int argc, char **argv)
 			i += 2;
 		} else if (!strcmp(argv[i], "--user")) {
 			info.system_emulation = false;
+			user_mode = 1;
 			i++;
 		} else if (!strcmp(argv[i], "--replay") && i + 1 < argc) {
 			rep = argv[i + 1];
