@@ -174,6 +174,12 @@ build/sysloop: scripts/guest/workloads/sysloop.c
 	@mkdir -p build
 	$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<
 
+# The timing model's host microbenchmarks (scripts/host/cycles-validate):
+# static, so the binary qemu-x86_64 runs is the one timed natively.
+build/cyclebench: analyzer/tools/cyclebench.c
+	@mkdir -p build
+	$(CC) -O2 -Wall -Wextra -Werror -static -o $@ $<
+
 # Benchmark baseline: libtracecmd's ordered iteration and nothing else.
 build/bare-iterate: analyzer/tools/bare-iterate.c | deps-check
 	@mkdir -p build
