@@ -7,6 +7,10 @@
 # host, which checks it against the vmlinux the site file came from.
 # EVENTS=compact|stages enables those entry_stage events first (nobody
 # reads them: the plugin counts what tracing costs the kernel).
+# KILLALL=K: after sysloop, K sleeping processes more, then N kill(-1, 0)
+# from the shell's builtin kill: the permission check against every process
+# (kill_something_info), the walk of the reporter's stress-ng op, with a
+# known number of targets; its "sysloop:" line says how many calls.
 # LOOPTIME=1 (no plugin needed) instead times the getppid loop four ways:
 # N=2000 and N=20000, alone and with its output piped to sed, as
 # plan-overhead.sh runs it.
@@ -54,4 +58,18 @@ if [ -n "${EVENTS:-}" ] && [ "$EVENTS" != off ]; then
 	echo "events: $(cat $T/set_event | tr '\n' ' ')" >$out/events.txt
 fi
 /work/sysloop -t -n $N $MODES >$out/mix.expect
+if [ -n "${KILLALL:-}" ]; then
+	i=0
+	while [ $i -lt $KILLALL ]; do
+		sleep 100000 &
+		i=$((i + 1))
+	done
+	echo "processes: $(ls -d /proc/[0-9]* | wc -l) (KILLALL=$KILLALL)" >$out/killall.txt
+	echo "sysloop: killall=$KILLALL kill $N pid=$$" >>$out/mix.expect
+	i=0
+	while [ $i -lt $N ]; do
+		kill -0 -1
+		i=$((i + 1))
+	done
+fi
 cat $out/mix.expect
