@@ -573,7 +573,12 @@ static void resolve_kind(struct model *mo, int k)
 			best = i;
 			break;
 		}
-		if (!strcmp(mo->kp[i].name, base))
+		/*
+		 * kind.mtspr covers the SPRs of class sprmsr only: mtlr, mflr,
+		 * mtctr, mfctr, mtxer (SPR 1, 8, 9: kinds of no class, which every
+		 * function runs) are plain instructions unless named one by one
+		 */
+		if (!strcmp(mo->kp[i].name, base) && (classify_kind(k)->classes & C_SPRMSR))
 			best = i;
 	}
 	for (int p = 0; p < NPOINTS; p++)
