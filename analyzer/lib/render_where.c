@@ -565,8 +565,8 @@ void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_n
 			"instruction, the file and lines that hold it and the function inlined there" :
 			"not annotated: places are functions");
 		if (et_mix_has_model(m))
-			fprintf(out, "%-18s %8s %8s %6s %6s  %-22s %-13s %s\n", "stage", "insns", "cycles",
-				"l1d", "l2", "classes", "code", "place");
+			fprintf(out, "%-18s %8s %8s %-17s %6s %6s  %-22s %-13s %s\n", "stage", "insns",
+				"cycles", "(low..high)", "l1d", "l2", "classes", "code", "place");
 		else
 			fprintf(out, "%-18s %8s  %-22s %-13s %s\n", "stage", "insns", "classes", "code",
 				"place");
@@ -594,12 +594,17 @@ void et_text_where(const struct et_mix *m, const char *const *names, size_t nr_n
 								fabs(w[k].kinds[q].n - round(w[k].kinds[q].n)) <
 								0.005 ? "%s%s %.0f" : "%s%s %.2f", len ? " " : "",
 								w[k].kinds[q].kind, w[k].kinds[q].n);
-				if (et_mix_has_model(m))
-					fprintf(out, "%-18s %8.1f %8.1f %6.2f %6.2f  %-22s %-13s %s\n",
-						k ? "" : acc, w[k].insns, w[k].m[ET_MET_CYC],
+				if (et_mix_has_model(m)) {
+					char rb[48];
+
+					snprintf(rb, sizeof(rb), "(%.1f..%.1f)", w[k].m[ET_MET_CYC_LO],
+						 w[k].m[ET_MET_CYC_HI]);
+					fprintf(out, "%-18s %8.1f %8.1f %-17s %6.2f %6.2f  %-22s %-13s %s\n",
+						k ? "" : acc, w[k].insns, w[k].m[ET_MET_CYC], rb,
 						w[k].m[ET_MET_L1D], w[k].m[ET_MET_L2], kb,
 						et_code_name(w[k].place.code),
 						place_str(&w[k], pb, sizeof(pb)));
+				}
 				else
 					fprintf(out, "%-18s %8.1f  %-22s %-13s %s\n", k ? "" : acc,
 						w[k].insns, kb, et_code_name(w[k].place.code),
