@@ -1,0 +1,219 @@
+# SPDX-License-Identifier: GPL-2.0
+# The timing model (Documentation/cycles-model.md) as the analyzer shows it:
+# version 3 .mix files written by the plugin (through fakeqemu, streams
+# whose cycles are worked by hand, and real QEMU runs: the host validation's
+# qemu-x86_64 outputs and the guests' of scripts/kernel/record/kernel-mix
+# --model), read by entrytrace report, diff and --where; older files read
+# as before; the host validation's table re-derived from its saved run.
+# weight: 30
+. "$(dirname "$0")/lib.sh"
+
+FQ=$SAN/fakeqemu
+PL=$SAN/entrytrace-mix.so
+MC=$TOP/scripts/host/mix-check
+if [ ! -x "$FQ" ] || [ ! -f "$PL" ]; then
+	_fail "$FQ or $PL missing: run make san"
+	exit 0
+fi
+
+# ---- two kernels by hand: a site file in fallback mode, getppid and kill ----
+# K = 0xffffffff81000000.  Every instruction 1 cycle (0.5..2), a 2-line
+# L1D, no L2, memory 100 cycles (50..200), loads exposing all of it.
+python3 - <<'PY'
+K = 0xffffffff81000000
+lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
+         'vmlinux test', 'mode fallback', 'sites_sha256 none', 'stages 0',
+         f'sysentry {K:#x} entry any 0f01f8', f'return {K + 0xa0:#x} sysret user 480f07',
+         f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
+         f'handler {K + 0x2000:#x} kill __x64_sys_kill 55',
+         f'func {K:#x} 0x1000 entry_text', f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid',
+         f'func {K + 0x2000:#x} 0x100 __x64_sys_kill', f'func {K + 0x3000:#x} 0x100 avc_lookup']
+body = ''.join(l + '\n' for l in lines)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('t.sites', 'w').write(body + f'table_hash {h:016x}\n')
+
+
+def stream(extra):
+    s = []
+    def k(off, b='90', acc=''):
+        s.append(f'{K + off:x} {b}{acc}')
+    for i in range(4):
+        s.append('400000 90')
+        k(0, '0f01f8'); k(3); k(4)                                   # entry
+        k(0x1000, '55'); k(0x1001, '488b07', ' r:ffff888000001000:8')  # getppid: a load
+        k(0x1004)
+        k(0xa0, '480f07')
+        s.append('400001 90')
+        k(0, '0f01f8'); k(3); k(4)
+        k(0x2000, '55'); k(0x2001)                                    # kill
+        # the test kernel: the AVC lookup misses a line of its own each call
+        for j in range(extra):
+            k(0x3000 + 4 * j, '488b07', f' r:ffff888000{0x20 + 2 * i + j:02x}000:8')
+        k(0x3100, '90')
+        k(0xa0, '480f07')
+    return ''.join(x + '\n' for x in s)
+
+
+open('base.txt', 'w').write(stream(0))
+open('test.txt', 'w').write(stream(1))
+PY
+cat >t.params <<'PAR'
+cpu test
+target x86_64
+clock.ghz 1 0.5 2 guess test
+cpi.base 1 0.5 2 guess test
+l1i.size 4096 cite test
+l1i.ways 4 cite test
+l1i.line 64 cite test
+l1d.size 128 cite test
+l1d.ways 2 cite test
+l1d.line 64 cite test
+l2.size 0 omit test
+l3.size 0 omit test
+lat.l1d 2 cite test
+lat.mem 100 50 200 guess test
+load.exposed 1 cite test
+miss.exposed 1 cite test
+ifetch.exposed 0 omit test
+tlb.entries 0 omit test
+sq.entries 2 cite test
+sq.mlp 1 cite test
+sq.hit 1 cite test
+PAR
+for k in base test; do
+	"$FQ" --replay $k.txt "$PL" sites=t.sites out=$k.mix model=t.params >/dev/null 2>&1
+	"$FQ" --replay $k.txt "$PL" sites=t.sites out=$k-off.mix >/dev/null 2>&1
+done
+check "base: a whole version 3 file, its model lines checked" "$MC" check base.mix
+check "test: the same" "$MC" check test.mix
+expect_eq "the model off: version 2, as ever" "$(head -1 base-off.mix)" "entrytrace-mix 2"
+
+# by hand: kill on the test kernel runs 1 instruction more, a load that
+# misses: 1 + 2 + 98 = 101 cycles more at the middle (0.5 + 50, 2 + 200)
+"$ET" report base.mix > r.txt 2>&1
+check "report: the modelled cycles table" grep -q '^modelled cycles: base.mix' r.txt
+check "report: the model's CPU and clock in the header" \
+	grep -q 'timing model of CPU test .*clock 1 GHz (0.5..2)' r.txt
+expect_eq "report: kill per call: 7 instructions, 7.0 cycles (3.5..14.0), cpi 1.00, 7 ns (1.8..28.0)" \
+	"$(awk '/^modelled cycles/ { f = 1 } f && $1 == "kill" { print $4, $5, $6, $7, $13, $14; exit }' r.txt)" \
+	"7.0 7.0 (3.5..14.0) 1.00 7.0 (1.8..28.0)"
+expect_eq "report: getppid's one load misses once, the first time (0.25 L1D misses a call)" \
+	"$(awk '/^modelled cycles/ { f = 1 } f && $1 == "getppid" { print $9; exit }' r.txt)" "0.25"
+"$ET" diff base.mix test.mix > d.txt 2>&1
+check "diff: the modelled cycles table" grep -q '^modelled cycles, base -> test' d.txt
+expect_eq "diff: kill +1 instruction, +101 cycles (+50.5..+202.0), +1 L1D miss a call" \
+	"$(awk '/^modelled cycles, base/ { f = 1 } f && $1 == "kill" { print $3, $4, $5, $6, $7, $9; exit }' d.txt)" \
+	"7.0 108.0 +101.0 (+50.5..+202.0) +1.0 +1.00"
+expect_eq "diff: where the cycles went, by function: avc_lookup +101" \
+	"$(awk '/^functions by modelled cycles/ { f = 1 } f && $1 == "kill" { print $2, $5, $7; exit }' d.txt)" \
+	"avc_lookup +101.0 +1.00"
+"$ET" diff --where=3 base.mix test.mix > w.txt 2>&1
+expect_eq "diff --where: the place whose cycles moved most, with its misses" \
+	"$(awk '/^kill: the 3 places whose modelled cycles moved most/ { f = 1; next } f && $1 == "whole" { print $2, $3, $4, $5, $6, $8; exit }' w.txt)" \
+	"0.0 101.0 +101.0 (+50.5..+202.0) +1.0 +1.00"
+"$ET" report --where=2 test.mix > rw.txt 2>&1
+check "report --where: cycles (low..high) and misses per place" \
+	grep -qE '^whole +[0-9.]+ +[0-9.]+ \([0-9.]+\.\.[0-9.]+\) +[0-9.]+ +[0-9.]+ ' rw.txt
+"$ET" diff --json base.mix test.mix > d.json 2>/dev/null
+expect_eq "diff --json: the rows carry the model's sums (test kill: 432 cycles over 4 calls)" \
+	"$(jget d.json "[r['model']['cyc'] for f in d['mix_test'] for r in f['rows'] if r['syscall'] == 'kill' and r['account'] == 'whole'][0]")" "432"
+"$ET" diff base-off.mix test.mix > d2.txt 2>&1
+check "diff: a version 2 base beside a version 3 test: says only the test has cycles" \
+	grep -q '^modelled cycles: only the test has them' d2.txt
+sed 's/^cpi.base 1 0.5 2/cpi.base 1 0.5 3/' t.params > t2.params
+"$FQ" --replay test.txt "$PL" sites=t.sites out=test2.mix model=t2.params >/dev/null 2>&1
+"$ET" diff base.mix test2.mix > d3.txt 2>&1
+check "diff: two parameter files are not compared" grep -q '^modelled cycles: not compared' d3.txt
+expect_eq "the instruction tables are the same with the model on and off" \
+	"$("$ET" diff base-off.mix test-off.mix 2>&1 | sed -n '/^instruction mix/,/^$/p' | md5sum)" \
+	"$(sed -n '/^instruction mix/,/^$/p' d.txt | md5sum)"
+
+# a cat line that does not follow its at line, a cstat of a short line: refused
+awk '/^cat / && !done { done = 1; next } { print }' base.mix > nocat.mix
+python3 -c "
+import sys; sys.path.insert(0, '$TOP/scripts/lib'); import mixfile
+l = open('nocat.mix').read().split('\n')[:-2]; mixfile.write('nocat.mix', l[:-1] if l[-1].startswith('end') else l)"
+expect_exit "mix-check: an at line without its cat line" 1 "$MC" check nocat.mix
+sed -n '1,/^end /p' base.mix | grep -v '^end ' | awk '/^cat / && !d { sub(/ [0-9]+$/, ""); d = 1 } { print }' > short.txt
+python3 -c "
+import sys; sys.path.insert(0, '$TOP/scripts/lib'); import mixfile
+mixfile.write('short.mix', open('short.txt').read().rstrip('\n').split('\n'))"
+expect_exit "report: a malformed cat line is refused with its number" 3 "$ET" report short.mix
+
+# ---- older files still read -----------------------------------------------------
+for f in "$DATA"/mix-x86_64-7.3-base-selinux.mix.gz "$DATA"/mix-ppc64le-7.2-entrytrace-enforcing.mix.gz; do
+	[ -f "$f" ] || { _fail "$(basename "$f") missing"; continue; }
+	"$ET" report "$f" > old.txt 2>&1
+	rc=$?
+	check "$(basename "$f"): an older file reads as before, no model table" \
+		sh -c "[ $rc = 0 ] && grep -q '^instruction mix' old.txt && ! grep -q '^modelled cycles' old.txt"
+done
+
+# ---- the host validation's saved run (scripts/host/cycles-validate --save) --------
+HV=$DATA/cycles-host
+if [ -f "$HV/native.json" ]; then
+	"$TOP/scripts/host/cycles-validate" --from "$HV" > hv.txt 2>&1
+	rc=$?
+	check "cycles-validate --from: the saved run's table re-derived (exit 0 or 4)" \
+		sh -c "[ $rc = 0 ] || [ $rc = 4 ]"
+	expect_eq "every variant's qemu-x86_64 outputs are whole user-mode files" \
+		"$(for f in "$HV"/*.mix.gz; do "$MC" check "$f" --user >/dev/null 2>&1 || echo "$f"; done)" ""
+	expect_eq "... 26 of them (13 variants, N and 2N)" "$(ls "$HV"/*.mix.gz | wc -l)" 26
+	check "the 8 KB chase hits L1 and the 64 MB chase misses every level, per step" \
+		sh -c "awk '\$1 == \"chase-8K\" { a = \$(NF - 3) } \$1 == \"chase-64M\" { b = \$(NF - 1) }
+			END { exit !(a == \"0.000\" && b == \"1.000\") }' hv.txt"
+	check "Documentation/cycles-model.md shows the table as it prints it" \
+		sh -c "grep -F -q \"\$(sed -n '/^ratio/,/ratios judged/p' hv.txt | head -3 | tail -1)\" '$TOP/Documentation/cycles-model.md'"
+else
+	_fail "$HV/native.json missing: scripts/host/cycles-validate --save analyzer/tests/data/cycles-host"
+fi
+
+# ---- real guests (scripts/kernel/record/kernel-mix --model: data/cycles-guest) ----
+real=("$DATA"/cycles-guest/*.mix.gz)
+nreal=0
+for f in "${real[@]}"; do
+	[ -f "$f" ] || continue
+	nreal=$((nreal + 1))
+	b=$(basename "$f" .mix.gz)
+	python3 - "$f" >real.out 2>&1 <<'PY'
+import sys
+sys.path.insert(0, __import__('os').environ['TOP'] + '/scripts/lib')
+import mixfile
+m = mixfile.Mix(sys.argv[1])
+bad = []
+if m.version != 3 or not m.model:
+    bad.append('not a version 3 file with its model')
+if not m.stat or not m.cat:
+    bad.append(f'{len(m.stat)} stat lines, {len(m.cat)} cat lines: nothing to check')
+for k, st in m.stat.items():
+    c = m.cstat.get(k)
+    if not c or c['n'] != st['n']:
+        bad.append(f'{k}: no cstat of its {st["n"]} calls')
+    elif not c['cyc_lo'] <= c['cyc'] <= c['cyc_hi']:
+        bad.append(f'{k}: cycles not low <= middle <= high: {c["cyc_lo"]} {c["cyc"]} {c["cyc_hi"]}')
+    elif st['sum'] and c['cyc_lo'] < 0.25 * st['sum']:
+        bad.append(f'{k}: {c["cyc_lo"]} cycles for {st["sum"]} instructions at the low end')
+# every stage's cycles are the sum of its instructions' (cat lines), to rounding
+for (name, acc), c in m.cstat.items():
+    tot = sum(v['cyc'] for (n, a, _), v in m.cat.items() if n == name and a == acc)
+    if tot and abs(tot - c['cyc']) > max(2, 0.001 * c['cyc']) + len([1 for (n, a, _) in m.cat if n == name and a == acc]) * 0.5:
+        bad.append(f'{name} {acc}: cstat {c["cyc"]} cycles, its cat lines {tot}')
+print('; '.join(bad[:3]) if bad else f'ok: {len(m.cstat)} cstat lines, model {m.model["cpu"]}')
+PY
+	expect_eq "$b: every stat line has its cycles (low <= middle <= high), and its instructions' cat lines add up to them" \
+		"$(cut -c1-3 real.out)" "ok:"
+done
+G=$DATA/cycles-guest
+"$TOP/scripts/host/killall-per-target" 7.2-legacy:0:$G/ppc64le-7.2-legacy-power10-killall-0-enforcing.mix.gz \
+	7.2-legacy:64:$G/ppc64le-7.2-legacy-power10-killall-64-enforcing.mix.gz > ka.txt 2>&1
+ka=$(awk '/^per target/ { f = 1; next } f && $1 == "7.2-legacy" { s = $4; gsub(/[()]/, "", s); split(s, r, /\.\./)
+	print $2, r[1], $3, r[2] }' ka.txt)
+expect_eq "killall-per-target: kill(-1, 0) per target on 7.2-legacy, 400 to 2000 instructions, cycles low <= middle <= high" \
+	"$(echo "$ka" | awk 'NF == 4 { print ($1 >= 400 && $1 <= 2000 && $2 <= $3 && $3 <= $4) ? "ok" : "bad: " $0 }')" ok
+"$TOP/scripts/host/cycles-published" "p:getppid:0.0935:$G/ppc64le-7.2-legacy-power10-selinux.mix.gz:0.0930:$G/ppc64le-7.2-pmu-power10-selinux.mix.gz" > cp.txt 2>&1
+expect_eq "cycles-published: the POWER10 getppid rows, MISSED first and exit 4 (the model's µs over 2x the published)" \
+	"$?:$(sed -n 1p cp.txt | cut -c1-7):$(grep -c ' MISSED$' cp.txt)" "4:MISSED::2"
+[ "$nreal" -ge 4 ] && _pass "$nreal committed guest runs with the timing model" ||
+	_fail "$nreal committed guest runs with the timing model (data/cycles-guest), want 4 or more"
