@@ -269,7 +269,7 @@ expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 # ---- the timing model off: byte for byte the plugin before it -----------------
 # The plugin of 07dac22 (the last one without the timing model, from git),
 # built as make builds it, and this one without model=: the same replays
-# give the same files, byte for byte (scripts/host/model-off-identical does
+# give the same files, byte for byte (scripts/kernel/record/kernel-model-identical does
 # the same on a real guest).
 OLDPL=$TMP/old-plugin
 if git -C "$TOP" cat-file -e 07dac22 2>/dev/null; then
