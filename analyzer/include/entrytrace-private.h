@@ -208,6 +208,18 @@ struct et_trace_counts {
 	uint64_t abi_errors;	/* stage events whose id field contradicts their name */
 	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
 	const char *unknown_stage_names; /* their names, "a, b" */
+	/*
+	 * What the file states about itself against what was read
+	 * (lib/index.c): a CPU's records, lost events, first and last time
+	 * stamps against its CPUSTAT; one line each, "\n"-separated.
+	 */
+	uint64_t index_mismatches;
+	const char *index_notes;
+	uint64_t unregistered;	/* records of a type no format registers */
+	uint64_t short_records;	/* records shorter than their event's format */
+	uint64_t bad_nr;	/* stage modes: syscall numbers beyond the table */
+	long bad_nr_example;	/* ...one of them */
+	int nr_table;		/* ...the table's size */
 };
 
 const struct et_trace_counts *et_trace_counts(const struct et_trace *trace);

@@ -105,110 +105,29 @@ bool et_audit_page(const uint8_t *page, int page_size, bool long8, bool big_endi
 	return walk_ends_at(page + hdr, commit, big_endian);
 }
 
-struct section {
-	int cpu;
-	uint64_t off, size;
-};
-
-static int by_off(const void *a, const void *b)
-{
-	const struct section *x = a, *y = b;
-
-	return x->off < y->off ? -1 : x->off > y->off;
-}
-
-/* Whether file bytes [from, to) hold anything but zeros. */
-static bool nonzero(int fd, uint64_t from, uint64_t to)
-{
-	uint8_t buf[65536];
-
-	while (from < to) {
-		size_t n = to - from < sizeof(buf) ? to - from : sizeof(buf);
-		ssize_t got = pread(fd, buf, n, (off_t)from);
-
-		if (got <= 0)
-			return false;
-		for (ssize_t i = 0; i < got; i++)
-			if (buf[i])
-				return true;
-		from += got;
-	}
-	return false;
-}
-
 /*
- * The CPUs' data offsets and sizes of a version 6 file: after the string
- * "flyrecord", one 8-byte offset and one 8-byte size per CPU, in the
- * file's byte order.  false if they do not read as that.
+ * A file libtracecmd reads (version 6): every page of each CPU's data, as
+ * the index (index.c) places them.  What lies between the CPUs' data is
+ * the index's to check.
  */
-static bool v6_sections(struct et_trace *t, uint64_t file_size, struct section *s)
-{
-	static const char magic[] = "flyrecord";
-	uint8_t buf[65536];
-	uint64_t pos = 0, at = 0;
-	bool found = false;
-
-	/* the options and everything else come before it: search from the start */
-	while (!found && pos < file_size) {
-		ssize_t got = pread(t->fd, buf, sizeof(buf), (off_t)pos);
-
-		if (got <= (ssize_t)sizeof(magic))
-			return false;
-		for (ssize_t i = 0; i + (ssize_t)sizeof(magic) <= got; i++)
-			if (!memcmp(buf + i, magic, sizeof(magic))) {
-				at = pos + i + sizeof(magic);
-				found = true;
-				break;
-			}
-		pos += got - sizeof(magic);
-	}
-	if (!found)
-		return false;
-	for (int c = 0; c < t->info.cpus; c++) {
-		uint8_t e[16];
-
-		if (pread(t->fd, e, 16, (off_t)(at + 16 * c)) != 16)
-			return false;
-		s[c] = (struct section){ c, rd(e, 8, t->info.big_endian),
-					 rd(e + 8, 8, t->info.big_endian) };
-		if (s[c].size && (s[c].off > file_size || s[c].size > file_size - s[c].off))
-			return false;
-	}
-	return true;
-}
-
 void et_audit_v6(struct et_trace *t)
 {
-	int n = t->info.cpus, ps = t->page_size;
-	struct section *s = calloc(n + 1, sizeof(*s));
+	int ps = t->page_size;
 	uint8_t *page = malloc(ps);
 	bool long8 = t->long_size == 8;
-	struct stat st;
 
-	if (!s || !page || t->info.file_version != 6 || t->info.compression ||
-	    fstat(t->fd, &st) < 0 || !v6_sections(t, (uint64_t)st.st_size, s))
+	if (!page || t->info.file_version != 6 || t->info.compression || !t->index.valid)
 		goto out;
-	for (int c = 0; c < n; c++)
-		for (uint64_t p = s[c].off; s[c].size && p + ps <= s[c].off + s[c].size; p += ps)
+	for (int i = 0; i < t->index.nr_cpu; i++) {
+		const struct et_index_cpu *s = &t->index.cpu[i];
+
+		if (s->cpu >= t->info.cpus)
+			continue;
+		for (uint64_t p = s->off; s->size && p + ps <= s->off + s->size; p += ps)
 			if (pread(t->fd, page, ps, (off_t)p) == ps &&
 			    !et_audit_page(page, ps, long8, t->info.big_endian))
-				t->counts.bad_pages_per_cpu[c]++;
-	/* what lies between one CPU's data and the next section: nothing */
-	qsort(s, n, sizeof(*s), by_off);
-	for (int i = 0; i < n; i++) {
-		uint64_t end = s[i].off + s[i].size, next = (uint64_t)st.st_size;
-
-		if (!s[i].size)
-			continue;
-		for (int j = i + 1; j < n; j++)
-			if (s[j].size && s[j].off >= end) {
-				next = s[j].off;
-				break;
-			}
-		if (next > end && nonzero(t->fd, end, next))
-			t->counts.unread_bytes_per_cpu[s[i].cpu] += next - end;
+				t->counts.bad_pages_per_cpu[s->cpu]++;
 	}
 out:
-	free(s);
 	free(page);
 }

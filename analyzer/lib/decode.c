@@ -102,6 +102,147 @@ static const char *rd_dynstr(const struct et_decoder *d, const struct et_rec *re
 }
 
 /* ------------------------------------------------------------------ */
+/* The formats of the events the analyzer reads, held against C         */
+
+/*
+ * The size (and signedness: 1, 0, or -1 either) a field's C type has in
+ * the kernel that wrote the format; 0 for a type not known here.
+ */
+static int type_size(const char *type, int long_size, int *sign)
+{
+	static const struct { const char *name; int size, sign; } types[] = {
+		{ "char", 1, -1 }, { "signed char", 1, 1 }, { "unsigned char", 1, 0 },
+		{ "bool", 1, -1 }, { "_Bool", 1, -1 }, { "u8", 1, 0 }, { "s8", 1, 1 },
+		{ "__u8", 1, 0 }, { "short", 2, 1 }, { "unsigned short", 2, 0 },
+		{ "u16", 2, 0 }, { "s16", 2, 1 }, { "__u16", 2, 0 }, { "int", 4, 1 },
+		{ "unsigned int", 4, 0 }, { "unsigned", 4, 0 }, { "u32", 4, 0 },
+		{ "s32", 4, 1 }, { "__u32", 4, 0 }, { "pid_t", 4, 1 },
+		{ "long long", 8, 1 }, { "unsigned long long", 8, 0 }, { "u64", 8, 0 },
+		{ "s64", 8, 1 }, { "__u64", 8, 0 }, { "long", -1, 1 },
+		{ "unsigned long", -1, 0 }, { "size_t", -1, 0 }, { "ssize_t", -1, 1 },
+	};
+	char base[64];
+	size_t n;
+
+	while (!strncmp(type, "const ", 6) || !strncmp(type, "volatile ", 9))
+		type = strchr(type, ' ') + 1;
+	*sign = -1;
+	if (strchr(type, '*'))
+		return long_size;
+	n = strcspn(type, "[");
+	if (n >= sizeof(base))
+		return 0;
+	memcpy(base, type, n);
+	while (n && base[n - 1] == ' ')
+		n--;
+	base[n] = '\0';
+	for (size_t i = 0; i < ET_ARRAY_SIZE(types); i++)
+		if (!strcmp(base, types[i].name)) {
+			*sign = types[i].sign;
+			return types[i].size < 0 ? long_size : types[i].size;
+		}
+	return 0;
+}
+
+/*
+ * An event's fields, in the order the format lists them (the kernel's
+ * struct), against each other and their C types: each field the size its
+ * type has (an array: its element's, times its length; a dynamic field: a
+ * 4-byte locator), the signedness its type has, aligned to its element
+ * (up to 4 bytes), after the end of the one before it and no further than
+ * alignment padding.  One digit changed in a format's offsets, sizes or
+ * signs breaks one of these, and it is named.  false, errbuf set.
+ */
+static bool check_format(const struct tep_event *ev, int long_size, const char *path,
+			 char *errbuf, size_t errlen, int *min_size)
+{
+	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	const char *prev = NULL;
+	int end = 0;
+
+	for (int l = 0; l < 2; l++)
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			bool dyn = f->flags & TEP_FIELD_IS_DYNAMIC;
+			bool arr = !dyn && (f->flags & TEP_FIELD_IS_ARRAY);
+			int sign = -1, base = dyn ? 4 : type_size(f->type, long_size, &sign);
+			int size = (int)f->size, offset = (int)f->offset, alen = (int)f->arraylen;
+			int elem = arr ? (base ? base : (int)f->elementsize) : (dyn ? 4 : size);
+			int align = elem == 2 || elem == 4 || elem == 8 ? (elem < 4 ? elem : 4) : 1;
+			int pad = elem == 2 || elem == 4 || elem == 8 ? elem : 1;
+			const char *why = NULL;
+			char buf[128];
+
+			if (dyn && size != 4) {
+				snprintf(buf, sizeof(buf), "a dynamic field of %d bytes, not 4", size);
+				why = buf;
+			} else if (arr && base && (alen <= 0 || size != base * alen)) {
+				snprintf(buf, sizeof(buf), "%d bytes, its type %s makes it %d", size,
+					 f->type, base * (alen > 0 ? alen : 0));
+				why = buf;
+			} else if (!dyn && !arr && base && size != base) {
+				snprintf(buf, sizeof(buf), "%d bytes, its type %s has %d", size,
+					 f->type, base);
+				why = buf;
+			} else if (!dyn && !arr && base && sign >= 0 &&
+				   !!(f->flags & TEP_FIELD_IS_SIGNED) != sign) {
+				snprintf(buf, sizeof(buf), "signed:%d, its type %s is %s",
+					 !!(f->flags & TEP_FIELD_IS_SIGNED), f->type,
+					 sign ? "signed" : "unsigned");
+				why = buf;
+			} else if (offset < 0 || size <= 0 || offset % align) {
+				snprintf(buf, sizeof(buf), "at offset %d, %d bytes: not aligned to "
+					 "its %d-byte type", offset, size, align);
+				why = buf;
+			} else if (offset < end) {
+				snprintf(buf, sizeof(buf), "at offset %d overlaps %s, which ends at "
+					 "%d", offset, prev, end);
+				why = buf;
+			} else if (offset - end >= pad) {
+				snprintf(buf, sizeof(buf), "at offset %d, %d bytes after %s ends: "
+					 "more than alignment padding", offset, offset - end,
+					 prev ? prev : "the header");
+				why = buf;
+			}
+			if (why) {
+				snprintf(errbuf, errlen, "%s: the format of %s:%s does not hold together: "
+					 "field %s %s", path, ev->system, ev->name, f->name, why);
+				return false;
+			}
+			end = offset + size;
+			prev = f->name;
+		}
+	*min_size = end;
+	return true;
+}
+
+/* Every event the decoder reads: its format, and the bytes its records need. */
+static enum et_err check_formats(struct et_decoder *d, struct tep_handle *tep,
+				 const struct et_trace_info *info, char *errbuf, size_t errlen)
+{
+	int long_size = tep_get_long_size(tep);
+
+	d->min_size = calloc(d->max_id + 1, sizeof(*d->min_size));
+	if (!d->min_size) {
+		snprintf(errbuf, errlen, "out of memory");
+		return ET_ERR_NOMEM;
+	}
+	for (int id = 0; id <= d->max_id; id++) {
+		struct tep_event *ev;
+		int need;
+
+		if (d->handlers[id] == H_NONE || d->handlers[id] == H_UNREGISTERED)
+			continue;
+		ev = tep_find_event(tep, id);
+		if (!ev)
+			continue;
+		if (!check_format(ev, long_size ? long_size : 8, info->path, errbuf, errlen, &need))
+			return ET_ERR_FORMAT;
+		d->min_size[id] = need > UINT16_MAX ? UINT16_MAX : need;
+	}
+	return ET_OK;
+}
+
+/* ------------------------------------------------------------------ */
 /* Field resolution                                                    */
 
 static bool resolve(struct tep_event *ev, const char *name, struct et_field *f)
@@ -293,6 +434,28 @@ static int stage_map(struct et_decoder *d, struct tep_handle *tep, int slots)
 	for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym; sym = sym->next)
 		if (atoi(sym->value) >= n)
 			n = atoi(sym->value) + 1;
+	/*
+	 * The kernel prints its stage table whole: ids 0, 1, 2... in order,
+	 * each name once.  A digit changed there would map a stage to
+	 * another's name.
+	 */
+	{
+		int want = 0;
+
+		for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym;
+		     sym = sym->next, want++) {
+			bool dup = false;
+
+			for (const struct tep_print_flag_sym *o = a->symbol.symbols; o != sym; o = o->next)
+				dup |= !strcmp(o->str, sym->str);
+			if (strtol(sym->value, NULL, 0) != want || dup) {
+				snprintf(d->unknown_names, sizeof(d->unknown_names),
+					 "its stage table gives id %s to %s, where id %d%s is due",
+					 sym->value, sym->str, want, dup ? " and a name not seen before" : "");
+				return -2;
+			}
+		}
+	}
 	d->kmap = malloc(n * sizeof(*d->kmap));
 	if (!d->kmap)
 		return -1;
@@ -376,9 +539,15 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 		info->present |= ET_HAVE_SUMMARY;
 	}
 
-	if (stage_map(d, tep, d->su_nr_delta)) {
+	switch (stage_map(d, tep, d->su_nr_delta)) {
+	case -1:
 		snprintf(errbuf, errlen, "out of memory");
 		return ET_ERR_NOMEM;
+	case -2:
+		snprintf(errbuf, errlen, "%s: the format of entry_stage:entry_stage_time does "
+			 "not hold together: %s", info->path, d->unknown_names);
+		d->unknown_names[0] = '\0';
+		return ET_ERR_FORMAT;
 	}
 	/* aggregation: read in summary mode */
 	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_hist");
@@ -439,9 +608,20 @@ enum et_err et_decoder_init(struct et_decoder *d, struct tep_handle *tep,
 		snprintf(errbuf, errlen, "%s: events lack common fields", info->path);
 		return ET_ERR_FORMAT;
 	}
+	/* each record says its event by id: two formats of one id cannot be told apart */
+	for (int i = 1; i < n; i++)
+		if (all[i]->id == all[i - 1]->id) {
+			snprintf(errbuf, errlen, "%s: the formats of %s:%s and %s:%s both say ID %d",
+				 info->path, all[i - 1]->system, all[i - 1]->name, all[i]->system,
+				 all[i]->name, all[i]->id);
+			return ET_ERR_FORMAT;
+		}
 
 	resolve_stock(d, tep, info);
 	e = resolve_stages(d, tep, info, errbuf, errlen);
+	if (e)
+		return e;
+	e = check_formats(d, tep, info, errbuf, errlen);
 	if (e)
 		return e;
 	if (!(info->present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES | ET_HAVE_SUMMARY | ET_HAVE_HIST))) {
@@ -458,8 +638,18 @@ void et_decoder_fini(struct et_decoder *d)
 	free(d->handlers);
 	free(d->active);
 	free(d->kmap);
+	free(d->min_size);
 	d->handlers = d->active = NULL;
 	d->kmap = NULL;
+	d->min_size = NULL;
+}
+
+void et_decoder_mark_unregistered(struct et_decoder *d, struct tep_handle *tep)
+{
+	for (int id = 0; id <= d->max_id; id++)
+		if (d->handlers[id] == H_NONE && !tep_find_event(tep, id))
+			d->handlers[id] = H_UNREGISTERED;
+	d->unregistered_out = true;
 }
 
 /* In a stage mode raw_syscalls would only duplicate the timeline. */
@@ -610,11 +800,20 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	const char *str;
 	int len;
 
-	if (id < 0 || id > d->max_id)
+	if (id < 0 || id > d->max_id) {
+		s->unregistered += d->unregistered_out;
 		return false;
+	}
+	if (__builtin_expect(rec->size < d->min_size[id], 0)) {
+		s->short_records++;
+		return false;
+	}
 	ev->pid = (int)rd_field(d, rec, &d->common_pid);
 	switch (d->active[id]) {
 	case H_NONE:
+		return false;
+	case H_UNREGISTERED:
+		s->unregistered++;
 		return false;
 	case H_SYS_ENTER:
 		ev->kind = ET_EV_SYS_ENTER;

@@ -74,13 +74,16 @@ enum et_handler_kind {
 	H_CALIB,
 	H_HIST,
 	H_SYS_ARGS,
+	H_UNREGISTERED,		/* an id no format of the file registers */
 };
 
 struct et_decoder {
 	bool swap;		/* file endianness differs from ours */
 	uint8_t *handlers;	/* per event id: every event the analyzer knows */
 	uint8_t *active;	/* ...and those the mode decodes */
+	uint16_t *min_size;	/* per event id: the bytes its fields need */
 	int max_id;
+	bool unregistered_out;	/* ids beyond max_id count as damage (files) */
 
 	struct et_field common_type;
 	struct et_field common_pid;
@@ -147,6 +150,8 @@ struct et_scratch {
 	uint32_t hi_buf[ET_KHIST_MAX_BUCKETS];	/* a hist event's buckets, host order */
 	uint64_t abi_errors;	/* entry_stage events that do not fit the ABI */
 	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
+	uint64_t unregistered;	/* records of a type no format registers */
+	uint64_t short_records;	/* records shorter than their event's format */
 };
 
 /*
@@ -156,6 +161,8 @@ struct et_scratch {
 enum et_err et_decoder_init(struct et_decoder *d, struct tep_handle *tep,
 			    struct et_trace_info *info, char *errbuf, size_t errlen);
 void et_decoder_fini(struct et_decoder *d);
+/* A file's decoder: records of ids no format registers are counted as damage. */
+void et_decoder_mark_unregistered(struct et_decoder *d, struct tep_handle *tep);
 /* Decode only what this mode uses. */
 void et_decoder_activate(struct et_decoder *d, enum et_mode mode);
 /* One record into *ev; false if the mode has no use for it. */
@@ -195,6 +202,70 @@ struct et_cpu_layout {
 };
 
 struct et_cpu_reader;
+
+/* ------------------------------------------------------------------ */
+/* index.c: what the file says about itself, checked at open            */
+
+/* Reading a file at offsets, numbers in its byte order. */
+struct et_file {
+	int fd;
+	uint64_t size;
+	bool swap;
+};
+
+bool et_file_read(const struct et_file *f, uint64_t off, void *buf, size_t n);
+uint64_t et_file_num(const struct et_file *f, const void *p, int size);
+
+#define ET_INDEX_MAX_CPUS	4096
+#define ET_INDEX_UNREAD		64
+
+/* One CPU's line of the file's index: the BUFFER option (v7), flyrecord (v6). */
+struct et_index_cpu {
+	int cpu;
+	uint64_t off, size;	/* size: v7 zstd leaves out the 4-byte chunk count */
+};
+
+/* What the kernel counted for a CPU when the recording ended (CPUSTAT). */
+struct et_cpustat {
+	bool have, have_counts, have_overrun, have_oldest, have_now;
+	bool ts_ns;		/* the ts lines were seconds.microseconds */
+	uint64_t entries, overrun, read;
+	uint64_t oldest, now;	/* trace clock: ns, or the clock's own counts */
+};
+
+struct et_index {
+	bool valid;		/* read, and consistent */
+	int version;
+	int page_size;		/* the file's header */
+	int buffer_page_size;	/* the BUFFER option's (v7) */
+	int cpucount;		/* CPUCOUNT option, or libtracecmd's count */
+	int v6_cpus;		/* v6: the count before the flyrecord index */
+	bool zstd, known_compression, shifts;
+	bool have_buffer;	/* an index of the CPUs' data was found */
+	bool compressed;	/* its section is compressed */
+	uint64_t section;	/* v7: the flyrecord section's header */
+	uint64_t sec_start, sec_end;	/* where CPU data may lie */
+	uint64_t file_size;
+	struct et_index_cpu *cpu;
+	int nr_cpu;
+	struct et_cpustat *stat;	/* by CPU */
+	int nr_stat;
+	/* section bytes no index entry reaches: per CPU before them */
+	int unread_cpu[ET_INDEX_UNREAD];
+	uint64_t unread[ET_INDEX_UNREAD];
+	int nr_unread;
+};
+
+/*
+ * Read the index of t's file (t->handle opened with tracecmd_open_head,
+ * t->fd) into t->index: false, why set, where it contradicts itself.
+ */
+bool et_index_read(struct et_trace *t, char *why, size_t len);
+void et_index_free(struct et_index *ix);
+/* A CPU's first and last record against its CPUSTAT; notes if they disagree. */
+void et_index_check_times(struct et_trace *t, int cpu, uint64_t first, uint64_t last);
+/* After a whole walk: records and lost events per CPU against CPUSTAT. */
+void et_index_check_walk(struct et_trace *t);
 
 /*
  * Read a CPU's records directly (the file's pages and zstd chunks, parsed
@@ -244,6 +315,11 @@ struct et_trace {
 	bool direct;		/* pages.c reads the CPUs itself */
 	struct et_cpu_layout *layout;	/* per CPU, with direct */
 	uint64_t pages_total;
+	struct et_index index;		/* what the file says about itself */
+	char notes[1024];		/* what it says against what was read */
+	size_t notes_len, open_notes_len;
+	uint64_t open_mismatches;
+	uint64_t *lost_unknown_per_cpu;	/* gaps of unknown size, per CPU */
 
 	/* per CPU, one walker each: */
 	uint64_t *last_page;	/* page of the last record + 1 */
@@ -265,6 +341,8 @@ struct et_trace {
 void et_audit_v6(struct et_trace *t);
 bool et_audit_page(const uint8_t *page, int page_size, bool long8, bool big_endian);
 
+/* The size of the kernel's syscall table trace.c has for t's architecture, 0 if none. */
+int et_syscall_table_size(const struct et_trace *t);
 /* A second libtracecmd handle on the same file, for a reader thread. */
 struct tracecmd_input *et_trace_reopen(const struct et_trace *t);
 /* The task's name in the file's saved cmdlines, or NULL. */

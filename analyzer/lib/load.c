@@ -289,6 +289,22 @@ const char *et_damage_text(const char *path, const struct et_trace_counts *c, ch
 		len += snprintf(buf + len, size - len, " %" PRIu64 " stage values of stages "
 				"this analyzer does not know (%s);", c->unknown_stages,
 				c->unknown_stage_names ? c->unknown_stage_names : "?");
+	if (c->unregistered && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " records of a type no "
+				"format registers;", c->unregistered);
+	if (c->short_records && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " records shorter than "
+				"their format;", c->short_records);
+	if (c->bad_nr && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " syscalls numbered beyond "
+				"the table of %d (e.g. %ld);", c->bad_nr, c->nr_table,
+				c->bad_nr_example);
+	for (const char *l = c->index_mismatches ? c->index_notes : NULL; l && *l && len < size; ) {
+		const char *nl = strchr(l, '\n');
+
+		len += snprintf(buf + len, size - len, " %.*s;", nl ? (int)(nl - l) : (int)strlen(l), l);
+		l = nl ? nl + 1 : NULL;
+	}
 	if (len && len < size && buf[len - 1] == ';')
 		buf[len - 1] = '\0';
 	return buf;

@@ -91,269 +91,63 @@ struct et_cpu_reader {
 /* ------------------------------------------------------------------ */
 /* The file's layout (version 7)                                       */
 
-enum {
-	OPT_DONE = 0,
-	OPT_DATE = 1,
-	OPT_BUFFER = 3,
-	OPT_OFFSET = 7,
-	OPT_TIME_SHIFT = 12,
-	OPT_TSC2NSEC = 14,
-	SEC_FL_COMPRESS = 1,
-};
-
-struct file_reader {
-	int fd;
-	uint64_t size;
-	bool swap;
-};
-
-static bool rd_at(const struct file_reader *f, uint64_t off, void *buf, size_t n)
-{
-	ssize_t r;
-
-	if (off > f->size || n > f->size - off)
-		return false;
-	while (n) {
-		r = pread(f->fd, buf, n, (off_t)off);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		buf = (char *)buf + r;
-		off += r;
-		n -= r;
-	}
-	return true;
-}
-
-static uint64_t num(const struct file_reader *f, const void *p, int size)
-{
-	uint64_t v = 0;
-	uint32_t w;
-	uint16_t h;
-
-	switch (size) {
-	case 2:
-		memcpy(&h, p, 2);
-		return f->swap ? __builtin_bswap16(h) : h;
-	case 4:
-		memcpy(&w, p, 4);
-		return f->swap ? __builtin_bswap32(w) : w;
-	case 8:
-		memcpy(&v, p, 8);
-		return f->swap ? __builtin_bswap64(v) : v;
-	}
-	return 0;
-}
-
-/* A compressed block: 4 bytes compressed size, 4 uncompressed, the data. */
-static char *zblock(const struct file_reader *f, uint64_t off, uint64_t limit,
-		    size_t *len)
-{
-	char hdr[8], *in, *out;
-	uint64_t csize, usize;
-	size_t r;
-
-	if (!rd_at(f, off, hdr, 8))
-		return NULL;
-	csize = num(f, hdr, 4);
-	usize = num(f, hdr + 4, 4);
-	if (csize + 8 > limit || usize > (64u << 20))
-		return NULL;
-	in = malloc(csize ? csize : 1);
-	out = malloc(usize ? usize : 1);
-	if (!in || !out || !rd_at(f, off + 8, in, csize)) {
-		free(in);
-		free(out);
-		return NULL;
-	}
-	r = ZSTD_decompress(out, usize, in, csize);
-	free(in);
-	if (ZSTD_isError(r)) {
-		free(out);
-		return NULL;
-	}
-	*len = r;
-	return out;
-}
+#define rd_at et_file_read
+#define num et_file_num
+#define file_reader et_file
 
 /*
- * Walk the chain of option sections from the header's first one: the
- * top instance's BUFFER option gives each CPU's data offset and size.
+ * From the file's index (index.c, read and checked at open): the top
+ * instance's BUFFER option gives each CPU's data offset and size, its
+ * section's flags whether the data is zstd chunks.
  */
-static bool read_options(struct et_trace *t, struct file_reader *f, uint64_t opt,
-			 bool zstd, uint64_t *buffer_off, char **cpus_buf,
-			 size_t *cpus_len, const char **why)
-{
-	for (int sections = 0; opt && sections < 64; sections++) {
-		char hdr[16], *data = NULL;
-		size_t len = 0, p = 0;
-		uint64_t size, next = 0;
-		unsigned int flags;
-
-		if (!rd_at(f, opt, hdr, 16)) {
-			*why = "an options section lies outside the file";
-			return false;
-		}
-		flags = num(f, hdr + 2, 2);
-		size = num(f, hdr + 8, 8);
-		if (num(f, hdr, 2) != OPT_DONE || size > f->size) {
-			*why = "an options section is not one";
-			return false;
-		}
-		if (flags & SEC_FL_COMPRESS) {
-			if (!zstd || !(data = zblock(f, opt + 16, size, &len))) {
-				*why = "a compressed options section that is not zstd";
-				return false;
-			}
-		} else {
-			len = size;
-			data = malloc(len ? len : 1);
-			if (!data || !rd_at(f, opt + 16, data, len)) {
-				free(data);
-				*why = "an options section lies outside the file";
-				return false;
-			}
-		}
-		while (p + 6 <= len) {
-			unsigned int id = num(f, data + p, 2);
-			uint64_t osz = num(f, data + p + 2, 4);
-			const char *o = data + p + 6;
-
-			if (osz > len - p - 6)
-				break;
-			p += 6 + osz;
-			switch (id) {
-			case OPT_DATE:
-			case OPT_OFFSET:
-			case OPT_TIME_SHIFT:
-			case OPT_TSC2NSEC:
-				*why = "the file shifts or scales its timestamps (DATE, OFFSET, TIME_SHIFT or TSC2NSEC option)";
-				free(data);
-				return false;
-			case OPT_BUFFER: {
-				const char *name = o + 8, *end = o + osz;
-				const char *clock;
-
-				if (osz < 8 || !memchr(name, 0, end - name))
-					break;
-				if (*name)	/* another instance's buffer */
-					break;
-				clock = name + 1;
-				if (!memchr(clock, 0, end - clock))
-					break;
-				clock += strlen(clock) + 1;
-				if (end - clock < 8)
-					break;
-				*buffer_off = num(f, o, 8);
-				if ((int)num(f, clock, 4) != t->page_size) {
-					*why = "the BUFFER option's page size is not the file's";
-					free(data);
-					return false;
-				}
-				free(*cpus_buf);
-				*cpus_len = end - clock - 4;
-				*cpus_buf = malloc(*cpus_len ? *cpus_len : 1);
-				if (!*cpus_buf) {
-					free(data);
-					return false;
-				}
-				memcpy(*cpus_buf, clock + 4, *cpus_len);
-				break;
-			}
-			case OPT_DONE:
-				if (osz >= 8)
-					next = num(f, o, 8);
-				p = len;
-				break;
-			}
-		}
-		free(data);
-		opt = next;
-	}
-	return true;
-}
-
 bool et_pages_layout(struct et_trace *t, const char **why)
 {
-	struct file_reader f = { .fd = t->fd };
-	char head[512], *cpus_buf = NULL;
-	const char *comp, *ver;
-	uint64_t opt, buffer_off = 0;
-	size_t cpus_len = 0, p;
-	unsigned int n, flags;
-	struct stat st;
-	bool zstd, ok = false;
-	char sec[16];
+	const struct et_index *ix = &t->index;
 
 	*why = "not a regular trace.dat";
-	if (f.fd < 0 || fstat(f.fd, &st) < 0)
+	if (t->fd < 0 || !ix->valid)
 		return false;
-	f.size = st.st_size;
-	f.swap = t->info.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	if (t->info.file_version != 7) {
 		*why = "file version 6: its layout is libtracecmd's to read";
 		return false;
 	}
-	memset(head, 0, sizeof(head));
-	if (!rd_at(&f, 0, head, f.size < sizeof(head) - 1 ? f.size : sizeof(head) - 1))
-		return false;
-	/* magic (3), "tracing", "7\0", endian, long size, page size (4) */
-	p = 10 + strlen(head + 10) + 1 + 1 + 1 + 4;
-	comp = head + p;
-	p += strlen(comp) + 1;
-	ver = head + p;
-	p += strlen(ver) + 1;
-	if (p + 8 > sizeof(head))
-		return false;
-	opt = num(&f, head + p, 8);
-	zstd = !strcmp(comp, "zstd");
-	if (!zstd && strcmp(comp, "none")) {
+	if (!ix->known_compression) {
 		*why = "compressed with other than zstd";
 		return false;
 	}
-	if (!read_options(t, &f, opt, zstd, &buffer_off, &cpus_buf, &cpus_len, why))
-		goto out;
-	*why = "no BUFFER option for the top instance";
-	if (!cpus_buf || cpus_len < 4 || !rd_at(&f, buffer_off, sec, 16))
-		goto out;
-	flags = num(&f, sec + 2, 2);
-	n = num(&f, cpus_buf, 4);
-	if ((uint64_t)n * 20 > cpus_len - 4)
-		goto out;
+	if (ix->shifts) {
+		*why = "the file shifts or scales its timestamps (DATE, OFFSET, TIME_SHIFT or TSC2NSEC option)";
+		return false;
+	}
+	if (!ix->have_buffer) {
+		*why = "no BUFFER option for the top instance";
+		return false;
+	}
+	if (ix->compressed && !ix->zstd) {
+		*why = "compressed data of a file that says it is not";
+		return false;
+	}
 	t->layout = calloc(t->info.cpus, sizeof(*t->layout));
 	if (!t->layout)
-		goto out;
-	for (unsigned int i = 0; i < n; i++) {
-		const char *c = cpus_buf + 4 + 20 * i;
-		unsigned int cpu = num(&f, c, 4);
-		uint64_t off = num(&f, c + 4, 8), size = num(&f, c + 12, 8);
+		return false;
+	for (int i = 0; i < ix->nr_cpu; i++) {
+		const struct et_index_cpu *c = &ix->cpu[i];
 
-		if (cpu >= (unsigned int)t->info.cpus || t->layout[cpu].source ||
-		    off > f.size || size > f.size - off) {
-			*why = "a CPU's data lies outside the file";
-			goto out;
+		if (c->cpu >= t->info.cpus) {
+			*why = "a CPU beyond libtracecmd's count";
+			free(t->layout);
+			t->layout = NULL;
+			return false;
 		}
-		if (!size)
+		if (!c->size)
 			continue;
-		t->layout[cpu] = (struct et_cpu_layout){
-			.source = flags & SEC_FL_COMPRESS ? ET_SRC_ZSTD : ET_SRC_PAGES,
-			.offset = off, .size = size, .file_size = f.size,
+		t->layout[c->cpu] = (struct et_cpu_layout){
+			.source = ix->compressed ? ET_SRC_ZSTD : ET_SRC_PAGES,
+			.offset = c->off, .size = c->size, .file_size = ix->file_size,
 		};
-		if ((flags & SEC_FL_COMPRESS) && !zstd) {
-			*why = "compressed data of a file that says it is not";
-			goto out;
-		}
 	}
-	ok = true;
 	*why = NULL;
-out:
-	free(cpus_buf);
-	if (!ok) {
-		free(t->layout);
-		t->layout = NULL;
-	}
-	return ok;
+	return true;
 }
 
 /*

@@ -187,11 +187,40 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 			ENTRY_STAGE_ABI);
 		first = false;
 	}
-	if (c->unknown_stages)
+	if (c->unknown_stages) {
 		fprintf(out, "%s %" PRIu64 " stage values of stages this analyzer "
 			"does not know (%s: a newer kernel's vocabulary; update "
 			"entrytrace): left out\n", first ? "DAMAGED:    " : "            ",
 			c->unknown_stages, c->unknown_stage_names ? c->unknown_stage_names : "?");
+		first = false;
+	}
+	if (c->unregistered) {
+		fprintf(out, "%s %" PRIu64 " records of a type no event format registers "
+			"(a type or a format's ID changed): not read\n",
+			first ? "DAMAGED:    " : "            ", c->unregistered);
+		first = false;
+	}
+	if (c->short_records) {
+		fprintf(out, "%s %" PRIu64 " records shorter than their event's format (a "
+			"type or a format changed): not read\n",
+			first ? "DAMAGED:    " : "            ", c->short_records);
+		first = false;
+	}
+	if (c->bad_nr) {
+		fprintf(out, "%s %" PRIu64 " syscalls numbered beyond the architecture's "
+			"table of %d (e.g. %ld), not returning ENOSYS: left out\n",
+			first ? "DAMAGED:    " : "            ", c->bad_nr, c->nr_table,
+			c->bad_nr_example);
+		first = false;
+	}
+	for (const char *l = c->index_mismatches ? c->index_notes : NULL; l && *l; ) {
+		const char *nl = strchr(l, '\n');
+		int n = nl ? (int)(nl - l) : (int)strlen(l);
+
+		fprintf(out, "%s %.*s\n", first ? "DAMAGED:    " : "            ", n, l);
+		first = false;
+		l = nl ? nl + 1 : NULL;
+	}
 }
 
 static void text_file(const struct et_report_file *f, FILE *out)
@@ -590,6 +619,20 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, ", \"abi_errors\": %" PRIu64 ", \"unknown_stages\": %" PRIu64
 		", \"first_ts\": %.9f, \"last_ts\": %.9f", f->counts.abi_errors,
 		f->counts.unknown_stages, f->info.first_ts / 1e9, f->counts.last_ts / 1e9);
+	fprintf(out, ", \"unregistered_records\": %" PRIu64 ", \"short_records\": %" PRIu64
+		", \"syscalls_beyond_table\": %" PRIu64 ", \"index_mismatches\": [",
+		f->counts.unregistered, f->counts.short_records, f->counts.bad_nr);
+	for (const char *l = f->counts.index_mismatches ? f->counts.index_notes : NULL, *first = l;
+	     l && *l; ) {
+		const char *nl = strchr(l, '\n');
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", nl ? (int)(nl - l) : (int)strlen(l), l);
+		fprintf(out, "%s", l == first ? "" : ", ");
+		et_json_str(out, line);
+		l = nl ? nl + 1 : NULL;
+	}
+	fprintf(out, "]");
 	fprintf(out, ",\n     \"syscalls\": {\"seen\": %" PRIu64 ", \"complete\": %" PRIu64
 		", \"tasks\": %" PRIu64 ", \"tasks_in_events\": %" PRIu64 ", \"seq_lost\": %" PRIu64
 		", \"stray_events\": %" PRIu64 ", \"duplicate_stages\": %" PRIu64, f->tl.syscalls,

@@ -22,6 +22,7 @@
  * syscalls are held back (at most ET_HOLD_MAX) until its name is confirmed,
  * then labelled with the name they really ran under.
  */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,6 +265,15 @@ void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	if (!(sc->flags & ET_SC_INCOMPLETE) && !plausible(&tl->bounds, sc)) {
 		sc->flags |= ET_SC_IMPLAUSIBLE;
 		((struct et_trace *)tl->trace)->counts.implausible++;	/* (the file's count) */
+	} else if (tl->bounds.nr_max && (sc->nr >= tl->bounds.nr_max || sc->nr < -1) &&
+		   sc->ret != -ENOSYS && !(sc->flags & ET_SC_INCOMPLETE)) {
+		/* a number the kernel's table does not have, yet not refused */
+		struct et_trace_counts *c = &((struct et_trace *)tl->trace)->counts;
+
+		sc->flags |= ET_SC_IMPLAUSIBLE;
+		if (!c->bad_nr++)
+			c->bad_nr_example = sc->nr;
+		c->nr_table = tl->bounds.nr_max;
 	}
 	flags = sc->flags;
 	tl->counts.syscalls++;
@@ -582,6 +592,9 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->trace = trace;
 	tl->mode = info->mode;
 	tl->bounds = tl_bounds_of(info);
+	/* an entrytrace kernel's syscall numbers: within its table, or ENOSYS */
+	if (tl->mode != ET_MODE_STOCK)
+		tl->bounds.nr_max = et_syscall_table_size(trace);
 	tl->have_ct = info->present & ET_HAVE_CT;
 	tl->sink = sink;
 	tl->data = data;

@@ -149,6 +149,7 @@ struct et_timeline {
 	struct tl_bounds {
 		bool on;
 		uint64_t lo, hi, span, inner;
+		int nr_max;	/* stage modes: the syscall table's size (0: not known) */
 	} bounds;
 
 	/* the kernel's stamp calibration (entry_stage_calib, summaries) */

@@ -179,7 +179,9 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	t->lost_announced = calloc(n, sizeof(bool));
 	t->last_page = calloc(n, sizeof(uint64_t));
 	t->last_rec_ts = calloc(n, sizeof(uint64_t));
-	if (!t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
+	t->lost_unknown_per_cpu = calloc(n, sizeof(uint64_t));
+	if (!t->lost_unknown_per_cpu ||
+	    !t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
 	    !t->lost_announced || !t->counts.pages_per_cpu ||
 	    !t->counts.pages_read_per_cpu || !t->counts.time_back_per_cpu ||
 	    !t->counts.bad_pages_per_cpu || !t->counts.unread_bytes_per_cpu ||
@@ -328,7 +330,8 @@ static bool counts_fit(struct et_trace *t, char *why, size_t len)
 
 /*
  * The trace's end: the latest of the CPUs' last records, on a handle of
- * its own (reading a CPU's last record moves the handle there).
+ * its own (reading a CPU's last record moves the handle there).  Each
+ * CPU's first and last record are held against its CPUSTAT (index.c).
  */
 static void find_last_ts(struct et_trace *t)
 {
@@ -336,14 +339,21 @@ static void find_last_ts(struct et_trace *t)
 
 	for (int cpu = 0; h && cpu < t->info.cpus; cpu++) {
 		struct tep_record *rec;
+		uint64_t first = 0;
 
 		/* (libtracecmd 1.3 crashes reading the last record of a CPU without data) */
 		if (tracecmd_get_cpu_file_size(h, cpu) <= 0)
 			continue;
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (rec)
+			first = rec->ts;
+		tracecmd_free_record(rec);
 		rec = tracecmd_read_cpu_last(h, cpu);
 
 		if (rec && rec->ts > t->info.last_ts)
 			t->info.last_ts = rec->ts;
+		if (rec)
+			et_index_check_times(t, cpu, first, rec->ts);
 		tracecmd_free_record(rec);
 	}
 	if (h)
@@ -355,7 +365,7 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 {
 	struct et_trace *t;
 	const char *name = NULL, *version = NULL;
-	bool init_failed = false;
+	bool init_failed = false, index_bad = false;
 	enum et_err e;
 	int quiet;
 
@@ -417,7 +427,9 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	t->handle = tracecmd_open_head(t->open_path ? t->open_path : path,
 				       TRACECMD_FL_LOAD_NO_PLUGINS);
 	t->fd = open(t->open_path, O_RDONLY | O_CLOEXEC);
-	if (t->handle && !counts_fit(t, why, sizeof(why)))
+	if (t->handle && !et_index_read(t, why, sizeof(why)))
+		init_failed = index_bad = true;
+	else if (t->handle && !counts_fit(t, why, sizeof(why)))
 		init_failed = true;
 	else if (t->handle && tracecmd_init_data(t->handle) < 0)
 		init_failed = true;
@@ -430,7 +442,9 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		goto fail;
 	}
 	if (init_failed) {
-		if (why[0])
+		if (index_bad)
+			snprintf(errbuf, errlen, "%s: the file contradicts itself: %s", path, why);
+		else if (why[0])
 			snprintf(errbuf, errlen, "%s: the trace data is other than the headers "
 				 "describe: %s", path, why);
 		else
@@ -465,6 +479,8 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		*err = e;
 		goto fail;
 	}
+	et_decoder_mark_unregistered(&t->dec, t->tep);
+	et_decoder_activate(&t->dec, t->info.mode);
 	/* what each CPU holds, in pages, to compare with what is read */
 	t->page_size = tracecmd_page_size(t->handle);
 	for (int c = 0; t->page_size > 0 && c < t->info.cpus; c++) {
@@ -478,10 +494,16 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		posix_fadvise(t->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	if (t->page_size > 0)
 		choose_reader(t);
+	/* section bytes no index entry reaches: the CPU's before them */
+	for (int i = 0; i < t->index.nr_unread; i++)
+		if (t->index.unread_cpu[i] < t->info.cpus)
+			t->counts.unread_bytes_per_cpu[t->index.unread_cpu[i]] += t->index.unread[i];
 	/* the reader audits what it reads itself; the others' bytes here */
 	if (t->page_size > 0 && !t->direct && t->fd >= 0)
 		et_audit_v6(t);
 	find_last_ts(t);
+	t->open_notes_len = t->notes_len;
+	t->open_mismatches = t->counts.index_mismatches;
 	*err = ET_OK;
 	return t;
 fail:
@@ -506,6 +528,8 @@ void et_trace_close(struct et_trace *t)
 	free(t->last_page);
 	free(t->last_rec_ts);
 	free(t->lost_announced);
+	free(t->lost_unknown_per_cpu);
+	et_index_free(&t->index);
 	free(t->layout);
 	free(t->machine_str);
 	free(t->uname_str);
@@ -532,7 +556,8 @@ const struct et_trace_counts *et_trace_counts(const struct et_trace *t)
 bool et_counts_damaged(const struct et_trace_counts *c)
 {
 	if (c->pages_unread || c->time_back || c->abi_errors || c->unknown_stages ||
-	    c->implausible || c->seq_unexplained)
+	    c->implausible || c->seq_unexplained || c->index_mismatches || c->unregistered ||
+	    c->short_records || c->bad_nr)
 		return true;
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
 		if ((c->bad_pages_per_cpu && c->bad_pages_per_cpu[cpu]) ||
@@ -665,6 +690,14 @@ const char *et_syscall_name(const struct et_trace *t, long nr)
 	if (!t || t->machine < 0 || nr < 0 || nr > 100000)
 		return NULL;
 	return audit_syscall_to_name((int)nr, t->machine);
+}
+
+/* The kernel's own syscall table for the trace's architecture: its size, 0 if none. */
+int et_syscall_table_size(const struct et_trace *t)
+{
+	const struct et_syscall_table *k = kernel_table(t);
+
+	return k ? (int)k->nr : 0;
 }
 
 /* A name: the kernel's, or libaudit's where it differs (pread for pread64). */

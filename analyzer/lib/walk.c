@@ -170,6 +170,8 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 		t->counts.last_ts = w->last_ts;
 	t->counts.abi_errors += w->scratch.abi_errors;
 	t->counts.unknown_stages += w->scratch.unknown_stages;
+	t->counts.unregistered += w->scratch.unregistered;
+	t->counts.short_records += w->scratch.short_records;
 	et_scratch_fini(&w->scratch);
 }
 
@@ -181,10 +183,13 @@ static int emit_lost(struct et_trace *t, struct et_walk *w, int cpu, uint64_t ts
 		.lost.count = missed > 0 ? missed : -1,
 	};
 
-	if (missed > 0)
+	if (missed > 0) {
 		w->lost_events += missed;
-	else
+	} else {
 		w->lost_unknown++;
+		if (t->lost_unknown_per_cpu)
+			t->lost_unknown_per_cpu[cpu]++;
+	}
 	t->counts.lost_per_cpu[cpu] += missed > 0 ? missed : 1;
 	return w->fn(&ev, w->data);
 }
@@ -748,6 +753,9 @@ int et_trace_iterate(struct et_trace *t, et_event_fn fn, void *data)
 	}
 	free(cpus);
 	count_holes(t);
+	/* what the file says it holds, against a whole walk's reading */
+	if (!ret)
+		et_index_check_walk(t);
 	if (t->progress && t->pages_total)
 		t->progress(t->path, 1, t->progress_data);
 	return ret;
