@@ -32,6 +32,10 @@ struct tracecmd_input;
 
 /* json.c: the length of the valid UTF-8 sequence at s, or 0 */
 size_t et_utf8_len(const unsigned char *s, size_t n);
+/* escape.c: the columns text takes on a terminal (name text: escapes are ASCII) */
+int et_text_width(const char *text);
+/* text padded with spaces to width columns, after it (left) or before it */
+const char *et_pad_text(const char *text, int width, bool left, char *buf, size_t size);
 
 /* The kernel's syscall names per uname machine (syscalls.c, generated) */
 struct et_syscall_table {

@@ -426,7 +426,7 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 	};
 	const struct et_group **g;
 	size_t n = et_stats_groups(rep->stats, by, &g);
-	char nb[32], kb[4 * ET_COMM_LEN + 24], eb[16], nt[4 * ET_COMM_LEN + 1];
+	char nb[32], kb[4 * ET_COMM_LEN + 24], eb[16], nt[4 * ET_COMM_LEN + 1], pb[4 * ET_COMM_LEN + 48];
 	int last_nr = -2, shown = 0;
 	size_t skipped = 0;
 
@@ -458,7 +458,7 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
 		else
 			snprintf(kb, sizeof(kb), "%s", errno_name(g[i]->key, eb, sizeof(eb)));
-		fprintf(out, "%-16s %-22s", name, kb);
+		fprintf(out, "%-16s %s", name, et_pad_text(kb, 22, true, pb, sizeof(pb)));
 		et_cols_group_row(out, h);
 		fprintf(out, "\n");
 	}
@@ -496,10 +496,11 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 		"enter(s)", "exit(s)", "cpus", "why");
 	for (size_t i = 0; i < rep->nr_excluded; i++) {
 		const struct et_syscall *sc = &rep->excluded[i];
-		char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1];
+		char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1], pb[4 * ET_COMM_LEN + 48];
 
 		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)), sc->pid);
-		fprintf(out, "%-22s %-16s %9ld %16.6f %16.6f %3d>%-3d  %s\n", task,
+		fprintf(out, "%s %-16s %9ld %16.6f %16.6f %3d>%-3d  %s\n",
+			et_pad_text(task, 22, true, pb, sizeof(pb)),
 			syscall_name(rep, sc->nr, nb, sizeof(nb)), sc->ret,
 			sc->ts_enter / 1e9, sc->ts_exit / 1e9, sc->cpu_enter, sc->cpu_exit,
 			et_sc_flags_str(sc->flags, fb, sizeof(fb)));

@@ -34,6 +34,7 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 {
 	const char *name = et_syscall_name(names, sc->nr);
 	char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1], nb[32], fb[160];
+	char pb[4 * ET_COMM_LEN + 48];
 
 	if (!name) {
 		snprintf(nb, sizeof(nb), sc->nr < 0 ? "nr(%d)" : "sys_%d", sc->nr);
@@ -48,7 +49,8 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 	} else {
 		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)),
 			 sc->pid);
-		fprintf(out, "%16s [%03d] %.9f: %s(%d) = %ld ", task, sc->cpu_enter,
+		fprintf(out, "%s [%03d] %.9f: %s(%d) = %ld ", et_pad_text(task, 16, false, pb, sizeof(pb)),
+			sc->cpu_enter,
 			et_sc_start(sc) / 1e9, name, sc->nr, sc->ret);
 	}
 	if (et_sc_has(sc, ET_STAGE_TOTAL))
