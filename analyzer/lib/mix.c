@@ -91,6 +91,13 @@ struct et_mix {
 	size_t nr_ctotals, cap_ctotals;
 	uint64_t set_apart[ET_ARRAY_SIZE(mix_flag_names)];
 	uint64_t kept, unnamed, not_syscall;
+	/* what the header and tables say of each other (check_tables()) */
+	char **accounts;	/* "account ID NAME PARENT" names */
+	size_t nr_accounts, cap_accounts;
+	uint64_t staged_samples;	/* samples with stage values (s.X, total) */
+	uint64_t setapart_sum;		/* the setapart lines' counts */
+	unsigned long bad_line;		/* the first line a check refused */
+	char bad[256];
 };
 
 static size_t name_hash(const char *s)
@@ -229,6 +236,12 @@ static int parse_sample(struct et_mix *m, char **tok, int n)
 	if (n < 4 || parse_u64(tok[1], &v))
 		return -1;
 	s.seq = (uint32_t)v;
+	/* in order, each once: a sample line repeated or moved is damage */
+	if (m->nr_samples && s.seq <= m->samples[m->nr_samples - 1].seq) {
+		snprintf(m->bad, sizeof(m->bad), "sample %u after sample %u: samples come in "
+			 "order, each once", s.seq, m->samples[m->nr_samples - 1].seq);
+		return -1;
+	}
 	s.name = intern(m, tok[2]);
 	s.flags = sample_flags(tok[3], &bad);
 	if (bad || s.name < 0)
@@ -274,6 +287,8 @@ static int parse_sample(struct et_mix *m, char **tok, int n)
 	}
 	if (et_grow((void **)&m->samples, &m->cap_samples, m->nr_samples + 1, sizeof(s)))
 		goto bad;
+	if (s.nr_vals || s.has_total)
+		m->staged_samples++;
 	m->samples[m->nr_samples++] = s;
 	return 0;
 bad:
@@ -386,6 +401,7 @@ static int parse_line(struct et_mix *m, char *line)
 		c.name = intern(m, tok[1]);
 		c.reason = intern(m, tok[2]);
 		c.n = v[0];
+		m->setapart_sum += v[0];
 		return c.name < 0 ? -1 :
 		       add_count(&m->setapart, &m->nr_setapart, &m->cap_setapart, c);
 	}
@@ -536,8 +552,23 @@ static int parse_line(struct et_mix *m, char *line)
 	}
 	if (m->version >= 3 && IS("model_drain"))
 		return 0;
+	if (IS("account")) {
+		/* account ID NAME PARENT: a stage, or the plugin's whole/total/gap/outside */
+		if (n != 4 || parse_u64(tok[1], &v[0]) ||
+		    (account_stage(tok[2]) < 0 && strcmp(tok[2], "whole") && strcmp(tok[2], "gap") &&
+		     strcmp(tok[2], "outside"))) {
+			snprintf(m->bad, sizeof(m->bad), "account '%s': not a stage, whole, total, "
+				 "gap or outside", n > 2 ? tok[2] : "");
+			return -1;
+		}
+		if (et_grow((void **)&m->accounts, &m->cap_accounts, m->nr_accounts + 1,
+			    sizeof(char *)) || !(m->accounts[m->nr_accounts] = strdup(tok[2])))
+			return -1;
+		m->nr_accounts++;
+		return 0;
+	}
 	/* lines the analyzer has no use for, but knows */
-	if (IS("account") || IS("markers") || IS("unarmed") || IS("detail") ||
+	if (IS("markers") || IS("unarmed") || IS("detail") ||
 	    IS("disas_diff") || IS("qemu_api"))
 		return 0;
 	if (n == 2) {
@@ -596,10 +627,102 @@ static int check_end(struct et_mix *m, const char *line, unsigned long lines, uL
 	return 0;
 }
 
+static bool has_account(const struct et_mix *m, const char *name)
+{
+	for (size_t i = 0; i < m->nr_accounts; i++)
+		if (!strcmp(m->accounts[i], name))
+			return true;
+	return false;
+}
+
+static bool has_kind(const struct et_mix *m, const char *kind, bool is_class)
+{
+	for (size_t i = 0; i < m->nr_kinds; i++) {
+		const char *c = m->kind_class[i];
+		size_t n = strlen(kind);
+
+		if (!is_class && !strcmp(m->kind_names[i], kind))
+			return true;
+		/* "barrier" or "barrier,sprmsr" */
+		for (; is_class && c && *c; c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL)
+			if (!strncmp(c, kind, n) && (c[n] == ',' || !c[n]))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The header against the tables (version 1 files carry no checksum, so
+ * this is what refuses one that contradicts itself; version 2 files are
+ * held to the same): the mode word says which accounts and sample values
+ * there are (fallback: whole alone, no stage values; sites: stages), the
+ * tables name declared accounts, kinds and classes, and the setapart
+ * count is the sum of its lines.  false, errbuf set.
+ */
+static bool check_tables(struct et_mix *m, char *errbuf, size_t errlen)
+{
+	bool fallback = m->mode && !strcmp(m->mode, "fallback");
+	uint64_t n;
+
+	if (m->mode && !fallback && strcmp(m->mode, "sites")) {
+		snprintf(errbuf, errlen, "%s: mode '%s': the plugin writes sites or fallback",
+			 m->path, m->mode);
+		return false;
+	}
+	if (fallback && m->staged_samples) {
+		snprintf(errbuf, errlen, "%s: mode fallback (no site table), yet %" PRIu64
+			 " samples carry stage values", m->path, m->staged_samples);
+		return false;
+	}
+	if (m->mode && !fallback && m->nr_samples && !m->staged_samples) {
+		snprintf(errbuf, errlen, "%s: mode sites, yet none of its %zu samples carries "
+			 "a stage value", m->path, m->nr_samples);
+		return false;
+	}
+	for (size_t i = 0; i < m->nr_accounts && fallback; i++)
+		if (strcmp(m->accounts[i], "whole")) {
+			snprintf(errbuf, errlen, "%s: mode fallback (whole alone), yet an account "
+				 "'%s'", m->path, m->accounts[i]);
+			return false;
+		}
+	for (size_t i = 0; i < m->nr_stats && m->nr_accounts; i++)
+		if (!has_account(m, m->names[m->stats[i].account])) {
+			snprintf(errbuf, errlen, "%s: a stat line of account '%s', which no account "
+				 "line declares", m->path, m->names[m->stats[i].account]);
+			return false;
+		}
+	for (size_t i = 0; i < m->nr_sums; i++) {
+		const struct et_mix_sum *x = &m->sums[i];
+
+		if (m->nr_accounts && !has_account(m, m->names[x->account])) {
+			snprintf(errbuf, errlen, "%s: a %s line of account '%s', which no account "
+				 "line declares", m->path, x->is_class ? "class" : "kinds",
+				 m->names[x->account]);
+			return false;
+		}
+		if (m->nr_kinds && !has_kind(m, m->names[x->what], x->is_class)) {
+			snprintf(errbuf, errlen, "%s: a %s line of %s '%s', which no kind line "
+				 "declares", m->path, x->is_class ? "class" : "kinds",
+				 x->is_class ? "class" : "kind", m->names[x->what]);
+			return false;
+		}
+	}
+	n = et_mix_count(m, "setapart");
+	if (m->nr_counts && n != m->setapart_sum) {
+		snprintf(errbuf, errlen, "%s: count setapart %" PRIu64 ", its setapart lines add "
+			 "up to %" PRIu64, m->path, n, m->setapart_sum);
+		return false;
+	}
+	return true;
+}
+
 void et_mix_free(struct et_mix *m)
 {
 	if (!m)
 		return;
+	for (size_t i = 0; i < m->nr_accounts; i++)
+		free(m->accounts[i]);
+	free(m->accounts);
 	for (int i = 0; i < m->nr_names; i++)
 		free(m->names[i]);
 	for (size_t i = 0; i < m->nr_kinds; i++) {
@@ -709,8 +832,11 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 		}
 		if (parse_line(m, line)) {
 			*err = ET_ERR_FORMAT;
-			snprintf(errbuf, errlen, "%s line %lu: malformed or unknown line", path,
-				 lineno);
+			if (m->bad[0])
+				snprintf(errbuf, errlen, "%s line %lu: %s", path, lineno, m->bad);
+			else
+				snprintf(errbuf, errlen, "%s line %lu: malformed or unknown line", path,
+					 lineno);
 			goto fail;
 		}
 	}
@@ -737,6 +863,10 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 	if (!m->arch) {
 		*err = ET_ERR_FORMAT;
 		snprintf(errbuf, errlen, "%s: no arch line", path);
+		goto fail;
+	}
+	if (!check_tables(m, errbuf, errlen)) {
+		*err = ET_ERR_FORMAT;
 		goto fail;
 	}
 	/* the plugin writes a version 2 file whole or not at all: one without its end is cut */
