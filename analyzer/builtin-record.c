@@ -12,13 +12,24 @@
  * more pid to keep out of a system-wide trace.  The data goes to one
  * temporary file per CPU, which tracecmd_append_cpu_data() copies into the
  * trace.dat (compressing it for version 7).
+ *
+ * Like 'export', the trace.dat is written under a temporary name and
+ * renamed when whole: a recording cut short never leaves a partial file
+ * under the name asked for.  Everything temporary lives in one directory
+ * per run beside the output, .entrytrace-record.PID.XXXXXX/; SIGINT and
+ * SIGTERM clean it up, and what a SIGKILL leaves (that directory, and the
+ * session's tracefs instance, still tracing) the next 'record' - or
+ * 'record --clean' - finds by its pid, names and removes.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,6 +68,8 @@ static const char record_usage[] =
 	"                         with CMD while CMD runs\n"
 	"\n"
 	"SIGINT or SIGTERM ends any recording early; the trace.dat is still written.\n"
+	"It is written under a temporary name and renamed when whole, so a recording\n"
+	"killed (SIGKILL) or out of disk space leaves no partial file at FILE.\n"
 	"\n"
 	"options:\n"
 	"  -o, --output=FILE      trace.dat to write (default trace.dat)\n"
@@ -72,6 +85,10 @@ static const char record_usage[] =
 	"      --file-version=N   trace.dat version 7 (default) or 6\n"
 	"      --compression=C    zstd (default for version 7), none, or another\n"
 	"                         algorithm libtracecmd knows; version 6 is uncompressed\n"
+	"      --clean            only remove what recordings killed with SIGKILL left:\n"
+	"                         tracefs instances entrytrace-PID of pids that no longer\n"
+	"                         run entrytrace, and .entrytrace-record.PID.* beside\n"
+	"                         FILE (-o); each is named.  Every record does this first\n"
 	"  -q, --quiet            only errors\n"
 	"  -h, --help             this text\n"
 	"\n"
@@ -96,6 +113,7 @@ enum {
 	OPT_AGGREGATE,
 	OPT_FILE_VERSION,
 	OPT_COMPRESSION,
+	OPT_CLEAN,
 };
 
 struct record_opts {
@@ -120,6 +138,7 @@ struct recorder {
 	struct rec_cpu *cpu;
 	int nr_cpus;
 	char *tmpdir;
+	char *partial;		/* the trace.dat being written, in tmpdir */
 	void *page;
 	unsigned long long lost;
 };
@@ -141,14 +160,132 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* A directory next to the output for the per-CPU files. */
+/*
+ * A test hook: ENTRYTRACE_RECORD_KILL_AT=recording|writing|written makes
+ * the recorder SIGKILL itself there, as a user's kill -9 or the OOM
+ * killer would (analyzer/tests/t-record.sh).
+ */
+static void kill_point(const char *where)
+{
+	const char *at = getenv("ENTRYTRACE_RECORD_KILL_AT");
+
+	if (at && !strcmp(at, where))
+		raise(SIGKILL);
+}
+
+#define RUN_PREFIX ".entrytrace-record."
+
+/* Bytes under path (a file, or a directory's files). */
+static unsigned long long du(const char *path)
+{
+	struct stat st;
+	unsigned long long n = 0;
+	struct dirent *e;
+	DIR *d;
+
+	if (lstat(path, &st) < 0)
+		return 0;
+	if (!S_ISDIR(st.st_mode))
+		return st.st_size;
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")))
+			continue;
+		if (asprintf(&p, "%s/%s", path, e->d_name) < 0)
+			continue;
+		if (!lstat(p, &st) && !S_ISDIR(st.st_mode))
+			n += st.st_size;
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* A run directory's files (flat: per-CPU data, kallsyms, the partial output), then it. */
+static int remove_run(const char *path)
+{
+	struct dirent *e;
+	DIR *d = opendir(path);
+
+	if (!d)
+		return unlink(path);
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (asprintf(&p, "%s/%s", path, e->d_name) >= 0) {
+			unlink(p);
+			free(p);
+		}
+	}
+	closedir(d);
+	return rmdir(path);
+}
+
+/*
+ * What killed recordings left beside output: .entrytrace-record.PID.*
+ * (run directories, compression probes) of pids that no longer run
+ * entrytrace, each named and removed.  Directories of an older entrytrace
+ * carry no pid: named, left.  Returns how many were removed.
+ */
+static int sweep_runs(const char *who, const char *output, int *failed)
+{
+	char *copy = strdup(output), *dir;
+	struct dirent *e;
+	int removed = 0;
+	DIR *d;
+
+	if (!copy)
+		return 0;
+	dir = dirname(copy);
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		const char *rest = e->d_name + strlen(RUN_PREFIX);
+		char *end, *path;
+		long pid;
+
+		if (strncmp(e->d_name, RUN_PREFIX, strlen(RUN_PREFIX)))
+			continue;
+		if (asprintf(&path, "%s/%s", dir, e->d_name) < 0)
+			continue;
+		pid = strtol(rest, &end, 10);
+		if (end == rest || *end != '.' || pid <= 0) {
+			fprintf(stderr, "%s: %s: left by an older entrytrace (%llu bytes), which "
+				"did not name its pid: not removed (remove it if no record is "
+				"running there)\n", who, path, du(path));
+		} else if (pid != getpid() && !et_pid_is_entrytrace(pid)) {
+			unsigned long long bytes = du(path);
+
+			if (remove_run(path) < 0) {
+				fprintf(stderr, "%s: %s, left by pid %ld, could not be removed: %s\n",
+					who, path, pid, strerror(errno));
+				(*failed)++;
+			} else {
+				fprintf(stderr, "%s: removed %s (%llu bytes): pid %ld, which made "
+					"it, no longer runs entrytrace (killed?)\n", who, path, bytes, pid);
+				removed++;
+			}
+		}
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(copy);
+	return removed;
+}
+
+/* A directory next to the output for the per-CPU files and the output being written. */
 static int make_tmpdir(struct recorder *r, const char *output)
 {
-	char *copy = strdup(output);
+	char *copy = strdup(output), *base;
 
 	if (!copy)
 		return -1;
-	if (asprintf(&r->tmpdir, "%s/.entrytrace-record.XXXXXX", dirname(copy)) < 0) {
+	if (asprintf(&r->tmpdir, "%s/" RUN_PREFIX "%d.XXXXXX", dirname(copy), (int)getpid()) < 0) {
 		r->tmpdir = NULL;
 		free(copy);
 		return -1;
@@ -161,6 +298,14 @@ static int make_tmpdir(struct recorder *r, const char *output)
 		r->tmpdir = NULL;
 		return -1;
 	}
+	copy = strdup(output);
+	base = copy ? basename(copy) : NULL;
+	if (!base || asprintf(&r->partial, "%s/%s.part", r->tmpdir, base) < 0) {
+		r->partial = NULL;
+		free(copy);
+		return -1;
+	}
+	free(copy);
 	return 0;
 }
 
@@ -332,6 +477,22 @@ static int kallsyms_path(struct recorder *r, const struct record_opts *o,
 	return 0;
 }
 
+/*
+ * Why a write failed.  libtracecmd's later calls can overwrite errno
+ * before it returns (a full disk once read "Invalid argument"): when the
+ * file system is (nearly) full, that is the reason.
+ */
+static const char *write_error(const char *dir, int err)
+{
+	struct statvfs sv;
+
+	if (err == ENOSPC || err == EDQUOT)
+		return strerror(err);
+	if (dir && !statvfs(dir, &sv) && (unsigned long long)sv.f_bavail * sv.f_frsize < (1u << 20))
+		return strerror(ENOSPC);
+	return err ? strerror(err) : NULL;
+}
+
 static int write_dat(struct recorder *r, const struct record_opts *o)
 {
 	struct tracecmd_event_list *list;
@@ -339,7 +500,7 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 	char *const *events;
 	char **files = NULL, *nokallsyms = NULL;
 	char *clock = tracefs_get_clock(et_session_instance(r->s));
-	int nr_events, ret = -1;
+	int nr_events, ret = -1, err;
 	const char *step = "creating the file";
 
 	events = et_session_events(r->s, &nr_events);
@@ -360,11 +521,13 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 
 	/*
 	 * A version 6 file keeps the top buffer's data offset in no option,
-	 * yet libtracecmd 1.3.1 looks for one and warns that it has none.
+	 * yet libtracecmd 1.3.1 looks for one and warns that it has none; on
+	 * a failed write it prints errno as it stands by then ("Invalid
+	 * argument" on a full disk).  The one line below says what failed.
 	 */
-	if (o->file_version < 7)
-		tracecmd_set_loglevel(TEP_LOG_ERROR);
-	h = tracecmd_output_create(o->output);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	errno = 0;
+	h = tracecmd_output_create(r->partial);
 	if (!h)
 		goto fail;
 	tracecmd_set_quiet(h, true);
@@ -383,18 +546,27 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 	step = "writing the saved command lines";
 	if (tracecmd_write_cmdlines(h))
 		goto fail_close;
+	kill_point("writing");
 	step = "writing the CPU data";
 	if (tracecmd_append_cpu_data(h, r->nr_cpus, files))
 		goto fail_close;
 	tracecmd_output_close(h);
+	/* whole: under its name in one step */
+	step = "renaming the finished file to its name";
+	if (rename(r->partial, o->output) < 0)
+		goto fail;
 	ret = 0;
 	goto out;
 fail_close:
+	err = errno;
 	tracecmd_output_close(h);
-	unlink(o->output);
+	errno = err;
 fail:
+	err = errno;
+	unlink(r->partial);
 	fprintf(stderr, "%s: %s: %s failed%s%s\n", r->who, o->output, step,
-		errno ? ": " : "", errno ? strerror(errno) : "");
+		write_error(r->tmpdir, err) ? ": " : "",
+		write_error(r->tmpdir, err) ? write_error(r->tmpdir, err) : "");
 out:
 	free(list);
 	free(files);
@@ -418,6 +590,8 @@ static void recorder_free(struct recorder *r)
 		free(c->stats);
 	}
 	free(r->cpu);
+	if (r->partial)
+		unlink(r->partial);
 	if (r->tmpdir) {
 		char *k;
 
@@ -427,6 +601,7 @@ static void recorder_free(struct recorder *r)
 		}
 		rmdir(r->tmpdir);
 	}
+	free(r->partial);
 	free(r->tmpdir);
 	free(r->page);
 }
@@ -479,7 +654,8 @@ static bool compression_ok(const struct record_opts *o)
 	bool ok;
 
 	/* next to the output, as the recording's own temporary files */
-	if (copy && asprintf(&path, "%s/.entrytrace-record.check.XXXXXX", dirname(copy)) > 0)
+	if (copy && asprintf(&path, "%s/" RUN_PREFIX "%d.check.XXXXXX", dirname(copy),
+			     (int)getpid()) > 0)
 		fd = mkstemp(path);
 	free(copy);
 	if (fd < 0) {
@@ -502,9 +678,11 @@ static bool compression_ok(const struct record_opts *o)
 static int record(const struct record_opts *o)
 {
 	struct recorder r = { .who = o->session.who };
-	int ret, nr_events;
+	int ret, nr_events, failed = 0;
 	char *const *events;
 
+	/* what recordings killed before left beside the output (instances: the session's) */
+	sweep_runs(r.who, o->output, &failed);
 	ret = et_session_new(&o->session, &r.s);
 	if (ret)
 		return ret;
@@ -531,9 +709,12 @@ static int record(const struct record_opts *o)
 			" until the task exits, SIGINT or SIGTERM" :
 			" until SIGINT (Ctrl-C) or SIGTERM");
 	ret = ET_EXIT_FAIL;
-	while (et_session_wait(r.s, POLL_MS))
+	while (et_session_wait(r.s, POLL_MS)) {
 		if (drain_all(&r, false))
 			goto out;
+		/* (a test's kill: tracing on, a sub-buffer or more in the run directory) */
+		kill_point("recording");
+	}
 	if (o->session.aggregate && et_session_flush_hist(r.s))
 		goto out;
 	et_session_stop(r.s);
@@ -542,6 +723,7 @@ static int record(const struct record_opts *o)
 	read_stats(&r, o->session.quiet);
 	if (write_dat(&r, o))
 		goto out;
+	kill_point("written");
 	report_written(o, &r);
 	ret = cmd_exit_status(et_session_cmd_status(r.s));
 out:
@@ -562,6 +744,7 @@ int cmd_record(int argc, char **argv)
 		{ "aggregate", no_argument, NULL, OPT_AGGREGATE },
 		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
 		{ "compression", required_argument, NULL, OPT_COMPRESSION },
+		{ "clean", no_argument, NULL, OPT_CLEAN },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -572,6 +755,7 @@ int cmd_record(int argc, char **argv)
 		.file_version = 7,
 	};
 	char **events = NULL, *end;
+	bool clean = false;
 	int c, ret;
 
 	optind = 1;
@@ -624,6 +808,9 @@ int cmd_record(int argc, char **argv)
 		case OPT_COMPRESSION:
 			o.compression = optarg;
 			break;
+		case OPT_CLEAN:
+			clean = true;
+			break;
 		case 'q':
 			o.session.quiet = true;
 			break;
@@ -638,6 +825,22 @@ int cmd_record(int argc, char **argv)
 	o.session.events = events;
 	if (optind < argc)
 		o.session.cmd = argv + optind;
+	if (clean) {
+		int failed = 0, n;
+
+		if (o.session.cmd || o.session.pid || o.session.all) {
+			fprintf(stderr, "entrytrace record: --clean records nothing: give it alone "
+				"(with -o FILE for where recordings were written)\n");
+			goto bad;
+		}
+		n = sweep_runs(o.session.who, o.output, &failed);
+		n += et_session_sweep(o.session.who, &failed);
+		if (!n && !failed)
+			fprintf(stderr, "entrytrace record: nothing stale: no tracefs instance or "
+				"directory of a killed recording\n");
+		free(events);
+		return failed ? ET_EXIT_FAIL : ET_EXIT_OK;
+	}
 	if (o.session.pid && (o.session.all || o.session.cmd)) {
 		fprintf(stderr, "entrytrace record: -p goes alone, without -a or a command\n");
 		goto bad;

@@ -14,7 +14,10 @@
  * The instance is removed by et_session_free(), which the commands call on
  * every path; SIGINT, SIGTERM and SIGHUP only ask the commands to finish,
  * and an atexit handler removes an instance an early exit() left behind.
- * A SIGKILLed session leaves "entrytrace-PID" in tracefs/instances.
+ * A SIGKILLed session leaves "entrytrace-PID" in tracefs/instances, still
+ * tracing: et_session_sweep() (every new session, and 'record --clean')
+ * finds the instances of pids that no longer run entrytrace, names them
+ * and removes them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -399,6 +402,92 @@ static int choose_target(struct et_session *s, const struct et_session_opts *o)
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * Whether pid is an entrytrace that runs: alive, and its command name is
+ * ours (a pid reused by another program is not).
+ */
+bool et_pid_is_entrytrace(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	if (pid <= 0 || (kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return true;	/* (alive, and not ours to look at: leave it) */
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	return !strcmp(comm, "entrytrace");
+}
+
+/* "entrytrace-PID" or "entrytrace-PID-N": PID, else -1 */
+static long instance_pid(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, "entrytrace-", 11) || name[11] < '1' || name[11] > '9')
+		return -1;
+	pid = strtol(name + 11, &end, 10);
+	if (*end == '-' && end[1] >= '0' && end[1] <= '9')
+		strtol(end + 1, &end, 10);
+	return *end ? -1 : pid;
+}
+
+struct sweep {
+	const char *who;
+	int removed, failed;
+};
+
+static int sweep_one(const char *name, void *data)
+{
+	struct sweep *sw = data;
+	struct tracefs_instance *in;
+	long pid = instance_pid(name);
+	char *kb;
+	int on;
+
+	if (pid < 0 || pid == getpid() || et_pid_is_entrytrace(pid))
+		return 0;
+	in = tracefs_instance_alloc(NULL, name);
+	if (!in)
+		return 0;
+	on = tracefs_trace_is_on(in);
+	kb = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
+	if (kb)
+		kb[strcspn(kb, "\n")] = '\0';
+	tracefs_trace_off(in);
+	if (tracefs_instance_destroy(in) < 0) {
+		fprintf(stderr, "%s: a stale tracefs instance %s (pid %ld no longer runs "
+			"entrytrace) could not be removed: %s\n", sw->who, name, pid, strerror(errno));
+		sw->failed++;
+	} else {
+		fprintf(stderr, "%s: removed the stale tracefs instance %s: pid %ld no longer "
+			"runs entrytrace (killed?); it was %s, %s KB per CPU\n", sw->who, name, pid,
+			on > 0 ? "still tracing" : "not tracing", kb ? kb : "?");
+		sw->removed++;
+	}
+	free(kb);
+	tracefs_instance_free(in);
+	return 0;
+}
+
+int et_session_sweep(const char *who, int *failed)
+{
+	struct sweep sw = { .who = who };
+
+	if (!tracefs_tracing_dir())
+		return 0;
+	tracefs_instances_walk(sweep_one, &sw);
+	if (failed)
+		*failed = sw.failed;
+	return sw.removed;
+}
+
 /* entrytrace-PID, or entrytrace-PID-N if another pid namespace has it */
 static struct tracefs_instance *new_instance(const char *who)
 {
@@ -448,6 +537,8 @@ int et_session_new(const struct et_session_opts *o, struct et_session **sp)
 	s->child_status = -1;
 	s->cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	install_signals();
+	/* what a killed session left: named and removed before a new one */
+	et_session_sweep(o->who, NULL);
 	s->instance = new_instance(o->who);
 	if (!s->instance)
 		goto fail;

@@ -68,6 +68,15 @@ const char *et_session_target(struct et_session *s);
 int et_session_cpus(struct et_session *s);
 /* The command's wait status, -1 while it runs or without a command. */
 int et_session_cmd_status(struct et_session *s);
+/*
+ * Remove the tracefs instances of sessions whose process no longer runs
+ * entrytrace (SIGKILLed: the instance is left, tracing), each named on
+ * stderr.  Returns how many; *failed: how many could not be removed.
+ * et_session_new() does it first.
+ */
+int et_session_sweep(const char *who, int *failed);
+/* pid runs, and is an entrytrace (not a pid reused by another program). */
+bool et_pid_is_entrytrace(long pid);
 /* A signal asked the session to end (SIGINT, SIGTERM, SIGHUP). */
 bool et_session_interrupted(void);
 

@@ -270,3 +270,76 @@ check "top says how many events it read and how many the deadline cut dropped (r
 "$ET" top -b 4 -n 1 -d 1 -- "$wl" -n 300000 getppid > topb.txt 2>&1
 check "top -b 4 on a tight loop says on screen that the buffers overran" \
 	grep -q '^buffers: .* overwritten.*: the buffers overran, use a larger -b' topb.txt
+
+# ---- SIGKILL: what a killed recorder leaves is named and removed ----------------
+# (issue 48: a partial file at the final name, a run directory of up to 69 MB,
+# the instance still tracing.)  ENTRYTRACE_RECORD_KILL_AT makes the recorder
+# SIGKILL itself while recording (tracing on), while writing (the headers of
+# the trace.dat written, not its data) and after the rename (the run directory
+# and the instance not yet removed).
+mkdir -p killed
+for at in recording writing written; do
+	rm -f killed/k.dat
+	ENTRYTRACE_RECORD_KILL_AT=$at "$ET" record -q -o killed/k.dat -- "$wl" -n 3000000 -o /dev/null getppid \
+		> /dev/null 2>&1 &
+	rpid=$!
+	wait $rpid
+	expect_eq "killed $at: the recorder died of SIGKILL (137)" "$?" 137
+	check "killed $at: its instance entrytrace-$rpid is left" test -d "$inst/entrytrace-$rpid"
+	check "killed $at: its run directory .entrytrace-record.$rpid.* is left" \
+		sh -c "ls -d killed/.entrytrace-record.$rpid.* >/dev/null 2>&1"
+	if [ $at = written ]; then
+		check "killed $at: the trace.dat was already whole under its name" "$ET" report -q killed/k.dat
+	else
+		check "killed $at: no partial file under the final name" test ! -e killed/k.dat
+	fi
+	# the workload it released runs on: end it
+	pkill_wl=$(pgrep -f "$wl -n 3000000 -o /dev/null getppid" | head -1)
+	[ -n "$pkill_wl" ] && kill "$pkill_wl" 2>/dev/null
+	if [ $at = writing ]; then
+		# the next record finds both, names and removes them
+		"$ET" record -q -o killed/next.dat -- "$wl" -n 10 -o /dev/null getppid > next.out 2>&1
+		expect_eq "after the kill $at: the next record exits 0" "$?" 0
+		sweep=next.out
+	else
+		"$ET" record --clean -o killed/k.dat > next.out 2>&1
+		expect_eq "after the kill $at: record --clean exits 0" "$?" 0
+		sweep=next.out
+	fi
+	check "...and names the stale instance entrytrace-$rpid it removed" \
+		grep -q "removed the stale tracefs instance entrytrace-$rpid: pid $rpid no longer runs entrytrace" $sweep
+	check "...and the run directory it removed, with its size" \
+		grep -qE "removed killed/\.entrytrace-record\.$rpid\.[A-Za-z0-9]+ \([0-9]+ bytes\): pid $rpid" $sweep
+	check "...and both are gone" sh -c "[ ! -e '$inst/entrytrace-$rpid' ] && ! ls -d killed/.entrytrace-record.$rpid.* >/dev/null 2>&1"
+done
+grep -m1 "removed the stale tracefs instance" next.out | sed 's/^/#   /'
+grep -q "it was still tracing" <(ENTRYTRACE_RECORD_KILL_AT=recording "$ET" record -q -o killed/t.dat -- "$wl" -n 3000000 -o /dev/null getppid >/dev/null 2>&1; "$ET" record --clean -o killed/t.dat 2>&1)
+expect_eq "killed while recording: --clean says the instance was still tracing" "$?" 0
+pkill_wl=$(pgrep -f "$wl -n 3000000 -o /dev/null getppid" | head -1)
+[ -n "$pkill_wl" ] && kill "$pkill_wl" 2>/dev/null
+"$ET" record --clean -o killed/k.dat > clean.out 2>&1
+check "record --clean with nothing stale says so" grep -q "nothing stale" clean.out
+check "a live recorder's instance and directory are not swept" sh -c "
+	'$ET' record -q -o killed/live.dat -- '$wl' -n 3000000 -o /dev/null getppid >/dev/null 2>&1 &
+	p=\$!
+	for _ in \$(seq 100); do [ -d '$inst/entrytrace-'\$p ] && ls -d killed/.entrytrace-record.\$p.* >/dev/null 2>&1 && break; sleep 0.05; done
+	'$ET' record --clean -o killed/k.dat >/dev/null 2>&1
+	ok=0; [ -d '$inst/entrytrace-'\$p ] && ls -d killed/.entrytrace-record.\$p.* >/dev/null 2>&1 && ok=1
+	kill -TERM \$p; wait \$p
+	[ \$ok = 1 ]"
+
+# ---- a full disk ------------------------------------------------------------------
+# a 2 MB tmpfs: the per-CPU data of an uncompressed recording fits, the trace.dat
+# beside it does not
+mkdir -p full
+if mount -t tmpfs -o size=2m tmpfs full 2>/dev/null; then
+	"$ET" record -q --compression none -o full/f.dat -- "$wl" -n 12000 -o /dev/null getppid > full.out 2>&1
+	rc=$?
+	expect_eq "a full disk: record exits 1" "$rc" 1
+	check "...saying No space left on device: $(head -1 full.out)" grep -q "No space left on device" full.out
+	check "...and leaves neither a partial f.dat nor its run directory" \
+		sh -c '[ -z "$(ls -A full)" ]'
+	umount full
+else
+	_fail "a tmpfs for the full-disk check could not be mounted"
+fi
