@@ -427,12 +427,22 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 	const struct et_group **g;
 	size_t n = et_stats_groups(rep->stats, by, &g);
 	char nb[32], kb[4 * ET_COMM_LEN + 24], eb[16], nt[4 * ET_COMM_LEN + 1], pb[4 * ET_COMM_LEN + 48];
-	int last_nr = -2, shown = 0;
+	int last_nr = -2, shown = 0, width = 22;
 	size_t skipped = 0;
 
 	if (!n)
 		return;
-	fprintf(out, "\n%-16s %-22s", "syscall", title[by]);
+	/* the task column as wide as its widest name text (escapes included) */
+	for (size_t i = 0; by == ET_BY_PID && i < n; i++) {
+		int w;
+
+		snprintf(kb, sizeof(kb), "%s-%ld", et_name_text(g[i]->comm, nt, sizeof(nt)),
+			 g[i]->key);
+		w = et_text_width(kb);
+		if (w > width)
+			width = w;
+	}
+	fprintf(out, "\n%-16s %s", "syscall", et_pad_text(title[by], width, true, pb, sizeof(pb)));
 	et_cols_group_head(out);
 	fprintf(out, "   (total per syscall, by %s)\n", title[by]);
 	for (size_t i = 0; i < n; i++) {
@@ -458,7 +468,7 @@ static void text_groups(const struct et_report *rep, enum et_breakdown by,
 			snprintf(kb, sizeof(kb), "%ld", g[i]->key);
 		else
 			snprintf(kb, sizeof(kb), "%s", errno_name(g[i]->key, eb, sizeof(eb)));
-		fprintf(out, "%-16s %s", name, et_pad_text(kb, 22, true, pb, sizeof(pb)));
+		fprintf(out, "%-16s %s", name, et_pad_text(kb, width, true, pb, sizeof(pb)));
 		et_cols_group_row(out, h);
 		fprintf(out, "\n");
 	}
@@ -491,16 +501,25 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 
 	if (!rep->show_excluded)
 		return;
-	fprintf(out, "\n%zu syscalls excluded from the table:\n", rep->nr_excluded);
-	fprintf(out, "%-22s %-16s %9s %16s %16s %7s  %s\n", "task", "syscall", "ret",
-		"enter(s)", "exit(s)", "cpus", "why");
+	char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1], pb[4 * ET_COMM_LEN + 48];
+	int width = 22;
+
 	for (size_t i = 0; i < rep->nr_excluded; i++) {
 		const struct et_syscall *sc = &rep->excluded[i];
-		char task[4 * ET_COMM_LEN + 16], nt[4 * ET_COMM_LEN + 1], pb[4 * ET_COMM_LEN + 48];
+
+		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)), sc->pid);
+		if (et_text_width(task) > width)
+			width = et_text_width(task);
+	}
+	fprintf(out, "\n%zu syscalls excluded from the table:\n", rep->nr_excluded);
+	fprintf(out, "%s %-16s %9s %16s %16s %7s  %s\n", et_pad_text("task", width, true, pb, sizeof(pb)),
+		"syscall", "ret", "enter(s)", "exit(s)", "cpus", "why");
+	for (size_t i = 0; i < rep->nr_excluded; i++) {
+		const struct et_syscall *sc = &rep->excluded[i];
 
 		snprintf(task, sizeof(task), "%s-%d", et_name_text(sc->comm, nt, sizeof(nt)), sc->pid);
 		fprintf(out, "%s %-16s %9ld %16.6f %16.6f %3d>%-3d  %s\n",
-			et_pad_text(task, 22, true, pb, sizeof(pb)),
+			et_pad_text(task, width, true, pb, sizeof(pb)),
 			syscall_name(rep, sc->nr, nb, sizeof(nb)), sc->ret,
 			sc->ts_enter / 1e9, sc->ts_exit / 1e9, sc->cpu_enter, sc->cpu_exit,
 			et_sc_flags_str(sc->flags, fb, sizeof(fb)));

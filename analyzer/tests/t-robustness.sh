@@ -182,6 +182,56 @@ print([p.track_descriptor.thread.thread_name for p in t.packet
        if p.HasField('track_descriptor') and 'fake' in p.track_descriptor.thread.thread_name][0])")" \
 	'\x1b[2J\x0afake 1-5 \xff-'"$(grep -o 'fake 1-5 \\xff-[0-9]*' nl.txt | sed 's/.*-//')"
 
+# ---- names that would turn the text around ---------------------------------------
+# U+202E (right-to-left override) in a task name: escaped like a control
+# byte, and the task columns measured on the escaped width (é is one column)
+"$ET" record -q -o bidi.dat -- /usr/bin/python3 -c "
+import ctypes, os
+libc = ctypes.CDLL(None)
+libc.prctl(15, 'evil\u202e24-\u00e9'.encode(), 0, 0, 0)
+for _ in range(200):
+    os.getppid()" 2>/dev/null
+"$ET" report -s getppid,read --show-excluded bidi.dat > bidi.txt 2>&1
+expect_eq "U+202E in a task name: no RLO reaches the text output" "$(grep -c $'\xe2\x80\xae' bidi.txt)" 0
+check "...it is escaped byte by byte: evil\\xe2\\x80\\xae24-é" grep -q 'evil\\xe2\\x80\\xae24-é-[0-9]' bidi.txt
+check "...and every row of the task and excluded tables starts its next column at its header's column" \
+	python3 - bidi.txt <<'PY'
+import sys, unicodedata
+lines = open(sys.argv[1], encoding='utf-8').read().split('\n')
+def col(line, n, end=False):
+    # the display column where the n-th field (0-based) starts, or ends
+    w, field, inspace, start = 0, -1, True, None
+    for ch in line:
+        if ch == ' ':
+            if not inspace and field == n and end:
+                return w
+            inspace = True
+        elif inspace:
+            field += 1
+            inspace = False
+            if field == n and not end:
+                return w
+        w += 2 if unicodedata.east_asian_width(ch) in 'WF' else 1
+    return w if end and field == n else None
+bad = checked = 0
+for i, l in enumerate(lines):
+    if l.startswith('syscall ') and ' task ' in l:
+        want = col(l, 2, True)              # count (right-aligned), after syscall and task
+        for r in lines[i + 1:]:
+            if not r.strip():
+                break
+            checked += 1
+            bad += col(r, 2, True) != want and r.split()[0] != '...'
+    if l.startswith('task ') and 'syscall' in l:
+        want = col(l, 1)                    # syscall, after task
+        for r in lines[i + 1:]:
+            if not r.strip():
+                break
+            checked += 1
+            bad += col(r, 1) != want
+sys.exit(bad or checked < 3)
+PY
+
 # ---- an export cut short ------------------------------------------------------------
 expect_exit "export to a full disk: exit 1" 1 "$ET" export --format proto -o /dev/full "$DATA/host-kill-getppid.dat"
 check "...saying it was a write error, not out of memory" \
