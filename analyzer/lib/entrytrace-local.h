@@ -254,6 +254,7 @@ struct et_index {
 	int nr_cpu;
 	struct et_cpustat *stat;	/* by CPU */
 	int nr_stat;
+	int nr_stat_opts;	/* CPUSTAT options: one per CPU the recorder had */
 	/* section bytes no index entry reaches: per CPU before them */
 	int unread_cpu[ET_INDEX_UNREAD];
 	uint64_t unread[ET_INDEX_UNREAD];

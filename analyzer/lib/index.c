@@ -210,6 +210,7 @@ static void parse_cpustat(struct et_index *ix, const char *o, size_t osz)
 	st.have_counts = have_entries && have_read;
 	if (cpu < 0 || cpu >= ET_INDEX_MAX_CPUS)
 		return;
+	ix->nr_stat_opts++;
 	if (cpu >= ix->nr_stat) {
 		struct et_cpustat *s = realloc(ix->stat, (cpu + 1) * sizeof(*s));
 
@@ -595,6 +596,7 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 	uint64_t p, opt;
 	struct stat st;
 	int sub, cpus = tracecmd_cpus(t->handle);
+	bool from_opt;
 	const char *comp;
 
 	memset(ix, 0, sizeof(*ix));
@@ -677,8 +679,21 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 		return true;
 
 	/* the CPUs the index names: each below the file's count, each once */
-	if (ix->cpucount < 0)
+	from_opt = ix->cpucount >= 0;
+	if (!from_opt)
 		ix->cpucount = cpus;
+	/*
+	 * The recorder writes one CPUSTAT per CPU of the file's count, from
+	 * the same count: the v6 count or the BUFFER option's changed (one
+	 * CPU's index entry more or fewer) leaves them apart.
+	 */
+	if (ix->nr_stat_opts && ix->nr_stat_opts != ix->cpucount) {
+		say(why, len, "a CPU count of %d (%s), but CPUSTAT options for %d CPUs",
+		    ix->cpucount, from_opt ? "CPUCOUNT option" : ix->version >= 7 ?
+		    "BUFFER option" : "before the flyrecord index",
+		    ix->nr_stat_opts);
+		return false;
+	}
 	for (int i = 0; i < ix->nr_cpu; i++) {
 		if (ix->cpu[i].cpu < 0 || ix->cpu[i].cpu >= ix->cpucount) {
 			say(why, len, "BUFFER option: an index entry for CPU %d, the file has %d "

@@ -98,6 +98,14 @@ for v in 7z 7n; do
 done
 edit e-6.dat count-6.dat 't.put(b, t.cpus_at, 4, 1)'
 refused "the v6 CPU count 2 -> 1" count-6.dat "a CPU count of 1 before the flyrecord index, 2 in the CPUCOUNT option"
+# a v6 file without a CPUCOUNT option (ppc750, big-endian 32-bit, 1 CPU):
+# its count 1 -> 2 takes a second index entry from the zeros before the
+# data (was: exit 0, "2 CPUs"); the CPUSTAT options say 1
+check "(ppc750-6.12-stage.dat: version 6, no CPUCOUNT option, one CPUSTAT)" \
+	sh -c "trace-cmd dump --options '$DATA/ppc750-6.12-stage.dat' 2>&1 | grep -c 'Option CPUSTAT' | grep -qx 1 &&
+	       ! trace-cmd dump --options '$DATA/ppc750-6.12-stage.dat' 2>&1 | grep -q 'Option CPUCOUNT'"
+edit "$DATA/ppc750-6.12-stage.dat" count32.dat 'assert t.version == 6; t.put(b, t.cpus_at, 4, 2)'
+refused "ppc750 v6 CPU count 1 -> 2" count32.dat "a CPU count of 2 \(before the flyrecord index\), but CPUSTAT options for 1 CPUs"
 
 # ---- event formats: one digit ----------------------------------------------------------
 # entry_stage_time's 'nr offset:12' -> 13 (was: every syscall named sys_520093696)
