@@ -152,6 +152,52 @@ t[i] += b''.join(b' s.x%d=1' % n for n in range(4200))
 open('long.mix', 'wb').write(b'\n'.join(t))"
 expect_exit "a line of more than 4096 tokens: refused (exit 3), not cut" 3 "$ET" report long.mix
 
+# ---- a .mix that contradicts itself (issue 48) ---------------------------------------
+# a version 1 file has no checksum: its mode word, accounts, kinds and
+# classes, setapart count and sample order are held against each other
+# (was: mode fallback -> sites read as "802 syscalls in the table" over an
+# empty table, exit 0)
+contra() {	# NAME FILE REGEX: exit 3, one line that says REGEX
+	local err
+	err=$("$ET" report "$2" 2>&1 >/dev/null)
+	expect_exit "$1: report exits 3" 3 "$ET" report "$2"
+	check "$1: the one line says: ${err#*: }" \
+		sh -c "[ \"\$(printf '%s\n' \"\$1\" | wc -l)\" = 1 ] && printf '%s' \"\$1\" | grep -qE \"\$2\"" - "$err" "$3"
+}
+m1=$DATA/mix-ppc64le-6.12-base-enforcing.mix.gz
+check "($(basename $m1) is a version 1 fallback file, and reads clean)" \
+	sh -c "zcat '$m1' | head -1 | grep -qx 'entrytrace-mix 1' && zcat '$m1' | grep -qx 'mode fallback' && '$ET' report '$m1' >/dev/null"
+zcat $m1 | sed 's/^mode fallback$/mode sites/' > c-mode.mix
+contra "v1, mode fallback -> sites" c-mode.mix "mode sites, yet none of its 804 samples carries a stage value"
+zcat $m1 | sed 's/^mode fallback$/mode fallbacj/' > c-word.mix
+contra "v1, mode word fallback -> fallbacj" c-word.mix "mode 'fallbacj': the plugin writes sites or fallback"
+zcat $m1 | awk '$1 == "sample" && ++n == 3 { print } { print }' > c-dup.mix
+contra "v1, a sample line repeated" c-dup.mix "sample ([0-9]+) after sample \1: samples come in order, each once"
+zcat $m1 | sed 's/^account \([0-9]*\) whole /account \1 wholf /' > c-acct.mix
+contra "v1, the account whole -> wholf" c-acct.mix "account 'wholf': not a stage, whole, total, gap or outside"
+zcat $m1 | sed '0,/^stat \([a-z_0-9]*\) whole /s//stat \1 gap /' > c-stat.mix
+contra "v1, a stat line of an account no account line declares" c-stat.mix "a stat line of account 'gap', which no account line declares"
+zcat $m1 | sed '0,/^class getppid whole barrier /s//class getppid whole barriex /' > c-class.mix
+contra "v1, a class no kind line declares" c-class.mix "a class line of class 'barriex', which no kind line declares"
+zcat $m1 | sed 's/^count setapart 134$/count setapart 135/' > c-apart.mix
+contra "v1, count setapart 134 -> 135" c-apart.mix "count setapart 135, its setapart lines add up to 134"
+# the same rules on version 2, beside its checksum: the mode word changed and
+# the end line's count and CRC-32 made anew, so only the rules can refuse it
+m2=$DATA/mix32-ppc750-6.12-8xx-bench.mix.gz
+python3 - $m2 c-v2.mix <<'PY'
+import gzip, sys, zlib
+lines = [l for l in gzip.open(sys.argv[1], 'rt') if not l.startswith('end ')]
+assert 'mode fallback\n' in lines
+lines[lines.index('mode fallback\n')] = 'mode sites\n'
+crc = 0
+for l in lines:
+    crc = zlib.crc32(l.encode(), crc)
+with open(sys.argv[2], 'w') as f:
+    f.writelines(lines)
+    f.write('end %d %08x\n' % (len(lines), crc))
+PY
+contra "v2 with its CRC made anew, mode fallback -> sites" c-v2.mix "mode sites, yet none of its [0-9]+ samples carries a stage value"
+
 # ---- names that would drive a terminal ---------------------------------------------
 wl=$(sysloop)
 "$ET" record -q -o names.dat -- /usr/bin/python3 -c "
