@@ -12,10 +12,15 @@
 rc=$?
 sed 's/^/#   /' rob.txt | tail -12
 expect_eq "robustness --quick: the goal is met (exit 0)" "$rc" 0
-check "...over every kind of input (7) and 150 or more mutants" \
-	sh -c "test \$(grep -cE '^(x86_64|ppc64le|ppc32|\\.mix)' rob.txt) = 7 &&
+check "...over every kind of input (9: v6, v7 zstd, v7 uncompressed, .mix) and 150 or more mutants" \
+	sh -c "test \$(grep -cE '^(x86_64|ppc64le|ppc32|\\.mix)' rob.txt) = 9 &&
 	       awk '/^[0-9]+ mutants/ { exit !(\$1 >= 150) }' rob.txt"
-check "...and says so" grep -q 'goal (0 crashes, 0 hangs, 0 silent .mix, 0 losses): MET' rob.txt
+check "...and says so" grep -q '^goal (0 crashes, 0 hangs, 0 silent .mix, 0 losses, 0 wrong values outside the by-design classes): MET' rob.txt
+# issue 48: the mutators aimed at the index and the formats ran, on each trace.dat input
+for k in page_size cpu_offset cpu_size cpu_count format_digit commit_flags last_page_ts; do
+	check "...7 or more of its mutants by $k: $(awk -v k=$k '$1 == k { print $NF }' rob.txt)" \
+		awk -v k=$k '$1 == k { n = $NF } END { exit !(n >= 7) }' rob.txt
+done
 # issue 47: one mutant made the ASan build take 9-14 s and 1.6 GB; CPU time
 # is the work whatever the load beside it, a third of the 30 s wall limit
 # leaves room for a machine shared three ways
