@@ -824,8 +824,13 @@ void et_index_check_walk(struct et_trace *t)
 			     st->entries, st->read);
 		if (!st->have_overrun)
 			continue;
+		/*
+		 * a gap of unknown size (the page had no room for the count)
+		 * stands for one event or more: then at most the overrun
+		 */
 		if ((st->overrun == 0) != (lost == 0) ||
-		    (lost && !t->lost_unknown_per_cpu[cpu] && lost != st->overrun))
+		    (lost && !t->lost_unknown_per_cpu[cpu] && lost != st->overrun) ||
+		    (t->lost_unknown_per_cpu[cpu] && lost > st->overrun))
 			note(t, "CPU %d: %" PRIu64 " events lost by the pages' missed-events "
 			     "marks%s, its CPUSTAT says overrun %" PRIu64, cpu, lost,
 			     t->lost_unknown_per_cpu[cpu] ? " (some gaps of unknown size)" : "",
