@@ -94,9 +94,13 @@ for v in 7z 7n; do
 	edit e-$v.dat bps-$v.dat 't.put(b, t.buffer["page_size_at"], 4, 8192)'
 	refused "BUFFER option's page size 4096 -> 8192 (v$v)" bps-$v.dat "a page size of 8192 in the BUFFER option, 4096 in the file's header"
 	# (libtracecmd refuses a CPU named twice while it reads the headers,
-	# before the index check: its line, not one naming the field)
+	# before the index check: its line, not one naming the field.  Its
+	# failed tracecmd_open_head leaks the header buffer - robustness.md's
+	# fuzzing table - which LeakSanitizer would turn into an abort of the
+	# ASan build's child at exit: leaks are not looked for here)
 	edit e-$v.dat cpuid-$v.dat 't.put(b, t.buffer["cpus"][1]["off_at"] - 4, 4, 0)'
-	refused "BUFFER option: CPU 1's id made 0 (v$v)" cpuid-$v.dat "BUFFER option: two index entries for CPU 0|libtracecmd cannot read the headers"
+	ASAN_OPTIONS=$ASAN_OPTIONS:detect_leaks=0 \
+		refused "BUFFER option: CPU 1's id made 0 (v$v)" cpuid-$v.dat "BUFFER option: two index entries for CPU 0|libtracecmd cannot read the headers"
 done
 edit e-6.dat count-6.dat 't.put(b, t.cpus_at, 4, 1)'
 refused "the v6 CPU count 2 -> 1" count-6.dat "a CPU count of 1 before the flyrecord index, 2 in the CPUCOUNT option"
@@ -167,13 +171,33 @@ for v in 6 7n 7z; do
 done
 expect_eq "...the LOST line is the pages' (4958 events fewer than the kernel counted)" \
 	"$("$ET" report --json missed-7z.dat 2>/dev/null | python3 -c 'import json, sys; print(json.load(sys.stdin)["files"][0]["lost_events"])')" 11593
+# a missed-events bit set on a page that had none: a gap of unknown size,
+# one event or more, past the overrun the pages' counts already make up
+# (was: exit 0, a LOST gap more; found by scripts/host/robustness)
+through l-6.dat unknown "
+c = t.cpus_with_data()[0]['cpu']
+p = [p for p in t.pages(c) if not t.get(p + 8, 8) >> 30 & 3][0]
+t.put(b, p + 8, 8, t.get(p + 8, 8) | 1 << 31)"
+for v in 6 7n 7z; do
+	holes "a missed-events bit set on an unmarked page (v$v)" unknown-$v.dat \
+		"CPU 1: 16552 events lost by the pages' missed-events marks \(some gaps of unknown size\), its CPUSTAT says overrun 16551" l-$v.dat
+done
 
 # ---- a stage event's syscall number beyond the table ------------------------------------------
-# one entry_stage_time record's nr set to 520093696 (what nr offset 13 read): the
-# syscall is left out and counted, not named sys_520093696
-read -r _ at _ <<< "$("$SAN/tests/trace-records" $s6 entry_stage:entry_stage_time nr | sed -n 40p)"
-check "(an entry_stage_time record's nr found at file offset ${at:-?})" test -n "$at"
-through $s6 bignr "b[$at:$at + 4] = (520093696).to_bytes(4, 'little')"
+# the nr of one syscall's entry_stage_time records (the 40th record's: its
+# seq and pid) set to 520093696, what nr offset 13 read: the syscall is left
+# out and counted, not named sys_520093696.  (One record alone changes
+# nothing: the syscall takes the number of its last stage event.)
+"$SAN/tests/trace-records" $s6 entry_stage:entry_stage_time nr 2>/dev/null | awk '{ print $2 }' > nr-at.txt
+check "(entry_stage_time records' nr found: $(wc -l < nr-at.txt))" test "$(wc -l < nr-at.txt)" -gt 40
+through $s6 bignr "
+at = [int(x) for x in open('nr-at.txt')]
+u32 = lambda o: int.from_bytes(t.data[o:o + 4], 'little')
+seq, pid = u32(at[39] - 4), u32(at[39] - 8)   # seq at 8, common_pid at 4, nr at 12
+sel = [o for o in at if u32(o - 4) == seq and u32(o - 8) == pid]
+assert len(sel) > 2, sel
+for o in sel:
+    b[o:o + 4] = (520093696).to_bytes(4, 'little')"
 for v in 6 7n 7z; do
 	holes "a stage event's syscall number 520093696 (v$v)" bignr-$v.dat \
 		"1 syscalls numbered beyond the architecture's table of [0-9]+ \(e.g. 520093696\), not returning ENOSYS" $s6
