@@ -662,11 +662,13 @@ static bool has_kind(const struct et_mix *m, const char *kind, bool is_class)
 static bool check_tables(struct et_mix *m, char *errbuf, size_t errlen)
 {
 	bool fallback = m->mode && !strcmp(m->mode, "fallback");
+	/* user: a user-mode process under the timing model, no syscall table */
+	bool user = m->mode && !strcmp(m->mode, "user");
 	uint64_t n;
 
-	if (m->mode && !fallback && strcmp(m->mode, "sites")) {
-		snprintf(errbuf, errlen, "%s: mode '%s': the plugin writes sites or fallback",
-			 m->path, m->mode);
+	if (m->mode && !fallback && !user && strcmp(m->mode, "sites")) {
+		snprintf(errbuf, errlen, "%s: mode '%s': the plugin writes sites, fallback or "
+			 "user", m->path, m->mode);
 		return false;
 	}
 	if (fallback && m->staged_samples) {
@@ -674,7 +676,7 @@ static bool check_tables(struct et_mix *m, char *errbuf, size_t errlen)
 			 " samples carry stage values", m->path, m->staged_samples);
 		return false;
 	}
-	if (m->mode && !fallback && m->nr_samples && !m->staged_samples) {
+	if (m->mode && !fallback && !user && m->nr_samples && !m->staged_samples) {
 		snprintf(errbuf, errlen, "%s: mode sites, yet none of its %zu samples carries "
 			 "a stage value", m->path, m->nr_samples);
 		return false;

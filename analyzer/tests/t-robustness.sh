@@ -177,7 +177,7 @@ check "($(basename $m1) is a version 1 fallback file, and reads clean)" \
 zcat $m1 | sed 's/^mode fallback$/mode sites/' > c-mode.mix
 contra "v1, mode fallback -> sites" c-mode.mix "mode sites, yet none of its 804 samples carries a stage value"
 zcat $m1 | sed 's/^mode fallback$/mode fallbacj/' > c-word.mix
-contra "v1, mode word fallback -> fallbacj" c-word.mix "mode 'fallbacj': the plugin writes sites or fallback"
+contra "v1, mode word fallback -> fallbacj" c-word.mix "mode 'fallbacj': the plugin writes sites, fallback or user"
 zcat $m1 | awk '$1 == "sample" && ++n == 3 { print } { print }' > c-dup.mix
 contra "v1, a sample line repeated" c-dup.mix "sample ([0-9]+) after sample \1: samples come in order, each once"
 zcat $m1 | sed 's/^account \([0-9]*\) whole /account \1 wholf /' > c-acct.mix
