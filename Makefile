@@ -122,12 +122,10 @@ bench: all build/bare-iterate build/sysloop
 
 # the fast tier (under a minute): the C unit tests and the analyzer on the
 # committed recordings; no root, tracefs, X or kernel (after make check's
-# first install of the packages).  ASan unwinds allocations by frame
-# pointer here (ET_FAST_UNWIND=1): 3.5x faster, and none of these tests
-# needs the full stacks the library-leak suppressions match on.
+# first install of the packages).
 CHECK_FAST := t-unit t-vocabulary t-series t-errors t-edges t-lost t-mix-where t-views
 check-fast: all san
-	ET_FAST_UNWIND=1 analyzer/tests/run -j2 $(CHECK_FAST)
+	analyzer/tests/run -j2 $(CHECK_FAST)
 
 # the Debian packages (debian/): built, installed, used, removed
 deb-check:
