@@ -107,3 +107,15 @@ tap() {
 	done <<< "$out"
 	[ $rc -eq 0 ] || _fail "$1 exited $rc"
 }
+
+# the QEMU plugin's tests: FQ (the replayer standing in for QEMU), PL (the
+# plugin, ASan build) and MC (mix-check); returns 1 (a failed check made)
+# when make san has not built them
+plugin_tools() {
+	FQ=$SAN/fakeqemu
+	PL=$SAN/entrytrace-mix.so
+	MC=$TOP/scripts/host/mix-check
+	[ -x "$FQ" ] && [ -f "$PL" ] && return 0
+	_fail "$FQ or $PL missing: run make san"
+	return 1
+}

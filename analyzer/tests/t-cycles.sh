@@ -8,13 +8,7 @@
 # weight: 49
 . "$(dirname "$0")/lib.sh"
 
-FQ=$SAN/fakeqemu
-PL=$SAN/entrytrace-mix.so
-MC=$TOP/scripts/host/mix-check
-if [ ! -x "$FQ" ] || [ ! -f "$PL" ]; then
-	_fail "$FQ or $PL missing: run make san"
-	exit 0
-fi
+plugin_tools || exit 0
 
 # ---- two kernels by hand: a site file in fallback mode, getppid and kill ----
 # K = 0xffffffff81000000.  Every instruction 1 cycle (0.5..2), a 2-line

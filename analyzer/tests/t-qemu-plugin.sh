@@ -11,13 +11,7 @@
 # weight: 194
 . "$(dirname "$0")/lib.sh"
 
-FQ=$SAN/fakeqemu
-PL=$SAN/entrytrace-mix.so
-MC=$TOP/scripts/host/mix-check
-if [ ! -x "$FQ" ] || [ ! -f "$PL" ]; then
-	_fail "$FQ or $PL missing: run make san"
-	exit 0
-fi
+plugin_tools || exit 0
 
 # ---- a site file by hand: made-up addresses, real format ---------------------
 # K = 0xffffffff81000000; user code at 0x400000.  Stages: outer > inner,
