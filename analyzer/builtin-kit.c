@@ -1385,6 +1385,20 @@ static int add_tree(struct et_tar_out *t, const char *stage, const char *dir)
 }
 
 /* this boot's settings (a merged kit's boots keep their own) */
+/* a merged manifest's array: the earlier manifest's elements, then MORE
+ * (this run's, already JSON, comma-separated) if there is any */
+static void merge_array(FILE *f, const struct et_jv *old, const char *more)
+{
+	size_t i;
+
+	for (i = 0; i < et_jlen(old); i++) {
+		fputs(i ? ", " : "", f);
+		et_jv_write(f, et_jat(old, i));
+	}
+	if (more && *more)
+		fprintf(f, "%s%s", i ? ", " : "", more);
+}
+
 static void write_settings(const struct kit *k, FILE *f)
 {
 	fprintf(f, "{\"repeat\": %d, \"seconds\": %d, \"loops\": %ld, \"record_seconds\": %d, "
@@ -1452,16 +1466,7 @@ static void write_manifest(struct kit *k, FILE *f, const char *recordings)
 		}
 	}
 	fputs("],\n \"missing\": [", f);
-	{
-		const struct et_jv *om2 = et_jget(om, "missing");
-		size_t i;
-
-		for (i = 0; i < et_jlen(om2); i++) {
-			fputs(i ? ", " : "", f);
-			et_jv_write(f, et_jat(om2, i));
-		}
-		fprintf(f, "%s%s", i && k->nr_missing ? ", " : "", k->missing_json ? k->missing_json : "");
-	}
+	merge_array(f, et_jget(om, "missing"), k->nr_missing ? k->missing_json : NULL);
 	fputs("],\n \"boots\": [", f);
 	{
 		const struct et_jv *ob = et_jget(om, "boots");
@@ -1475,16 +1480,7 @@ static void write_manifest(struct kit *k, FILE *f, const char *recordings)
 		fprintf(f, ", \"facts\": %s}", k->facts_json);
 	}
 	fputs("],\n \"recordings\": [", f);
-	{
-		const struct et_jv *orc = et_jget(om, "recordings");
-		size_t i;
-
-		for (i = 0; i < et_jlen(orc); i++) {
-			fputs(i ? ", " : "", f);
-			et_jv_write(f, et_jat(orc, i));
-		}
-		fprintf(f, "%s%s", i && recordings[0] ? ", " : "", recordings);
-	}
+	merge_array(f, et_jget(om, "recordings"), recordings[0] ? recordings : NULL);
 	fputs("],\n \"runs\": [", f);
 	{
 		const struct et_jv *orr = et_jget(om, "runs");
