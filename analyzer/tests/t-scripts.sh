@@ -23,7 +23,11 @@ for p in "$S"/lib/py/*.py; do
 	npy=$((npy + 1))
 	python3 -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$p" 2>/dev/null ||
 		bad+=" $(basename "$p")"
-	grep -rqF "lib/py/$(basename "$p")" "$S" --exclude='*.py' || orphan+=" $(basename "$p")"
+	# run by its path, or imported as a module (scripts/lib/py/tracedat.py)
+	m=$(basename "$p" .py)
+	grep -rqF "lib/py/$m.py" "$S" --exclude='*.py' ||
+		grep -rqE "^(import ([a-z_0-9]+, *)*$m\b|from $m import)" "$S" --exclude="$m.py" ||
+		orphan+=" $m.py"
 done
 expect_eq "every scripts/lib/py/*.py parses ($npy files)" "${bad:-none}" "none"
 expect_eq "every scripts/lib/py/*.py is called by a script" "${orphan:-none}" "none"
