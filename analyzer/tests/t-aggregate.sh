@@ -8,6 +8,7 @@
 # counts (but the shell's few calls), the minimum of every stage that ran
 # on half the calls within 1% (or 2 ns), a total's median within its
 # kernel bucket (1/32 of a power of two) of the compact one's.
+# weight: 16
 . "$(dirname "$0")/lib.sh"
 
 # stat FILE.json SYSCALL STAGE FIELD: one cell's statistic, or None

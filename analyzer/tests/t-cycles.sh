@@ -5,7 +5,7 @@
 # qemu-x86_64 outputs and the guests' of scripts/kernel/record/kernel-mix
 # --model), read by entrytrace report, diff and --where; older files read
 # as before; the host validation's table re-derived from its saved run.
-# weight: 49
+# weight: 11
 . "$(dirname "$0")/lib.sh"
 
 plugin_tools || exit 0

@@ -4,7 +4,7 @@
 # neighbour, one bad byte in a zstd chunk, a stage event whose stage id the
 # vocabulary does not have).  Each copy is made here from a committed fixture; the report must
 # say per CPU what could not be read and exit 8 (report, diff and export).
-# weight: 267
+# weight: 57
 . "$(dirname "$0")/lib.sh"
 
 f=$DATA/ppc64le-7.3-stage.dat

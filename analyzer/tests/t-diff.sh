@@ -8,7 +8,7 @@
 # --replicates=syscalls: a single host recording a side is otherwise not
 # tested at all (replicates none, below); the spin pair's 2 us shift is far
 # beyond this host's run-to-run noise.
-# weight: 159
+# weight: 29
 . "$(dirname "$0")/lib.sh"
 
 split=$SAN/tests/diff-split

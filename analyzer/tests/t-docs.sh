@@ -5,7 +5,7 @@
 # the generated pages show still prints what they show (scripts/host/gen-docs
 # --check; commands that record or watch the host live are named, not
 # compared).
-# weight: 99
+# weight: 111
 . "$(dirname "$0")/lib.sh"
 
 man=$TOP/Documentation/entrytrace.1

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # entrytrace export: Trace Event Format JSON that viewers accept, properly
 # nested, with as many syscall slices as the report counts.
+# weight: 15
 . "$(dirname "$0")/lib.sh"
 
 # The format: the parts of the Trace Event Format spec that viewers rely on.

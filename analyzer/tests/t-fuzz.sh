@@ -4,7 +4,7 @@
 # entrytrace reads the pages itself and so never reaches the library's crash -
 # a report whose header says what could not be read, exit 8; and a bounded
 # fuzz run finds nothing of ours.
-# weight: 97
+# weight: 115
 . "$(dirname "$0")/lib.sh"
 
 # What the release build does with each: a documented status, never a

@@ -9,7 +9,7 @@
 # uncompressed form and converted, which copies both as they are), and
 # must exit 3 (refused) or 8 (holes) with a line naming the field and both
 # values.
-# weight: 240
+# weight: 45
 . "$(dirname "$0")/lib.sh"
 export PYTHONPATH=$TOP/scripts/lib/py
 

@@ -3,7 +3,7 @@
 # on the calling thread) must give exactly the report one thread gives, lost
 # events and excluded syscalls included; and the two readers of a file -
 # entrytrace's own page reader and libtracecmd - must give the same.
-# weight: 273
+# weight: 37
 . "$(dirname "$0")/lib.sh"
 
 # The fixtures read: with ET_FULL=1 (make check-full) every committed

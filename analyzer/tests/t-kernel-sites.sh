@@ -8,6 +8,7 @@
 # pass and load in the plugin; every way an entry can be wrong must fail
 # with a line naming it.  The real tables of the four v2 kernels are checked
 # by scripts/kernel/record/kernel-mix (make kernel-mix MIX_VARIANT=entrytrace).
+# weight: 18
 . "$(dirname "$0")/lib.sh"
 
 KS=$TOP/scripts/kernel/build/kernel-sites

@@ -5,6 +5,7 @@
 # and the screenshots, which must show its stage colours in the graph pane.
 # The same screens without the plugin show none of those colours, and a
 # trace without lost events shows no lost-red, so the pixel checks can fail.
+# weight: 81
 . "$TOP/analyzer/tests/lib.sh"
 
 "$TOP/scripts/setup" --tests >/dev/null || { _fail "scripts/setup --tests"; exit 0; }

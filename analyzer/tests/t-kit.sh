@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# weight: 60
+# weight: 15
 # entrytrace kit on this host for real (perf, stress-ng, no hardware
 # counters, no SELinux: the degraded path), each degraded path with its
 # one-line message and exit code, Ctrl-C into a partial archive, --merge,

@@ -3,7 +3,7 @@
 # diff read .mix files recorded from our kernels (scripts/kernel/record/kernel-mix,
 # PROVENANCE-mix.md), with the same tables, statistics and exit codes as
 # trace.dat files, plus the instruction mix.
-# weight: 328
+# weight: 54
 . "$(dirname "$0")/lib.sh"
 
 m() { echo "$DATA/mix-$1.mix.gz"; }

@@ -8,7 +8,7 @@
 # kill 37, sigreturn 119, getpgid 132, clone 120, execve 11, wait4 114),
 # exact counts against what the workload said it did, and the same files
 # read by trace-cmd itself.
-# weight: 119
+# weight: 46
 . "$(dirname "$0")/lib.sh"
 
 mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }

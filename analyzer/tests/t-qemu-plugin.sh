@@ -8,7 +8,7 @@
 # -icount clock, SELinux's cost where it is and nowhere else, the sites
 # mode on the series v2 kernels and the truth (scripts/host/mix-truth), and
 # every gate failing when it checked nothing.
-# weight: 194
+# weight: 113
 . "$(dirname "$0")/lib.sh"
 
 plugin_tools || exit 0

@@ -3,7 +3,7 @@
 # exact counts through entrytrace report and trace-cmd report, only the
 # session's own instance written, -a without the recorder, lost events with
 # a tiny buffer, cleanup after SIGINT/SIGTERM and errors, a live top table.
-# weight: 106
+# weight: 22
 . "$(dirname "$0")/lib.sh"
 
 wl=$(sysloop) || { _fail "building sysloop"; exit 0; }

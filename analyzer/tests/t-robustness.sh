@@ -4,7 +4,7 @@
 # the kinds of damage it found, each made here through the real format from
 # a committed fixture; names that would drive a terminal; an export cut off
 # by a signal or a full disk.
-# weight: 302
+# weight: 96
 . "$(dirname "$0")/lib.sh"
 
 # ---- the campaign's quick subset: 0 crashes, hangs, silent .mix, losses ----------

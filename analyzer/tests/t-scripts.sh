@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# weight: 184
+# weight: 52
 # scripts/ as a whole: every shell script parses, the Python halves live in
 # scripts/lib/py/ (no Python in heredocs), each compiles and each is called
 # by a script, and every call names a file that is there.

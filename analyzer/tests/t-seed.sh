@@ -5,7 +5,7 @@
 # without a policy, and enforcing the minimal policy; powerpc's legacy
 # entry (6.12) against its generic-entry port (7.2, the reporter's pair, and
 # 7.3).
-# weight: 194
+# weight: 49
 . "$(dirname "$0")/lib.sh"
 
 plain="[g for g in d['groups'] if g['syscall'] == '%s' and g['work'] == '-'][0]"

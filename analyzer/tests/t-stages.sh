@@ -6,7 +6,7 @@
 # exactly where its work ran, leaf stages equal between the two event sets,
 # the tracer's cost found where it is and nowhere else.  ppc64le files are
 # read here on x86_64: the other architecture's syscall numbers and layout.
-# weight: 391
+# weight: 108
 . "$(dirname "$0")/lib.sh"
 
 pairs=()

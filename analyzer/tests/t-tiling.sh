@@ -9,6 +9,7 @@
 #   scripts/kernel/check/kernel-stage-compare: every stage difference between the
 #     legacy and a generic kernel listed, with its reason, in
 #     scripts/kernel/check/stage-compare-allow.
+# weight: 44
 . "$(dirname "$0")/lib.sh"
 
 KT=$TOP/scripts/kernel/check/kernel-tiling
