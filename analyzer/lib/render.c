@@ -5,6 +5,7 @@
  * trace-cmd report prints them, so a min or max can be found in the trace.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,19 @@ static void text_stamps(const struct et_timeline_counts *tl, const char *unit, F
 /* ------------------------------------------------------------------ */
 /* Text                                                                */
 
+/* one line of the DAMAGED block: the first names it, the rest line up under it */
+static void __attribute__((format(printf, 3, 4)))
+damaged(FILE *out, bool *first, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(*first ? "DAMAGED:     " : "             ", out);
+	*first = false;
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+}
+
 /*
  * What the file holds that could not be read, per CPU: said in the header
  * of every report, and the commands exit with their own status for it.
@@ -138,87 +152,61 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++) {
 		uint64_t held = c->pages_per_cpu[cpu], read = c->pages_read_per_cpu[cpu];
 
-		if (held > read) {
-			fprintf(out, "%s CPU %d: %" PRIu64 " of %" PRIu64 " pages gave no records "
+		if (held > read)
+			damaged(out, &first, "CPU %d: %" PRIu64 " of %" PRIu64 " pages gave no records "
 				"(header empty or invalid, or a compressed chunk that does not "
 				"decompress); their records are missing\n",
-				first ? "DAMAGED:    " : "            ", cpu, held - read, held);
-			first = false;
-		}
-		if (c->time_back_per_cpu[cpu]) {
-			fprintf(out, "%s CPU %d: %" PRIu64 " records earlier than the record "
+				cpu, held - read, held);
+		if (c->time_back_per_cpu[cpu])
+			damaged(out, &first, "CPU %d: %" PRIu64 " records earlier than the record "
 				"before them (a page repeated or out of place)\n",
-				first ? "DAMAGED:    " : "            ", cpu,
-				c->time_back_per_cpu[cpu]);
-			first = false;
-		}
-		if (c->bad_pages_per_cpu[cpu]) {
-			fprintf(out, "%s CPU %d: %" PRIu64 " pages hold data past their commit "
+				cpu, c->time_back_per_cpu[cpu]);
+		if (c->bad_pages_per_cpu[cpu])
+			damaged(out, &first, "CPU %d: %" PRIu64 " pages hold data past their commit "
 				"length (a commit cut short, or bytes overwritten): records may be "
-				"missing\n", first ? "DAMAGED:    " : "            ", cpu,
+				"missing\n", cpu,
 				c->bad_pages_per_cpu[cpu]);
-			first = false;
-		}
-		if (c->unread_bytes_per_cpu[cpu]) {
-			fprintf(out, "%s CPU %d: %" PRIu64 " bytes of its data lie beyond what "
+		if (c->unread_bytes_per_cpu[cpu])
+			damaged(out, &first, "CPU %d: %" PRIu64 " bytes of its data lie beyond what "
 				"its size fields let be read (a size or chunk count cut short): "
-				"their records are missing\n", first ? "DAMAGED:    " : "            ",
-				cpu, c->unread_bytes_per_cpu[cpu]);
-			first = false;
-		}
+				"their records are missing\n", cpu, c->unread_bytes_per_cpu[cpu]);
 	}
-	if (c->seq_unexplained) {
-		fprintf(out, "%s %" PRIu64 " syscalls missing from the tasks' sequence numbers, "
+	if (c->seq_unexplained)
+		damaged(out, &first, "%" PRIu64 " syscalls missing from the tasks' sequence numbers, "
 			"with no lost events reported: their records are gone\n",
-			first ? "DAMAGED:    " : "            ", c->seq_unexplained);
-		first = false;
-	}
-	if (c->implausible) {
-		fprintf(out, "%s %" PRIu64 " syscalls with times that cannot be (longer than "
+			c->seq_unexplained);
+	if (c->implausible)
+		damaged(out, &first, "%" PRIu64 " syscalls with times that cannot be (longer than "
 			"the trace, or a stage longer than its syscall): left out\n",
-			first ? "DAMAGED:    " : "            ", c->implausible);
-		first = false;
-	}
-	if (c->abi_errors) {
-		fprintf(out, "%s %" PRIu64 " entry_stage events that do not fit "
+			c->implausible);
+	if (c->abi_errors)
+		damaged(out, &first, "%" PRIu64 " entry_stage events that do not fit "
 			"ABI %d (a stage id beyond the kernel's own table, or a "
 			"calibration of another ABI): dropped\n",
-			first ? "DAMAGED:    " : "            ", c->abi_errors,
+			c->abi_errors,
 			ENTRY_STAGE_ABI);
-		first = false;
-	}
-	if (c->unknown_stages) {
-		fprintf(out, "%s %" PRIu64 " stage values of stages this analyzer "
+	if (c->unknown_stages)
+		damaged(out, &first, "%" PRIu64 " stage values of stages this analyzer "
 			"does not know (%s: a newer kernel's vocabulary; update "
-			"entrytrace): left out\n", first ? "DAMAGED:    " : "            ",
-			c->unknown_stages, c->unknown_stage_names ? c->unknown_stage_names : "?");
-		first = false;
-	}
-	if (c->unregistered) {
-		fprintf(out, "%s %" PRIu64 " records of a type no event format registers "
+			"entrytrace): left out\n", c->unknown_stages, c->unknown_stage_names ? c->unknown_stage_names : "?");
+	if (c->unregistered)
+		damaged(out, &first, "%" PRIu64 " records of a type no event format registers "
 			"(a type or a format's ID changed): not read\n",
-			first ? "DAMAGED:    " : "            ", c->unregistered);
-		first = false;
-	}
-	if (c->short_records) {
-		fprintf(out, "%s %" PRIu64 " records shorter than their event's format (a "
+			c->unregistered);
+	if (c->short_records)
+		damaged(out, &first, "%" PRIu64 " records shorter than their event's format (a "
 			"type or a format changed): not read\n",
-			first ? "DAMAGED:    " : "            ", c->short_records);
-		first = false;
-	}
-	if (c->bad_nr) {
-		fprintf(out, "%s %" PRIu64 " syscalls numbered beyond the architecture's "
+			c->short_records);
+	if (c->bad_nr)
+		damaged(out, &first, "%" PRIu64 " syscalls numbered beyond the architecture's "
 			"table of %d (e.g. %ld), not returning ENOSYS: left out\n",
-			first ? "DAMAGED:    " : "            ", c->bad_nr, c->nr_table,
+			c->bad_nr, c->nr_table,
 			c->bad_nr_example);
-		first = false;
-	}
 	for (const char *l = c->index_mismatches ? c->index_notes : NULL; l && *l; ) {
 		const char *nl = strchr(l, '\n');
 		int n = nl ? (int)(nl - l) : (int)strlen(l);
 
-		fprintf(out, "%s %.*s\n", first ? "DAMAGED:    " : "            ", n, l);
-		first = false;
+		damaged(out, &first, "%.*s\n", n, l);
 		l = nl ? nl + 1 : NULL;
 	}
 }
