@@ -226,3 +226,23 @@ ENTRYTRACE_BIN=$ET runner/a/tests/run t-empty t-one > runner.out 2>&1
 expect_eq "tests/run: a test that made no check fails the run (exit 1)" "$?" 1
 check "...saying so" grep -qx 'not ok - t-empty: made no check' runner.out
 check "...and the one with a check passes" grep -qx '1 passed, 1 failed' runner.out
+
+# The guests load SELinux's policy one way: scripts/guest/selinux/policy.sh
+# (mkinitramfs puts it at /selinux.sh).  No plan writes selinuxfs's load
+# itself, and the helper's modes behave, run by the guests' shell (busybox
+# sh; dash where there is none).
+own_load() { grep -lE 'selinux-policy[[:space:]]*>|>[[:space:]]*\$S/load|/sys/fs/selinux/load' "$@" 2>/dev/null | sed "s|.*/||" | tr '\n' ' '; }
+nplan=$(grep -l 'selinux_load' "$S"/guest/plan-*.sh | wc -l)
+[ "$nplan" -ge 4 ] || _fail "only $nplan guest plans call selinux_load: checked nothing"
+expect_eq "no guest plan loads the SELinux policy itself ($nplan call selinux_load)" \
+	"$(own_load "$S"/guest/plan-*.sh)" ""
+printf '%s\n' 'S=/sys/fs/selinux' 'cat /work/selinux-policy >$S/load' > plan-planted.sh
+expect_eq "...a planted plan that does is found" "$(own_load plan-planted.sh)" "plan-planted.sh "
+check "mkinitramfs puts the helper in every shell guest" \
+	grep -q 'selinux/policy.sh" "$root/selinux.sh"' "$S/guest/mkinitramfs"
+gsh="busybox sh"; busybox sh -c true 2>/dev/null || gsh=dash
+hl() { $gsh -c '. "$1"; shift; selinux_load "$@"; echo "rc=$? $policy_state"' sh "$S/guest/selinux/policy.sh" "$@"; }
+expect_eq "selinux_load none: nothing loaded ($gsh)" "$(hl none)" "rc=0 none"
+expect_eq "selinux_load disabled: the same" "$(hl disabled)" "rc=0 none"
+expect_eq "selinux_load with no mode: the same" "$(hl)" "rc=0 none"
+expect_eq "selinux_load enforce (a typo): refused, naming it" "$(hl enforce)" "rc=1 unknown mode 'enforce'"

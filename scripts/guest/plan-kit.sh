@@ -13,13 +13,8 @@
 out=$1
 set -u
 . /plan.env
-S=/sys/fs/selinux
-if [ "${POLICY:-none}" = enforcing ]; then
-	mkdir -p $S
-	mount -t selinuxfs selinuxfs $S
-	cat /work/selinux-policy >$S/load
-	echo 1 >$S/enforce
-fi
+. /selinux.sh
+selinux_load "${POLICY:-none}" || { echo "plan: POLICY=${POLICY:-}: $policy_state" >&2; exit 1; }
 mkdir -p /boot
 mount -t securityfs none /sys/kernel/security 2>/dev/null || true
 [ -f /work/config ] && cp /work/config "/boot/config-$(uname -r)"

@@ -27,17 +27,9 @@ if [ "${LOOPTIME:-0}" = 1 ]; then
 	cat $out/looptime.txt
 	exit 0
 fi
-policy_state=none
-if [ "${POLICY:-}" = enforcing ]; then
-	S=/sys/fs/selinux
-	mkdir -p $S
-	mount -t selinuxfs selinuxfs $S
-	cat /work/selinux-policy >$S/load
-	echo 1 >$S/enforce
-	policy_state="loaded, enforce=$(cat $S/enforce), policyvers $(cat $S/policyvers)"
-	denied=$(sh -c 'printf system_u:system_r:other_t >/proc/self/attr/current &&
-		cat /proc/self/attr/current && kill -0 1' 2>&1 || true)
-fi
+. /selinux.sh
+selinux_load "${POLICY:-none}" || { echo "plan: POLICY=${POLICY:-}: $policy_state" >&2; exit 1; }
+[ "$policy_state" = none ] || denied=$(selinux_denied)
 {
 	echo "cmdline: $(cat /proc/cmdline)"
 	echo "policy: $policy_state"

@@ -11,22 +11,13 @@
 out=$1
 set -eu
 . /plan.env
-S=/sys/fs/selinux
-state=none
-case "$POLICY" in
-enforcing|permissive)
-	mkdir -p $S
-	mount -t selinuxfs selinuxfs $S
-	cat /work/selinux-policy >$S/load
-	[ "$POLICY" = enforcing ] && echo 1 >$S/enforce || echo 0 >$S/enforce
-	state="loaded, enforce=$(cat $S/enforce)"
-	;;
-esac
+. /selinux.sh
+selinux_load "$POLICY" || { echo "plan: POLICY=$POLICY: $policy_state" >&2; exit 1; }
 {
 	echo "cmdline: $(cat /proc/cmdline)"
 	mount -t securityfs none /sys/kernel/security 2>/dev/null || true
 	echo "lsm: $(cat /sys/kernel/security/lsm 2>&1 || true)"
-	echo "policy: $state"
+	echo "policy: $policy_state"
 	echo "attr/current: $(cat /proc/self/attr/current 2>&1 || true)"
 	dmesg | grep -i 'selinux' || true
 } >$out/selinux.txt
