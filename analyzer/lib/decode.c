@@ -43,14 +43,17 @@ static inline uint64_t rd_u(const struct et_decoder *d, const void *p, int size)
 	return 0;
 }
 
-/* Read a field; signed fields are sign-extended from their own size. */
-static inline int64_t rd_field(const struct et_decoder *d, const struct et_rec *rec,
+/*
+ * Read a fixed field the record is known to hold: et_decode() has checked
+ * the record against its event's min_size (check_formats(): the end of
+ * the format's last field).  Signed fields are sign-extended from their
+ * own size.
+ */
+static inline int64_t rd_fixed(const struct et_decoder *d, const struct et_rec *rec,
 			       const struct et_field *f)
 {
 	const char *p = (const char *)rec->data + f->offset;
 
-	if (__builtin_expect(f->offset + f->size > rec->size, 0))
-		return 0;
 	switch (f->size) {
 	case 8:
 		return (int64_t)rd_u(d, p, 8);
@@ -65,6 +68,15 @@ static inline int64_t rd_field(const struct et_decoder *d, const struct et_rec *
 				      (int64_t)rd_u(d, p, 1);
 	}
 	return 0;
+}
+
+/* The same, for a record not checked yet: 0 if the field is past its end. */
+static inline int64_t rd_field(const struct et_decoder *d, const struct et_rec *rec,
+			       const struct et_field *f)
+{
+	if (__builtin_expect(f->offset + f->size > rec->size, 0))
+		return 0;
+	return rd_fixed(d, rec, f);
 }
 
 static const char *rd_comm(const struct et_rec *rec, const struct et_field *f, char *buf)
@@ -808,7 +820,7 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		s->short_records++;
 		return false;
 	}
-	ev->pid = (int)rd_field(d, rec, &d->common_pid);
+	ev->pid = (int)rd_fixed(d, rec, &d->common_pid);
 	switch (d->active[id]) {
 	case H_NONE:
 		return false;
@@ -817,14 +829,18 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		return false;
 	case H_SYS_ENTER:
 		ev->kind = ET_EV_SYS_ENTER;
-		ev->enter.nr = rd_field(d, rec, &d->enter_id);
+		ev->enter.nr = rd_fixed(d, rec, &d->enter_id);
 		ev->enter.nargs = 0;
 		if (d->enter_arg_size && d->enter_args.offset + ET_SC_ARGS * d->enter_arg_size <= rec->size) {
 			const char *p = (const char *)rec->data + d->enter_args.offset;
 
-			for (int i = 0; i < ET_SC_ARGS; i++)
-				ev->enter.arg[i] = (long)rd_u(d, p + i * d->enter_arg_size,
-							      d->enter_arg_size);
+			/* every sys_enter: the native case is one copy */
+			if (d->enter_arg_size == sizeof(long) && !d->swap)
+				memcpy(ev->enter.arg, p, sizeof(ev->enter.arg));
+			else
+				for (int i = 0; i < ET_SC_ARGS; i++)
+					ev->enter.arg[i] = (long)rd_u(d, p + i * d->enter_arg_size,
+								      d->enter_arg_size);
 			ev->enter.nargs = ET_SC_ARGS;
 		}
 		return true;
@@ -835,17 +851,17 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 			if (a->id != id)
 				continue;
 			ev->kind = ET_EV_SYS_ARGS;
-			ev->enter.nr = rd_field(d, rec, &a->nr);
+			ev->enter.nr = rd_fixed(d, rec, &a->nr);
 			ev->enter.nargs = a->nargs;
 			for (int j = 0; j < a->nargs; j++)
-				ev->enter.arg[j] = rd_field(d, rec, &a->arg[j]);
+				ev->enter.arg[j] = rd_fixed(d, rec, &a->arg[j]);
 			return true;
 		}
 		return false;
 	case H_SYS_EXIT:
 		ev->kind = ET_EV_SYS_EXIT;
-		ev->exit.nr = rd_field(d, rec, &d->exit_id);
-		ev->exit.ret = rd_field(d, rec, &d->exit_ret);
+		ev->exit.nr = rd_fixed(d, rec, &d->exit_id);
+		ev->exit.ret = rd_fixed(d, rec, &d->exit_ret);
 		return true;
 	case H_USER_EXIT:
 		ev->kind = ET_EV_USER_EXIT;
@@ -855,16 +871,16 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		return true;
 	case H_SIGNAL_DELIVER:
 		ev->kind = ET_EV_SIGNAL_DELIVER;
-		ev->signal.sig = rd_field(d, rec, &d->sig);
+		ev->signal.sig = rd_fixed(d, rec, &d->sig);
 		return true;
 	case H_RSEQ_UPDATE:
 		ev->kind = ET_EV_RSEQ_UPDATE;
 		return true;
 	case H_SCHED_SWITCH:
 		ev->kind = ET_EV_SCHED_SWITCH;
-		ev->sw.prev_pid = rd_field(d, rec, &d->sw_prev_pid);
-		ev->sw.next_pid = rd_field(d, rec, &d->sw_next_pid);
-		ev->sw.prev_state = rd_field(d, rec, &d->sw_prev_state);
+		ev->sw.prev_pid = rd_fixed(d, rec, &d->sw_prev_pid);
+		ev->sw.next_pid = rd_fixed(d, rec, &d->sw_next_pid);
+		ev->sw.prev_state = rd_fixed(d, rec, &d->sw_prev_state);
 		ev->sw.prev_comm = rd_comm(rec, &d->sw_prev_comm, s->comm_a);
 		ev->sw.next_comm = rd_comm(rec, &d->sw_next_comm, s->comm_b);
 		return true;
@@ -875,39 +891,39 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->kind = ET_EV_IRQ_EXIT;
 		return true;
 	case H_PROCESS_EXIT:
-		task_event(ev, ET_EV_TASK_EXIT, rd_field(d, rec, &d->pexit_pid),
+		task_event(ev, ET_EV_TASK_EXIT, rd_fixed(d, rec, &d->pexit_pid),
 			   rd_comm(rec, &d->pexit_comm, s->comm_a));
 		return true;
 	case H_PROCESS_FORK:
-		task_event(ev, ET_EV_TASK_NEW, rd_field(d, rec, &d->fork_child_pid),
+		task_event(ev, ET_EV_TASK_NEW, rd_fixed(d, rec, &d->fork_child_pid),
 			   rd_comm(rec, &d->fork_child_comm, s->comm_a));
 		return true;
 	case H_TASK_NEWTASK:
-		task_event(ev, ET_EV_TASK_NEW, rd_field(d, rec, &d->newtask_pid),
+		task_event(ev, ET_EV_TASK_NEW, rd_fixed(d, rec, &d->newtask_pid),
 			   rd_comm(rec, &d->newtask_comm, s->comm_a));
 		ev->task.clone_flags = d->newtask_flags.size ?
-			rd_field(d, rec, &d->newtask_flags) : -1;
+			rd_fixed(d, rec, &d->newtask_flags) : -1;
 		return true;
 	case H_TASK_RENAME:
-		task_event(ev, ET_EV_COMM, rd_field(d, rec, &d->rename_pid),
+		task_event(ev, ET_EV_COMM, rd_fixed(d, rec, &d->rename_pid),
 			   rd_comm(rec, &d->rename_newcomm, s->comm_a));
 		ev->task.old_comm = d->rename_oldcomm.size ?
 			rd_comm(rec, &d->rename_oldcomm, s->comm_b) : NULL;
 		return true;
 	case H_PROCESS_EXEC:
 		str = rd_dynstr(d, rec, &d->exec_filename, &len);
-		task_event(ev, ET_EV_COMM, rd_field(d, rec, &d->exec_pid),
+		task_event(ev, ET_EV_COMM, rd_fixed(d, rec, &d->exec_pid),
 			   str ? exec_comm(str, len, s->comm_a) : NULL);
-		ev->task.old_pid = rd_field(d, rec, &d->exec_old_pid);
+		ev->task.old_pid = rd_fixed(d, rec, &d->exec_old_pid);
 		ev->task.exec = true;
 		return true;
 	case H_STAGE: {
-		uint64_t khz = rd_field(d, rec, &d->st_khz);
+		uint64_t khz = rd_fixed(d, rec, &d->st_khz);
 
 		ev->kind = ET_EV_STAGE;
-		ev->stage.seq = rd_field(d, rec, &d->st_seq);
-		ev->stage.nr = rd_field(d, rec, &d->st_nr);
-		ev->stage.stage = rd_field(d, rec, &d->st_stage);
+		ev->stage.seq = rd_fixed(d, rec, &d->st_seq);
+		ev->stage.nr = rd_fixed(d, rec, &d->st_nr);
+		ev->stage.stage = rd_fixed(d, rec, &d->st_stage);
 		/* an id beyond the kernel's own table: damaged */
 		if (ev->stage.stage >= d->kmap_len) {
 			s->abi_errors++;
@@ -919,32 +935,32 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 			return false;
 		}
 		ev->stage.stage = d->kmap[ev->stage.stage];
-		ev->stage.work = rd_field(d, rec, &d->st_work);
-		ev->stage.count = rd_field(d, rec, &d->st_count);
-		ev->stage.start = rd_field(d, rec, &d->st_start);
-		ev->stage.delta = et_ticks_ns(rd_field(d, rec, &d->st_delta), khz);
-		ev->stage.insns = rd_field(d, rec, &d->st_insns);
-		ev->stage.ret = rd_field(d, rec, &d->st_ret);
+		ev->stage.work = rd_fixed(d, rec, &d->st_work);
+		ev->stage.count = rd_fixed(d, rec, &d->st_count);
+		ev->stage.start = rd_fixed(d, rec, &d->st_start);
+		ev->stage.delta = et_ticks_ns(rd_fixed(d, rec, &d->st_delta), khz);
+		ev->stage.insns = rd_fixed(d, rec, &d->st_insns);
+		ev->stage.ret = rd_fixed(d, rec, &d->st_ret);
 		ev->stage.pmu = !khz;
-		ev->stage.sample = rd_field(d, rec, &d->st_sample);
-		ev->stage.stamp_ns = et_stamp_ns(rd_field(d, rec, &d->st_cost), khz);
+		ev->stage.sample = rd_fixed(d, rec, &d->st_sample);
+		ev->stage.stamp_ns = et_stamp_ns(rd_fixed(d, rec, &d->st_cost), khz);
 		return true;
 	}
 	case H_SUMMARY: {
-		uint64_t khz = rd_field(d, rec, &d->su_khz);
+		uint64_t khz = rd_fixed(d, rec, &d->su_khz);
 
 		ev->kind = ET_EV_SUMMARY;
-		ev->summary.seq = rd_field(d, rec, &d->su_seq);
-		ev->summary.tail_seq = rd_field(d, rec, &d->su_tail_seq);
-		ev->summary.nr = rd_field(d, rec, &d->su_nr);
-		ev->summary.work = rd_field(d, rec, &d->su_work);
-		ev->summary.ret = rd_field(d, rec, &d->su_ret);
-		ev->summary.start = rd_field(d, rec, &d->su_start);
-		ev->summary.rcu_unlock_slow = rd_field(d, rec, &d->su_rcu);
-		ev->summary.sample = rd_field(d, rec, &d->su_sample);
+		ev->summary.seq = rd_fixed(d, rec, &d->su_seq);
+		ev->summary.tail_seq = rd_fixed(d, rec, &d->su_tail_seq);
+		ev->summary.nr = rd_fixed(d, rec, &d->su_nr);
+		ev->summary.work = rd_fixed(d, rec, &d->su_work);
+		ev->summary.ret = rd_fixed(d, rec, &d->su_ret);
+		ev->summary.start = rd_fixed(d, rec, &d->su_start);
+		ev->summary.rcu_unlock_slow = rd_fixed(d, rec, &d->su_rcu);
+		ev->summary.sample = rd_fixed(d, rec, &d->su_sample);
 		ev->summary.pmu = !khz;
 		/* thousandths of a tick per stamp */
-		ev->summary.stamp_ns = et_stamp_ns(rd_field(d, rec, &d->su_cost), khz);
+		ev->summary.stamp_ns = et_stamp_ns(rd_fixed(d, rec, &d->su_cost), khz);
 		if (d->su_delta.offset + d->su_delta.size > rec->size)
 			return false;
 		memset(s->su_buf, 0, et_stage_nr_kernel * sizeof(*s->su_buf));
@@ -959,32 +975,32 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->summary.delta = s->su_buf;
 		ev->summary.nr_delta = et_stage_nr_kernel;
 		ev->summary.span = d->have_su_span ?
-			et_ticks_ns(rd_field(d, rec, &d->su_span), khz) : 0;
+			et_ticks_ns(rd_fixed(d, rec, &d->su_span), khz) : 0;
 		return true;
 	}
 	case H_HIST:
 		return decode_hist(d, rec, s, ev);
 	case H_CALIB: {
-		uint64_t hz = rd_field(d, rec, &d->ca_hz);
+		uint64_t hz = rd_fixed(d, rec, &d->ca_hz);
 		/* thousandths of a tick (of a cycle: PMU) to ns */
-		double per = rd_field(d, rec, &d->ca_source) || !hz ? 1e-3 : 1e6 / hz;
+		double per = rd_fixed(d, rec, &d->ca_source) || !hz ? 1e-3 : 1e6 / hz;
 
 		/* the kernel's own word on its stage ABI */
-		if (rd_field(d, rec, &d->ca_abi) != ENTRY_STAGE_ABI) {
+		if (rd_fixed(d, rec, &d->ca_abi) != ENTRY_STAGE_ABI) {
 			s->abi_errors++;
 			return false;
 		}
 
 		ev->kind = ET_EV_CALIB;
-		ev->calib.source = rd_field(d, rec, &d->ca_source);
+		ev->calib.source = rd_fixed(d, rec, &d->ca_source);
 		ev->calib.counter_hz = hz;
-		ev->calib.sample = rd_field(d, rec, &d->ca_sample);
-		ev->calib.epoch = rd_field(d, rec, &d->ca_epoch);
-		ev->calib.cost_min_ns = rd_field(d, rec, &d->ca_min) * per;
-		ev->calib.cost_ns = rd_field(d, rec, &d->ca_median) * per;
-		ev->calib.agg_ns = rd_field(d, rec, &d->ca_agg) * per;
-		ev->calib.scratch = rd_field(d, rec, &d->ca_scratch);
-		ev->calib.failed = rd_field(d, rec, &d->ca_failed);
+		ev->calib.sample = rd_fixed(d, rec, &d->ca_sample);
+		ev->calib.epoch = rd_fixed(d, rec, &d->ca_epoch);
+		ev->calib.cost_min_ns = rd_fixed(d, rec, &d->ca_min) * per;
+		ev->calib.cost_ns = rd_fixed(d, rec, &d->ca_median) * per;
+		ev->calib.agg_ns = rd_fixed(d, rec, &d->ca_agg) * per;
+		ev->calib.scratch = rd_fixed(d, rec, &d->ca_scratch);
+		ev->calib.failed = rd_fixed(d, rec, &d->ca_failed);
 		return true;
 	}
 	}
