@@ -169,6 +169,12 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 			 char *errbuf, size_t errlen, int *min_size)
 {
 	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	/*
+	 * syscalls:sys_enter_<name> stores every argument as an unsigned long
+	 * under its declared type's name (kernel/trace/trace_syscalls.c):
+	 * "pid_t pid; size:8; signed:0" is what the kernel writes, not damage.
+	 */
+	bool sysargs = !strcmp(ev->system, "syscalls") && !strncmp(ev->name, "sys_enter_", 10);
 	const char *prev = NULL;
 	int end = 0;
 
@@ -184,6 +190,13 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 			const char *why = NULL;
 			char buf[128];
 
+			if (sysargs && l == 1 && !dyn && !arr && strcmp(f->name, "__syscall_nr")) {
+				base = long_size;	/* an argument: unsigned long */
+				sign = 0;
+				elem = size;
+				align = elem == 2 || elem == 4 || elem == 8 ? (elem < 4 ? elem : 4) : 1;
+				pad = elem == 2 || elem == 4 || elem == 8 ? elem : 1;
+			}
 			if (dyn && size != 4) {
 				snprintf(buf, sizeof(buf), "a dynamic field of %d bytes, not 4", size);
 				why = buf;

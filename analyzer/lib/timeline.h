@@ -87,7 +87,9 @@ struct et_task {
 	/*
 	 * Stage modes: the argument shapes of syscalls:sys_enter_<name>
 	 * events (trace clock), until the syscall they fall inside is handed
-	 * on; nr -1: free or used.
+	 * on; nr -1: free or used.  args_floor: where the task's last
+	 * syscall handed on ended; an argument event after it and before a
+	 * syscall's end is that syscall's (a task has one syscall at a time).
 	 */
 	struct {
 		uint64_t ts;
@@ -95,6 +97,7 @@ struct et_task {
 		uint32_t shape;
 	} args[ET_ARGS_RING];
 	unsigned int args_next;
+	uint64_t args_floor;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
 };

@@ -85,3 +85,43 @@ check "op-anatomy 0.19.02: pid_max is read in few ops (< 0.05)" \
 	python3 -c "import json,sys; d=json.loads(sys.argv[1]); m={r['syscall']: r['per_op'] for r in d['rows'] if r['role']=='parent'}; sys.exit(not m.get('openat', 0) < 0.05)" "$a"
 expect_exit "op-anatomy: a bad op count is refused by name" 2 \
 	"$TOP/scripts/host/op-anatomy" --from "$new" --ops 0
+
+# An entrytrace kernel's recording (summary mode) with the syscall's own
+# argument event, syscalls:sys_enter_kill: the kernel writes every argument
+# as an unsigned long under its declared type ("pid_t pid; size:8;
+# signed:0"), which the format check takes as it is; and every kill gets the
+# shape of its argument event, kill(-1, 0)'s 80,000 instructions included
+# (PROVENANCE-anatomy.md: stress-ng --kill-ops 20 in a ppc64le 7.2 guest).
+g=$DATA/guest-ppc64le-7.2-stressng-kill-summary.dat
+check "guest: a recording with syscalls:sys_enter_kill loads" "$ET" report -s kill "$g"
+"$ET" report --by-arg --json -s kill "$g" > g.json
+"$ET" report --json -s kill "$g" > g.all.json
+jget g.json "'\n'.join('%s=%d' % (c['args'], c['count']) for c in sorted(d['cells'], key=lambda c: c['args'] or '') if c['stage'] == 'total')" > g.et
+trace-cmd report -F 'syscalls/sys_enter_kill' "$g" 2>/dev/null | python3 -c '
+import re, sys
+n = {}
+names = {0: "0", 10: "SIGUSR1", 18: "SIGCONT", 19: "SIGSTOP", 9: "SIGKILL"}
+for line in sys.stdin:
+    m = re.search(r"-(\d+)\s+\[\d+\].*sys_enter_kill:\s+pid: 0x([0-9a-f]+), sig: 0x([0-9a-f]+)", line)
+    if not m:
+        continue
+    me, pid, sig = int(m.group(1)), int(m.group(2), 16) & 0xffffffff, int(m.group(3), 16) & 0xffffffff
+    pid = pid - (1 << 32) if pid >= 1 << 31 else pid
+    sig = sig - (1 << 32) if sig >= 1 << 31 else sig
+    t = ("self" if pid == me else "pid" if pid > 0 else "0" if pid == 0 else "-1" if pid == -1
+         else "INT_MIN" if pid == -(1 << 31) else "-pgrp")
+    s = "bad" if sig < 0 or sig > 64 else names.get(sig, "sig%d" % sig)
+    k = "%s, %s" % (t, s)
+    n[k] = n.get(k, 0) + 1
+for k in sorted(n):
+    print("%s=%d" % (k, n[k]))' > g.tc
+check "guest: trace-cmd sees kills of several shapes ($(wc -l < g.tc))" test "$(wc -l < g.tc)" -ge 8
+check "guest: every kill under the shape its argument event gives (as trace-cmd decodes it)" diff g.tc g.et
+expect_eq "guest: one kill(-1, 0) per bogo-op (20)" \
+	"$(jget g.json "sum(c['count'] for c in d['cells'] if c['stage'] == 'total' and c['args'] == '-1, 0')")" 20
+n=$(cell g.all.json kill total count 2>/dev/null)
+expect_eq "guest: the shapes add up to the unsplit kill row (${n:-none})" \
+	"$(jget g.json "sum(c['count'] for c in d['cells'] if c['stage'] == 'total')")" "${n:-none}"
+"$ET" report -s kill "$g" > g.txt 2>&1
+expect_eq "guest: no argument event left over (fits no syscall)" \
+	"$?:$(grep -c 'fit no syscall' g.txt)" "0:0"
