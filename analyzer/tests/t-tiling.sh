@@ -136,6 +136,36 @@ rc=$?
 expect_eq "v2: the stages do not compare like for like (kernel-stage-compare exit)" "$rc" 1
 expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 $LEGACY)" /nonexistent.mix
 
+# The conversion alone (Documentation/legacy-7.2.md): SAMETREE, CONVERSION's
+# tree with powerpc's legacy entry, recorded with CONVERSION in one run
+# (kernel-tiling --data ab, PROVENANCE-tiling.md).  LEGACY -> SAMETREE, the
+# legacy entry on two bases, differs in no stage; SAMETREE -> CONVERSION is
+# the conversion alone, every difference explained by a line that says so,
+# and the same differences as LEGACY -> CONVERSION: on the tiny config, all
+# that changed in the entry path from LEGACY to CONVERSION is the conversion.
+ab() { echo "$DATA/mix-ppc64le-$1-entrytrace-ab-enforcing.mix.gz"; }
+if [ -n "$SAMETREE" ]; then
+	for sc in getppid kill; do
+		"$KC" --syscall $sc "$(v3 $LEGACY)" "$(ab $SAMETREE)" >st-$sc.txt 2>&1
+		expect_eq "$LEGACY -> $SAMETREE ($sc): the legacy entry on two bases, no stage differs" \
+			"$?:$(tail -n1 st-$sc.txt)" "0:0 differences, 0 explained"
+		"$KC" --lines --syscall $sc "$(ab $SAMETREE)" "$(ab $CONVERSION)" >conv-$sc.txt 2>&1
+		rc=$?
+		expect_eq "$SAMETREE -> $CONVERSION ($sc): the conversion alone, every difference explained ($(tail -n1 conv-$sc.txt))" "$rc" 0
+		"$KC" --syscall $sc "$(v3 $LEGACY)" "$(ab $CONVERSION)" >full-$sc.txt 2>&1
+		diffs() { sed -n 's/^allowed: \([a-z_]*\) \([a-z0-9.]*\): \([^(]*\) (.*/\1 \2 \3/p' "$1" | sort; }
+		expect_eq "$LEGACY -> $CONVERSION ($sc): the same differences, by the same amounts" \
+			"$(diffs full-$sc.txt | tr '\n' ';')" "$(diffs conv-$sc.txt | tr '\n' ';')"
+		check "... eleven of them" test "$(diffs conv-$sc.txt | wc -l)" = 11
+	done
+	# only "the conversion:" lines for a same-tree pair
+	sed "s/\tthe conversion: /\tplanted: /" "$TOP/scripts/kernel/check/stage-compare-allow" >noconv.allow
+	expect_exit "a same-tree line whose reason is not 'the conversion:' is refused" 2 \
+		"$KC" --allow noconv.allow "$(ab $SAMETREE)" "$(ab $CONVERSION)"
+else
+	_fail "scripts/lib/bases has no variant of $CONVERSION: the conversion alone is not checked"
+fi
+
 # The analyzer's side: untimed, the time between a syscall's first and last
 # stamp that no top-level stage covers (stage mode: the gaps between the
 # stage stamps, less a stamp each; summary mode, v3: the kernel's span less
