@@ -88,5 +88,15 @@ printf '%s\n' '# planted' '' '```console' "\$ seq 3 | awk '{ print; exit }'" '``
 (cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/early.md.in" "$OLDPWD/gd/early.md" 0) > gd/early.txt 2>&1
 expect_eq "a reader that stops early (awk's exit: SIGPIPE is a race) is refused" "$?" 1
 check "...naming the reader" grep -q 'EARLY READER "awk' gd/early.txt
+# sed's q in its forms, and a q that is not one
+for c in "sed 5q" "sed -n '/2/{p;q}'" "sed '/2/q'" "sed -e 's/1/x/' -e q" "sed 's/q/x/'"; do
+	printf '%s\n' '# planted' '' '```console' "\$ seq 3 | $c" '```' > gd/sed.md.in
+	(cd "$TOP" && python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/sed.md.in" "$OLDPWD/gd/sed.md" 0) > gd/sed.txt 2>&1
+	rc=$?
+	case "$c" in
+	*s/q/x/*) expect_eq "a sed whose q is inside s/// is no early reader ($c)" "$rc:$(grep -c EARLY gd/sed.txt)" "0:0" ;;
+	*) expect_eq "sed's quit is an early reader, refused ($c)" "$rc:$(grep -c 'EARLY READER "sed' gd/sed.txt)" "1:1" ;;
+	esac
+done
 check "gen-docs --check: Documentation/stages.md is what tracepoints/stages.def gives" \
 	grep -qx 'Documentation/stages.md is current' docs.txt

@@ -10,7 +10,24 @@ OPEN = re.compile(r'^```console(?: exit=(\d+))?$')
 # Under pipefail a reader that stops early (head, grep -q, awk's exit, sed's
 # q) makes the writer's status a race: SIGPIPE (141) when the writer's
 # second buffer comes after the reader has gone.  Refused, not run.
-EARLY = re.compile(r"\|\s*(head\b|grep\s+-[a-zA-Z]*[qm]|awk\s+'[^']*\bexit\b|sed\s+-n\s+'[^']*\bq\b)")
+EARLY = re.compile(r"\|\s*(head\b|grep\s+-[a-zA-Z]*[qm]|awk\s+'[^']*\bexit\b)")
+# sed's q or Q in any of its scripts: "sed 5q", "sed q", "sed -n '/x/{p;q}'",
+# "sed '/re/q'", "sed -e ... -e q"; not a q inside s/// ("sed 's/q/x/'")
+SED = re.compile(r"\|\s*sed((?:\s+(?:'[^']*'|\"[^\"]*\"|[^\s|;&'\"]+))+)")
+SED_QUIT = re.compile(r"(^|[;{}\s]|\d|\$)[qQ]\d*\s*([;}]|$)|^/[^/]*/[qQ]$")
+
+
+def early_reader(cmd):
+    """The reader in CMD's pipeline that may stop before its input ends, or None."""
+    m = EARLY.search(cmd)
+    if m:
+        return m.group(1)
+    for m in SED.finditer(cmd):
+        for tok in re.findall(r"'([^']*)'|\"([^\"]*)\"|(\S+)", m.group(1)):
+            t = next(x for x in tok if x)
+            if not t.startswith('-') and not t.startswith('s') and SED_QUIT.search(t.strip()):
+                return 'sed ' + t
+    return None
 
 
 def blocks(lines):
@@ -46,11 +63,11 @@ for i, j, cmd, _, want_rc in blocks(lines):
         skipped += 1
         print('  not compared (reads what a live command wrote): $ %s' % cmd[:100])
         continue
-    m = EARLY.search(cmd)
-    if m:
+    er = early_reader(cmd)
+    if er:
         bad += 1
         print('  EARLY READER "%s": its writer may die of SIGPIPE (a race under pipefail): $ %s'
-              % (m.group(1), cmd[:120]))
+              % (er, cmd[:120]))
         continue
     # one stream, as a terminal shows it: stderr where it was written
     res = subprocess.run(['bash', '-o', 'pipefail', '-c', cmd], stdout=subprocess.PIPE,
