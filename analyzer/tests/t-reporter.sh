@@ -46,3 +46,14 @@ expect_eq "a summary.json figure its recording does not give fails --from (exit 
 check "...naming the recording" grep -q 'derives .* summary.json says' planted.err
 expect_exit "--from a directory without summary.json fails, naming it" 1 "$KR" --from /nonexistent
 expect_exit "--cells with an unknown cell is refused" 2 "$KR" --cells base,n3000 7.2
+# what the committed runs say (analyzer/tests/data/reporter/): the
+# conversion alone (first kernel -> second) leaves the SELinux part of an
+# op and each target's check as they were, in every cell
+check "the conversion alone: the SELinux cost per op moves by under 1% in every cell" \
+	jget t.json "(lambda r: all(abs(r[c, 1]['selinux_us'] / r[c, 0]['selinux_us'] - 1) < 0.01 for c in {k[0] for k in r}))({(x['cell'], ['7.2-legacy', '7.2'].index(x['kernel'])): x for x in d['rows']}) or sys.exit(1)"
+check "...and kill(-1, 0)'s SELinux part per target by at most 1 instruction" \
+	jget t.json "(lambda r: all(abs(r[c, 1]['selinux_per_target'] - r[c, 0]['selinux_per_target']) <= 1 for c in {k[0] for k in r}))({(x['cell'], ['7.2-legacy', '7.2'].index(x['kernel'])): x for x in d['rows']}) or sys.exit(1)"
+check "...while the process count moves the tax (base -> n300, enforcing, more than 5 points)" \
+	jget t.json "(lambda r: all(r['base', k]['tax_pct'] - r['n300', k]['tax_pct'] > 5 for k in ('7.2-legacy', '7.2')))({(x['cell'], x['kernel']): x for x in d['rows']}) or sys.exit(1)"
+grep -q 'in instructions no factor tried makes the SELinux part grow' table.md
+expect_eq "the verdict: no factor tried makes the SELinux part grow from 7.2-legacy to 7.2" "$?" 0
