@@ -36,6 +36,11 @@
 #   make kernel-stress      the POWER10 report's table: Debian's ppc64el config
 #                           (6.12, 7.2; build-kernel --config debian), stress-ng
 #                           --kill 1 under SELinux enforcing, permissive, disabled
+#   make kernel-reporter    the reporter's table on the same tree: 7.2-legacy
+#                           against 7.2 (tiny entrytrace kernels), stress-ng
+#                           --kill 1 per SELinux mode in the cells of
+#                           REPORTER_CELLS (a population of N processes over K
+#                           domains, audit, vCPUs), kill(-1, 0) per target
 #   make kernel-8xx         the 8xx report's loops on ppc750 kernels with the
 #                           choices of mpc885_ads_defconfig (--config 8xx), then
 #                           scripts/host/ppc32-8xx-report on them
@@ -182,10 +187,16 @@ kernel-legacy:
 kernel-own-analyzer:
 	scripts/kernel/record/kernel-own-analyzer
 
+# the reporter's question on the same tree (issue 44): the conversion alone
+REPORTER_CELLS ?= base,n300,k8
+kernel-reporter:
+	ARCH=ppc64le scripts/kernel/record/kernel-reporter --cells $(REPORTER_CELLS) $(REPORTER_ARGS) \
+		$(KERNEL_SAMETREE) $(KERNEL_CONVERSION)
+
 kernel-8xx:
 	scripts/kernel/record/ppc32-fixtures --config 8xx --no-fixtures --arch ppc750 $(STRESS_BASES)
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx --bases "$(STRESS_BASES)" ppc750
 
-.PHONY: kernel-stress kernel-tiling kernel-legacy kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
+.PHONY: kernel-stress kernel-tiling kernel-legacy kernel-reporter kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
 	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
