@@ -12,15 +12,22 @@ new=$DATA/host-stressng-kill-0.19.02.dat
 OPS=2000	# analyzer/tests/data/PROVENANCE-anatomy.md: --kill-ops 2000
 
 # The shapes from trace-cmd's report of the same file, classified here
-# from its printed arguments (low 32 bits, as the kernel reads pid_t/int).
+# from its printed arguments (low 32 bits, as the kernel reads pid_t/int):
+# raw_syscalls:sys_enter's "NR 62 (pid, sig, ...)" (a stock recording) or,
+# with --event, syscalls:sys_enter_kill's "pid: 0x.., sig: 0x..".
 shapes_tc() {
-	trace-cmd report -F 'raw_syscalls/sys_enter:id==62' "$1" 2>/dev/null |
+	local filter='raw_syscalls/sys_enter:id==62' re='sys_enter:\s+NR 62 \(([0-9a-f]+), ([0-9a-f]+),'
+	if [ "$1" = --event ]; then
+		filter='syscalls/sys_enter_kill' re='sys_enter_kill:\s+pid: 0x([0-9a-f]+), sig: 0x([0-9a-f]+)'
+		shift
+	fi
+	trace-cmd report -F "$filter" "$1" 2>/dev/null |
 	python3 -c '
 import re, sys
 n = {}
 names = {0: "0", 10: "SIGUSR1", 18: "SIGCONT", 19: "SIGSTOP", 9: "SIGKILL"}
 for line in sys.stdin:
-    m = re.search(r"-(\d+)\s+\[\d+\].*sys_enter:\s+NR 62 \(([0-9a-f]+), ([0-9a-f]+),", line)
+    m = re.search(r"-(\d+)\s+\[\d+\].*" + sys.argv[1], line)
     if not m:
         continue
     me, pid, sig = int(m.group(1)), int(m.group(2), 16) & 0xffffffff, int(m.group(3), 16) & 0xffffffff
@@ -32,7 +39,7 @@ for line in sys.stdin:
     k = "%s, %s" % (t, s)
     n[k] = n.get(k, 0) + 1
 for k in sorted(n):
-    print("%s=%d" % (k, n[k]))'
+    print("%s=%d" % (k, n[k]))' "$re"
 }
 
 for f in "$old" "$new"; do
@@ -97,24 +104,7 @@ check "guest: a recording with syscalls:sys_enter_kill loads" "$ET" report -s ki
 "$ET" report --by-arg --json -s kill "$g" > g.json
 "$ET" report --json -s kill "$g" > g.all.json
 jget g.json "'\n'.join('%s=%d' % (c['args'], c['count']) for c in sorted(d['cells'], key=lambda c: c['args'] or '') if c['stage'] == 'total')" > g.et
-trace-cmd report -F 'syscalls/sys_enter_kill' "$g" 2>/dev/null | python3 -c '
-import re, sys
-n = {}
-names = {0: "0", 10: "SIGUSR1", 18: "SIGCONT", 19: "SIGSTOP", 9: "SIGKILL"}
-for line in sys.stdin:
-    m = re.search(r"-(\d+)\s+\[\d+\].*sys_enter_kill:\s+pid: 0x([0-9a-f]+), sig: 0x([0-9a-f]+)", line)
-    if not m:
-        continue
-    me, pid, sig = int(m.group(1)), int(m.group(2), 16) & 0xffffffff, int(m.group(3), 16) & 0xffffffff
-    pid = pid - (1 << 32) if pid >= 1 << 31 else pid
-    sig = sig - (1 << 32) if sig >= 1 << 31 else sig
-    t = ("self" if pid == me else "pid" if pid > 0 else "0" if pid == 0 else "-1" if pid == -1
-         else "INT_MIN" if pid == -(1 << 31) else "-pgrp")
-    s = "bad" if sig < 0 or sig > 64 else names.get(sig, "sig%d" % sig)
-    k = "%s, %s" % (t, s)
-    n[k] = n.get(k, 0) + 1
-for k in sorted(n):
-    print("%s=%d" % (k, n[k]))' > g.tc
+shapes_tc --event "$g" > g.tc
 check "guest: trace-cmd sees kills of several shapes ($(wc -l < g.tc))" test "$(wc -l < g.tc)" -ge 8
 check "guest: every kill under the shape its argument event gives (as trace-cmd decodes it)" diff g.tc g.et
 expect_eq "guest: one kill(-1, 0) per bogo-op (20)" \
