@@ -6,7 +6,7 @@
 # recording's figures again (entrytrace report --by-arg) and must agree with
 # summary.json; the table's rows and the per-target split are checked
 # against the recordings and the runs' own counts.
-# weight: 30
+# weight: 8
 . "$(dirname "$0")/lib.sh"
 
 KR=$TOP/scripts/kernel/record/kernel-reporter
