@@ -144,6 +144,7 @@ expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 $LEGACY)" /non
 # and the same differences as LEGACY -> CONVERSION: on the tiny config, all
 # that changed in the entry path from LEGACY to CONVERSION is the conversion.
 ab() { echo "$DATA/mix-ppc64le-$1-entrytrace-ab-enforcing.mix.gz"; }
+abc() { echo "$DATA/mix-ppc64le-$1-entrytrace-$2-ab-enforcing.mix.gz"; }
 if [ -n "$SAMETREE" ]; then
 	for sc in getppid kill; do
 		"$KC" --syscall $sc "$(v3 $LEGACY)" "$(ab $SAMETREE)" >st-$sc.txt 2>&1
@@ -157,6 +158,13 @@ if [ -n "$SAMETREE" ]; then
 		expect_eq "$LEGACY -> $CONVERSION ($sc): the same differences, by the same amounts" \
 			"$(diffs full-$sc.txt | tr '\n' ';')" "$(diffs conv-$sc.txt | tr '\n' ';')"
 		check "... eleven of them" test "$(diffs conv-$sc.txt | wc -l)" = 11
+	done
+	# the same pair on the noforce config (context tracking not forced:
+	# NO_HZ_FULL without nohz_full=), recorded in one run as well
+	for sc in getppid kill; do
+		"$KC" --config noforce --syscall $sc "$(abc $SAMETREE noforce)" "$(abc $CONVERSION noforce)" >convnf-$sc.txt 2>&1
+		expect_eq "$SAMETREE -> $CONVERSION, noforce ($sc): every difference explained as the conversion" \
+			"$?:$(tail -n1 convnf-$sc.txt)" "0:9 differences, 9 explained"
 	done
 	# only "the conversion:" lines for a same-tree pair
 	sed "s/\tthe conversion: /\tplanted: /" "$TOP/scripts/kernel/check/stage-compare-allow" >noconv.allow
