@@ -182,7 +182,10 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
 			bool dyn = f->flags & TEP_FIELD_IS_DYNAMIC;
 			bool arr = !dyn && (f->flags & TEP_FIELD_IS_ARRAY);
-			int sign = -1, base = dyn ? 4 : type_size(f->type, long_size, &sign);
+			/* a syscall argument: an unsigned long, whatever its type says */
+			bool arg = sysargs && l == 1 && !dyn && !arr && strcmp(f->name, "__syscall_nr");
+			int sign = arg ? 0 : -1;
+			int base = dyn ? 4 : arg ? long_size : type_size(f->type, long_size, &sign);
 			int size = (int)f->size, offset = (int)f->offset, alen = (int)f->arraylen;
 			int elem = arr ? (base ? base : (int)f->elementsize) : (dyn ? 4 : size);
 			int align = elem == 2 || elem == 4 || elem == 8 ? (elem < 4 ? elem : 4) : 1;
@@ -190,13 +193,6 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 			const char *why = NULL;
 			char buf[128];
 
-			if (sysargs && l == 1 && !dyn && !arr && strcmp(f->name, "__syscall_nr")) {
-				base = long_size;	/* an argument: unsigned long */
-				sign = 0;
-				elem = size;
-				align = elem == 2 || elem == 4 || elem == 8 ? (elem < 4 ? elem : 4) : 1;
-				pad = elem == 2 || elem == 4 || elem == 8 ? elem : 1;
-			}
 			if (dyn && size != 4) {
 				snprintf(buf, sizeof(buf), "a dynamic field of %d bytes, not 4", size);
 				why = buf;
