@@ -1384,7 +1384,6 @@ static int add_tree(struct et_tar_out *t, const char *stage, const char *dir)
 	return n < 0 ? -1 : r;
 }
 
-/* this boot's settings (a merged kit's boots keep their own) */
 /* a merged manifest's array: the earlier manifest's elements, then MORE
  * (this run's, already JSON, comma-separated) if there is any */
 static void merge_array(FILE *f, const struct et_jv *old, const char *more)
@@ -1399,6 +1398,7 @@ static void merge_array(FILE *f, const struct et_jv *old, const char *more)
 		fprintf(f, "%s%s", i ? ", " : "", more);
 }
 
+/* this boot's settings (a merged kit's boots keep their own) */
 static void write_settings(const struct kit *k, FILE *f)
 {
 	fprintf(f, "{\"repeat\": %d, \"seconds\": %d, \"loops\": %ld, \"record_seconds\": %d, "
