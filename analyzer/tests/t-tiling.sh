@@ -143,8 +143,10 @@ expect_exit "a file that cannot be read is refused" 2 "$KC" "$(v3 $LEGACY)" /non
 # the conversion alone, every difference explained by a line that says so,
 # and the same differences as LEGACY -> CONVERSION: on the tiny config, all
 # that changed in the entry path from LEGACY to CONVERSION is the conversion.
-ab() { echo "$DATA/mix-ppc64le-$1-entrytrace-ab-enforcing.mix.gz"; }
-abc() { echo "$DATA/mix-ppc64le-$1-entrytrace-$2-ab-enforcing.mix.gz"; }
+# ab BASE [CONFIG]: the BASE's recording of that run (tiny when no CONFIG)
+ab() { echo "$DATA/mix-ppc64le-$1-entrytrace${2:+-$2}-ab-enforcing.mix.gz"; }
+# diffs FILE: a compare's explained differences, "STAGE WHAT DELTA", sorted
+diffs() { sed -n 's/^allowed: \([a-z_]*\) \([a-z0-9.]*\): \([^(]*\) (.*/\1 \2 \3/p' "$1" | sort; }
 if [ -n "$SAMETREE" ]; then
 	for sc in getppid kill; do
 		"$KC" --syscall $sc "$(v3 $LEGACY)" "$(ab $SAMETREE)" >st-$sc.txt 2>&1
@@ -154,15 +156,12 @@ if [ -n "$SAMETREE" ]; then
 		rc=$?
 		expect_eq "$SAMETREE -> $CONVERSION ($sc): the conversion alone, every difference explained ($(tail -n1 conv-$sc.txt))" "$rc" 0
 		"$KC" --syscall $sc "$(v3 $LEGACY)" "$(ab $CONVERSION)" >full-$sc.txt 2>&1
-		diffs() { sed -n 's/^allowed: \([a-z_]*\) \([a-z0-9.]*\): \([^(]*\) (.*/\1 \2 \3/p' "$1" | sort; }
 		expect_eq "$LEGACY -> $CONVERSION ($sc): the same differences, by the same amounts" \
 			"$(diffs full-$sc.txt | tr '\n' ';')" "$(diffs conv-$sc.txt | tr '\n' ';')"
 		check "... eleven of them" test "$(diffs conv-$sc.txt | wc -l)" = 11
-	done
-	# the same pair on the noforce config (context tracking not forced:
-	# NO_HZ_FULL without nohz_full=), recorded in one run as well
-	for sc in getppid kill; do
-		"$KC" --config noforce --syscall $sc "$(abc $SAMETREE noforce)" "$(abc $CONVERSION noforce)" >convnf-$sc.txt 2>&1
+		# the same pair on the noforce config (context tracking not forced:
+		# NO_HZ_FULL without nohz_full=), recorded in one run as well
+		"$KC" --config noforce --syscall $sc "$(ab $SAMETREE noforce)" "$(ab $CONVERSION noforce)" >convnf-$sc.txt 2>&1
 		expect_eq "$SAMETREE -> $CONVERSION, noforce ($sc): every difference explained as the conversion" \
 			"$?:$(tail -n1 convnf-$sc.txt)" "0:9 differences, 9 explained"
 	done
