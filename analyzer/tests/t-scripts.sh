@@ -232,9 +232,9 @@ check "...and the one with a check passes" grep -qx '1 passed, 1 failed' runner.
 # itself, and the helper's modes behave, run by the guests' shell (busybox
 # sh; dash where there is none).
 own_load() { grep -lE 'selinux-policy[[:space:]]*>|>[[:space:]]*\$S/load|/sys/fs/selinux/load' "$@" 2>/dev/null | sed "s|.*/||" | tr '\n' ' '; }
-nplan=$(grep -l 'selinux_load' "$S"/guest/plan-*.sh | wc -l)
-[ "$nplan" -ge 4 ] || _fail "only $nplan guest plans call selinux_load: checked nothing"
-expect_eq "no guest plan loads the SELinux policy itself ($nplan call selinux_load)" \
+nplan=$(grep -l 'selinux_setup' "$S"/guest/plan-*.sh | wc -l)
+[ "$nplan" -ge 4 ] || _fail "only $nplan guest plans call selinux_setup: checked nothing"
+expect_eq "no guest plan loads the SELinux policy itself ($nplan call selinux_setup)" \
 	"$(own_load "$S"/guest/plan-*.sh)" ""
 printf '%s\n' 'S=/sys/fs/selinux' 'cat /work/selinux-policy >$S/load' > plan-planted.sh
 expect_eq "...a planted plan that does is found" "$(own_load plan-planted.sh)" "plan-planted.sh "
@@ -246,3 +246,7 @@ expect_eq "selinux_load none: nothing loaded ($gsh)" "$(hl none)" "rc=0 none"
 expect_eq "selinux_load disabled: the same" "$(hl disabled)" "rc=0 none"
 expect_eq "selinux_load with no mode: the same" "$(hl)" "rc=0 none"
 expect_eq "selinux_load enforce (a typo): refused, naming it" "$(hl enforce)" "rc=1 unknown mode 'enforce'"
+expect_eq "selinux_setup stops the plan on it (exit 1), naming the mode and why" \
+	"$($gsh -c '. "$1"; selinux_setup enforce; echo went on' sh "$S/guest/selinux/policy.sh" 2>&1; echo "rc=$?")" \
+	"plan: POLICY=enforce: unknown mode 'enforce'
+rc=1"

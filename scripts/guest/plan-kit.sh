@@ -14,7 +14,7 @@ out=$1
 set -u
 . /plan.env
 . /selinux.sh
-selinux_load "${POLICY:-none}" || { echo "plan: POLICY=${POLICY:-}: $policy_state" >&2; exit 1; }
+selinux_setup "${POLICY:-none}"
 mkdir -p /boot
 mount -t securityfs none /sys/kernel/security 2>/dev/null || true
 [ -f /work/config ] && cp /work/config "/boot/config-$(uname -r)"

@@ -28,7 +28,7 @@ if [ "${LOOPTIME:-0}" = 1 ]; then
 	exit 0
 fi
 . /selinux.sh
-selinux_load "${POLICY:-none}" || { echo "plan: POLICY=${POLICY:-}: $policy_state" >&2; exit 1; }
+selinux_setup "${POLICY:-none}"
 [ "$policy_state" = none ] || denied=$(selinux_denied)
 {
 	echo "cmdline: $(cat /proc/cmdline)"

@@ -28,7 +28,7 @@ out=$1
 set -eu
 . /plan.env
 . /selinux.sh
-selinux_load "$POLICY" || { echo "plan: POLICY=$POLICY: $policy_state" >&2; exit 1; }
+selinux_setup "$POLICY"
 # the population first: every run below sees it
 if [ "${N:-0}" != 0 ]; then
 	/work/population "$N" "${K:-0}" >$out/population.txt

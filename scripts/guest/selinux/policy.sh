@@ -11,6 +11,9 @@
 #	selinux.txt's "policy: " ("none", or "loaded, enforce=E, policyvers
 #	V"); returns 1, with policy_state naming the error, on an unknown MODE
 #	or a load the kernel refused.
+# selinux_setup MODE
+#	What a plan calls: selinux_load MODE, or the plan stops (exit 1) with
+#	one line naming the mode and why.
 # selinux_denied
 #	Prints what a shell moved to other_t gets from kill -0 1: the check
 #	that the loaded policy is enforced (a refusal is expected).
@@ -30,6 +33,10 @@ selinux_load() {
 		{ policy_state="load refused"; return 1; }
 	if [ "$1" = enforcing ]; then echo 1 >$S/enforce; else echo 0 >$S/enforce; fi
 	policy_state="loaded, enforce=$(cat $S/enforce), policyvers $(cat $S/policyvers)"
+}
+
+selinux_setup() {
+	selinux_load "$1" || { echo "plan: POLICY=$1: $policy_state" >&2; exit 1; }
 }
 
 selinux_denied() {
