@@ -211,7 +211,7 @@ derive_sources() {
 # index.  Sets deb_path, deb_version, deb_suite and deb_sha; dies with one
 # line naming the package when no suite has it or the download is wrong.
 deb_fetch() {
-	local tool=$1 pkg=$2 darch=$3 dir=$4 suite aptdir want q
+	local tool=$1 pkg=$2 darch=$3 dir=$4 suite aptdir want q failed=""
 	shift 4
 	local -a aptopts
 	deb_path="" deb_version="" deb_suite="" deb_sha=""
@@ -231,8 +231,12 @@ deb_fetch() {
 				  -o "Dir::Etc::sourceparts=$aptdir/sources.list.d")
 		fi
 		echo "$tool: looking for $q in $suite" >&2
-		apt-get "${aptopts[@]}" update -qq >&2 ||
-			die "apt-get update failed for $suite (temporary configuration in $aptdir)"
+		# a mirror in sync fails one suite's index: say so, try the next
+		if ! apt-get "${aptopts[@]}" update -qq >&2; then
+			echo "$tool: warning: apt-get update failed for $suite (temporary configuration in $aptdir); trying the next suite" >&2
+			failed="$failed $suite"
+			continue
+		fi
 		deb_version=$(apt-cache "${aptopts[@]}" policy "$q" 2>/dev/null | awk '/Candidate:/ {print $2}')
 		if [ -n "$deb_version" ] && [ "$deb_version" != "(none)" ]; then
 			deb_suite=$suite
@@ -240,7 +244,7 @@ deb_fetch() {
 		fi
 	done
 	[ -n "$deb_suite" ] ||
-		die "$q is in none of: $* (Debian publishes no such package there)"
+		die "$q is in none of: $* (Debian publishes no such package there${failed:+; apt-get update failed for$failed})"
 	want=$(apt-cache "${aptopts[@]}" show "$q=$deb_version" | awk '/^SHA256:/ {print $2; exit}')
 	mkdir -p "$dir"
 	(cd "$dir" && apt-get "${aptopts[@]}" download "$q=$deb_version" >&2) ||
@@ -354,7 +358,7 @@ debian_config_get() {
 # The configs the plugin-side scripts take (kernel-mix, kernel-tiling,
 # kernel-stage-compare and its allowlist's X.Y/CONFIG): build-kernel's
 # --config but 8xx, the 32-bit guests' config, which the plugin does not run.
-MIX_CONFIGS="tiny noforce distro debian"
+MIX_CONFIGS="tiny noforce distro debian debian-dynamic"
 
 # mix_config_ok CFG: CFG is one of MIX_CONFIGS
 mix_config_ok() {
