@@ -2,7 +2,8 @@
 # The reporter's table on the same tree (issue 44): the committed runs of
 # scripts/kernel/record/kernel-reporter (analyzer/tests/data/reporter/,
 # PROVENANCE.md there: 7.2-legacy and 7.2, tiny entrytrace kernels, stress-ng
-# --kill 1 per SELinux mode in each cell).  --from derives every
+# --kill 1 per SELinux mode in each cell; reporter-debian-dynamic/: the
+# base cell on Debian's config with PREEMPT_DYNAMIC).  --from derives every
 # recording's figures again (entrytrace report --by-arg) and must agree with
 # summary.json; the table's rows and the per-target split are checked
 # against the recordings and the runs' own counts.
@@ -10,28 +11,45 @@
 . "$(dirname "$0")/lib.sh"
 
 KR=$TOP/scripts/kernel/record/kernel-reporter
+
+# reporter_data DIR: the checks every committed reporter run must pass;
+# leaves DIR's table in table.md and its derived summary in t.json
+reporter_data() {
+	local R=$1 nrun ndat kern cells ops
+	[ -r "$R/summary.json" ] || _fail "no $R/summary.json: nothing to check"
+	"$KR" --from "$R" > table.md 2> table.err
+	expect_eq "$(basename "$R"): kernel-reporter --from: every recording derives as summary.json says (exit)" "$?" 0
+	sed 's/^/#   /' table.md
+	"$KR" --from "$R" --json > t.json 2>/dev/null
+	nrun=$(jget "$R/summary.json" "len(d['runs'])")
+	ndat=$(ls "$R"/*.dat | wc -l)
+	expect_eq "...a recording per run ($nrun)" "$ndat" "$nrun"
+	kern=$(jget "$R/summary.json" "' '.join(d['kernels'])")
+	cells=$(jget "$R/summary.json" "' '.join(d['cells'])")
+	expect_eq "...a table row per kernel and cell ($kern; $cells)" \
+		"$(jget t.json "len(d['rows'])")" "$(( $(echo $kern | wc -w) * $(echo $cells | wc -w) ))"
+	# each recording: one kill(-1, 0) per bogo-op, as stress-ng 0.15.06's op has
+	ops=$(jget "$R/summary.json" "d['ops']")
+	expect_eq "...every recording has one kill(-1, 0) per recorded bogo-op ($ops)" \
+		"$(jget "$R/summary.json" "sorted(set(r['rec']['kill_all']['count'] for r in d['runs']))")" "[$ops]"
+	check "...SELinux adds to each target's check (enforcing over disabled, per target)" \
+		jget t.json "all(r['selinux_per_target'] > 100 for r in d['rows']) or sys.exit(1)"
+}
+
+# Debian's 7.2 config with PREEMPT_DYNAMIC, so PREEMPT_RCU (the reporter's
+# RCU), -O2, both sides: the conversion leaves each target's SELinux check
+# and kill(-1, 0)'s SELinux part as they were
+reporter_data "$DATA/reporter-debian-dynamic"
+check "debian-dynamic: kill(-1, 0)'s SELinux part per target moves by at most 1 instruction, 7.2-legacy -> 7.2" \
+	jget t.json "(lambda r: abs(r['7.2']['selinux_per_target'] - r['7.2-legacy']['selinux_per_target']) <= 1)({x['kernel']: x for x in d['rows']}) or sys.exit(1)"
+check "...and its part of the SELinux cost per op by under 1%" \
+	jget t.json "(lambda r: abs(r['7.2']['kill_all_selinux_us'] / r['7.2-legacy']['kill_all_selinux_us'] - 1) < 0.01)({x['kernel']: x for x in d['rows']}) or sys.exit(1)"
+
 R=$DATA/reporter
-[ -r "$R/summary.json" ] || _fail "no $R/summary.json: nothing to check"
-"$KR" --from "$R" > table.md 2> table.err
-expect_eq "kernel-reporter --from: every recording derives as summary.json says (exit)" "$?" 0
-sed 's/^/#   /' table.md
-"$KR" --from "$R" --json > t.json 2>/dev/null
-nrun=$(jget "$R/summary.json" "len(d['runs'])")
-ndat=$(ls "$R"/*.dat | wc -l)
-expect_eq "a recording per run ($nrun)" "$ndat" "$nrun"
-kern=$(jget "$R/summary.json" "' '.join(d['kernels'])")
-cells=$(jget "$R/summary.json" "' '.join(d['cells'])")
-expect_eq "a table row per kernel and cell ($kern; $cells)" \
-	"$(jget t.json "len(d['rows'])")" "$(( $(echo $kern | wc -w) * $(echo $cells | wc -w) ))"
-# each recording: one kill(-1, 0) per bogo-op, as stress-ng 0.15.06's op has
-ops=$(jget "$R/summary.json" "d['ops']")
-expect_eq "every recording has one kill(-1, 0) per recorded bogo-op ($ops)" \
-	"$(jget "$R/summary.json" "sorted(set(r['rec']['kill_all']['count'] for r in d['runs']))")" "[$ops]"
+reporter_data "$R"
 # kill(-1, 0) checks every process: its instructions grow with them
 check "kill(-1, 0) costs more with 300 extra processes than with 60, enforcing, on every kernel" \
 	jget t.json "all(b['per_target']['enforcing'] * b['targets'] > a['per_target']['enforcing'] * a['targets'] for a in d['rows'] for b in d['rows'] if a['cell'] == 'base' and b['cell'] == 'n300' and a['kernel'] == b['kernel']) or sys.exit(1)"
-check "...and SELinux adds to each target's check (enforcing over disabled, per target)" \
-	jget t.json "all(r['selinux_per_target'] > 100 for r in d['rows']) or sys.exit(1)"
 # a summary.json that says another figure than its recording is found
 mkdir -p planted
 cp "$R"/*.dat "$R/summary.json" planted/
