@@ -164,6 +164,13 @@ if [ -n "$SAMETREE" ]; then
 		"$KC" --config noforce --syscall $sc "$(ab $SAMETREE noforce)" "$(ab $CONVERSION noforce)" >convnf-$sc.txt 2>&1
 		expect_eq "$SAMETREE -> $CONVERSION, noforce ($sc): every difference explained as the conversion" \
 			"$?:$(tail -n1 convnf-$sc.txt)" "0:9 differences, 9 explained"
+		# and on Debian's config with PREEMPT_DYNAMIC (PREEMPT_RCU, -O2)
+		"$KC" --config debian-dynamic --syscall $sc "$(ab $SAMETREE debian-dynamic)" \
+			"$(ab $CONVERSION debian-dynamic)" >convdd-$sc.txt 2>&1
+		expect_eq "$SAMETREE -> $CONVERSION, debian-dynamic ($sc): every difference explained as the conversion" \
+			"$?:$(tail -n1 convdd-$sc.txt)" "0:10 differences, 10 explained"
+		check "... the TIF_SYSCALL_RET atomic among them (hwsync +2)" \
+			grep -q '^allowed: arch_syscall_entry hwsync: hwsync +2 per call' convdd-$sc.txt
 	done
 	# only "the conversion:" lines for a same-tree pair
 	sed "s/\tthe conversion: /\tplanted: /" "$TOP/scripts/kernel/check/stage-compare-allow" >noconv.allow
