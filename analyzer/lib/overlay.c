@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "timeline.h"
+#include "timeline-local.h"
 
 static struct et_slot_log *log_of(struct et_task *t, const struct et_syscall *sc)
 {

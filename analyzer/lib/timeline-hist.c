@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "timeline.h"
+#include "timeline-local.h"
 #include "hist.h"
 
 struct tl_hist_pend {

@@ -8,7 +8,7 @@
  * (entry_stage_calib) and its total and user gap are computed from the
  * kernel's stamps.
  */
-#include "timeline.h"
+#include "timeline-local.h"
 /*
  * Every stage time includes about one stamp: the part of the stamp that
  * begins it after its counter read and the part of the one that ends it

@@ -6,7 +6,7 @@
  * kernel entry and sys_exit..user_enter the exit; signal delivery and rseq
  * updates after sys_exit belong to the syscall's exit work.
  */
-#include "timeline.h"
+#include "timeline-local.h"
 void tl_stock_enter(struct et_timeline *tl, struct et_task *t,
 			const struct et_event *ev)
 {

@@ -1,19 +1,24 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * The timeline's own tier: the per-task state machine's data, shared by
+ * its files, each of which calls only the ones above it in this list:
  *
- *   timeline.c        tasks and their names, a syscall's life (begin,
- *                     pend, emit), lost events, fork/exit/exec, dispatch
- *   timeline-stock.c  a stock kernel: raw_syscalls, context tracking,
- *                     signal delivery, rseq
- *   timeline-stage.c  an entrytrace kernel: entry_stage_time and
- *                     entry_stage_summary events, the stamps' calibration
- *   overlay.c         time switched out or interrupted inside a syscall
+ *   timeline-task.c     the tasks by pid, and their names
+ *   overlay.c           time switched out or interrupted inside a syscall
+ *   timeline-syscall.c  a syscall's life: begin, cur to pend, checks, emit
+ *   timeline-stock.c    a stock kernel: raw_syscalls, context tracking,
+ *                       signal delivery, rseq
+ *   timeline-stage.c    an entrytrace kernel: entry_stage_time and
+ *   timeline-hist.c     entry_stage_summary events, the stamps'
+ *                       calibration, aggregated cells
+ *   timeline.c          the events in: dispatch, lost events,
+ *                       fork/exit/exec, the timeline's life
  *
- * Nothing here is seen outside the timeline.
+ * A lower file reaches a mode only through the timeline's finalize hook
+ * (set by timeline.c).  Nothing here is seen outside the timeline.
  */
-#ifndef _ET_TIMELINE_H
-#define _ET_TIMELINE_H
+#ifndef _ET_TIMELINE_LOCAL_H
+#define _ET_TIMELINE_LOCAL_H
 
 #include "entrytrace-local.h"
 
@@ -120,6 +125,8 @@ struct et_timeline {
 	enum et_mode mode;
 	bool have_ct;
 	et_syscall_fn sink;
+	/* the mode's last word on a syscall before it is emitted (stage modes) */
+	void (*finalize)(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 	void *data;
 
 	struct et_task **slots;	/* open addressing by pid */
@@ -203,12 +210,21 @@ static inline bool is_fork(const struct et_timeline *tl, long nr)
 			   nr == tl->nr_fork || nr == tl->nr_vfork);
 }
 
-/* timeline.c */
+/* timeline-task.c */
+/* the task table twice as large (the first: 1024 slots) */
+bool tl_tasks_grow(struct et_timeline *tl);
 struct et_task *tl_task_find(struct et_timeline *tl, int pid);
 struct et_task *tl_task_get(struct et_timeline *tl, int pid);
 /* An event names the task: what it was called up to now, and from now on. */
 void tl_task_name(struct et_timeline *tl, struct et_task *t, const char *before,
 		  const char *now);
+/* the task's name, the first time a syscall takes it (tl_sc_begin()) */
+const char *tl_task_comm_slow(struct et_timeline *tl, struct et_task *t);
+/* a task's held syscalls to the sink */
+void tl_flush_held(struct et_timeline *tl, struct et_task *t);
+
+/* timeline-syscall.c */
+struct tl_bounds tl_bounds_of(const struct et_trace_info *in);
 void tl_sc_begin(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 void tl_flush_pend(struct et_timeline *tl, struct et_task *t);
@@ -241,4 +257,4 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev);
 /* Stage mode: the off-CPU and irq intervals inside the syscall's stamps. */
 void tl_spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 
-#endif /* _ET_TIMELINE_H */
+#endif /* _ET_TIMELINE_LOCAL_H */
