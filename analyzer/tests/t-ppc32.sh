@@ -110,6 +110,13 @@ expect_eq "32-bit powerpc fixtures present (scripts/kernel/record/ppc32-fixtures
 "$TOP/scripts/host/ppc32-8xx-report" --ops ppc750 > ops.out 2>&1
 check "ppc32-8xx-report --ops: ppc750 getppid $LEGACY -> $CONVERSION 870 -> 904, +3.91%" \
 	grep -Eq "^ppc750 +getppid +870 +904 +[0-9]+ +\+3\.91%" ops.out
+# the conversion alone on the 8xx-like config (data/8xx-legacy/): Leroy's
+# comparison, the series with and without on one base
+"$TOP/scripts/host/ppc32-8xx-report" --ops --dir "$DATA/8xx-legacy" --bases "7.2-legacy 7.2" ppc750 > ops-8xx.out 2>&1
+expect_eq "ppc32-8xx-report --ops on the 8xx-like 7.2-legacy/7.2 pair (exit)" "$?" 0
+sed 's/^/#   /' ops-8xx.out
+check "... getpgid 299 -> 313 (+4.69%) and fork +0.93%: the conversion alone" \
+	sh -c "grep -Eq '^ppc750 +getpgid +299 +313 +\+4\.69%' ops-8xx.out && grep -Eq '^ppc750 +fork +135403 +136666 +\+0\.93%' ops-8xx.out"
 # seed-report's reading of fork (ppc32-8xx-report --fork): the stages of
 # the fork loop's clone and wait4 hold the staged run's per-op change but a
 # few instructions, most of it in their syscall bodies (62% on ppc750 7.2,
