@@ -9,8 +9,9 @@
  *   timeline-stock.c    a stock kernel: raw_syscalls, context tracking,
  *                       signal delivery, rseq
  *   timeline-stage.c    an entrytrace kernel: entry_stage_time and
- *   timeline-hist.c     entry_stage_summary events, the stamps'
- *                       calibration, aggregated cells
+ *                       entry_stage_summary events, the stamps'
+ *                       calibration
+ *   timeline-hist.c     an entrytrace kernel's aggregated cells
  *   timeline.c          the events in: dispatch, lost events,
  *                       fork/exit/exec, the timeline's life
  *
@@ -244,11 +245,13 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_e
 void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_args_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
+/* the stage modes' finalize hook (et_timeline's finalize) */
+void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
+
 /* timeline-hist.c: aggregated cells to the sink as ET_SC_CELL records */
 void tl_hist_event(struct et_timeline *tl, const struct et_event *ev);
 void tl_hist_finish(struct et_timeline *tl);
 void tl_hist_free(struct et_timeline *tl);
-void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 
 /* overlay.c */
 void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);

@@ -2,14 +2,12 @@
 /*
  * Timeline: a per-task state machine that turns decoded events into one
  * struct et_syscall per syscall.  This file takes the events in and hands
- * each to its place, from the bottom up: the tasks (timeline-task.c), the
- * syscalls every mode builds (timeline-syscall.c), time spent off the CPU
- * or in interrupts (overlay.c), the modes' own events (timeline-stock.c,
- * timeline-stage.c, timeline-hist.c); none of those calls back up here.
- * timeline-local.h says what they share.
+ * each to its place; below it, from the bottom up: the tasks
+ * (timeline-task.c), time spent off the CPU or in interrupts (overlay.c),
+ * the syscalls every mode builds (timeline-syscall.c), the modes' own
+ * events (timeline-stock.c, timeline-stage.c, timeline-hist.c); none of
+ * those calls back up here.  timeline-local.h says what they share.
  */
-#include <errno.h>
-#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
