@@ -154,7 +154,7 @@ static int parse_class_rule(const char *rule, const char *acc, size_t acclen, co
 		r->account = strndup(acc, acclen);
 		if (!r->account)
 			return -1;
-		if (et_stage_by_name(r->account) < 0 && strcmp(r->account, "whole") &&
+		if (et_slot_by_name(r->account) < 0 && strcmp(r->account, "whole") &&
 		    strcmp(r->account, "total") && strcmp(r->account, "gap") &&
 		    strcmp(r->account, "outside")) {
 			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown account '%s' (a "
@@ -199,7 +199,7 @@ static int parse_rule(const char *s, void *data)
 		goto add;
 	}
 	if (strcmp(stage, "*")) {
-		r.stage = et_stage_by_name(stage);
+		r.stage = et_slot_by_name(stage);
 		if (r.stage < 0) {
 			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown stage '%s' (see "
 				"'entrytrace report --stages')\n", rule, stage);

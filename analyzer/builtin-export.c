@@ -223,11 +223,11 @@ static void overlays(struct exporter *x, const struct et_syscall *sc, int pid,
 		uint64_t lo = t0, hi = t1;
 		int depth = -1;
 
-		for (int st = 0; st < ET_STAGE_NR; st++) {
+		for (int st = 0; st < ET_SLOT_NR; st++) {
 			uint64_t s, e;
 			int d = 0;
 
-			if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+			if (st == ET_SLOT_TOTAL || !(sc->start_mask & (1ull << st)) ||
 			    et_stages[st].phase == ET_PHASE_USER)
 				continue;
 			s = sc->start[st] + sc->clock_offset;
@@ -268,7 +268,7 @@ static void overlays(struct exporter *x, const struct et_syscall *sc, int pid,
 static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint64_t t0,
 			  uint64_t t1)
 {
-	struct item it[ET_STAGE_NR * 2 + ET_SC_MAX_OVERLAYS + 1], *stack[ET_STAGE_NR + ET_SC_MAX_OVERLAYS + 2];
+	struct item it[ET_SLOT_NR * 2 + ET_SC_MAX_OVERLAYS + 1], *stack[ET_SLOT_NR + ET_SC_MAX_OVERLAYS + 2];
 	int n = 0, depth = 0;
 	char nb[32], wb[160], fb[128];
 	uint64_t track = PF_THREAD(sc->pid);
@@ -292,16 +292,16 @@ static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint6
 		args[nargs++] = (struct et_perfetto_arg){ .name = "cpu_exit", .i = sc->cpu_exit };
 
 	it[n++] = (struct item){ t0, t1, false, "syscall", sc_name(x, sc->nr, nb, sizeof(nb)), -1 };
-	for (int st = 0; st < ET_STAGE_NR; st++) {
+	for (int st = 0; st < ET_SLOT_NR; st++) {
 		uint64_t s, e;
 
-		if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+		if (st == ET_SLOT_TOTAL || !(sc->start_mask & (1ull << st)) ||
 		    et_stages[st].phase == ET_PHASE_USER)
 			continue;
 		s = sc->start[st] + sc->clock_offset;
 		e = s + sc->extent[st];
 		if (s < t0 || e > t1) {
-			it[n++] = (struct item){ e, e, true, "marker", st == ET_STAGE_SIGNAL_EXIT ?
+			it[n++] = (struct item){ e, e, true, "marker", st == ET_SLOT_SIGNAL_EXIT ?
 						 "signal delivered" : et_stages[st].name, st };
 			continue;
 		}
@@ -319,7 +319,7 @@ static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint6
 		if (b > a)
 			it[n++] = (struct item){ a, b, false, et_stages[sc->overlays[i].stage].name,
 						 et_stages[sc->overlays[i].stage].name,
-						 ET_STAGE_NR + i };
+						 ET_SLOT_NR + i };
 	}
 	qsort(it, n, sizeof(*it), cmp_item);
 	for (int i = 0; i < n; i++) {
@@ -340,7 +340,7 @@ static void proto_syscall(struct exporter *x, const struct et_syscall *sc, uint6
 			it[i].end = stack[depth - 1]->end;
 		et_perfetto_event(x->pf, ET_PF_BEGIN, it[i].ts, track, it[i].cat, it[i].name,
 				  it[i].stage < 0 ? args : NULL, it[i].stage < 0 ? nargs : 0);
-		if (it[i].stage >= ET_STAGE_NR)
+		if (it[i].stage >= ET_SLOT_NR)
 			x->overlays++;
 		stack[depth++] = &it[i];
 	}
@@ -361,9 +361,9 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	int pid;
 
 	x->passed++;
-	if (sc->start_mask & (1ull << ET_STAGE_TOTAL)) {
-		t0 = sc->start[ET_STAGE_TOTAL] + sc->clock_offset;
-		t1 = t0 + sc->ns[ET_STAGE_TOTAL];
+	if (sc->start_mask & (1ull << ET_SLOT_TOTAL)) {
+		t0 = sc->start[ET_SLOT_TOTAL] + sc->clock_offset;
+		t1 = t0 + sc->ns[ET_SLOT_TOTAL];
 	} else if (sc->t1 > sc->t0) {
 		/* an entrytrace kernel without the tail (exit_group, end of trace) */
 		t0 = sc->t0 + sc->clock_offset;
@@ -400,10 +400,10 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	x->slices++;
 	x->complete += complete;
 
-	for (int st = 0; st < ET_STAGE_NR; st++) {
+	for (int st = 0; st < ET_SLOT_NR; st++) {
 		uint64_t s;
 
-		if (st == ET_STAGE_TOTAL || !(sc->start_mask & (1ull << st)) ||
+		if (st == ET_SLOT_TOTAL || !(sc->start_mask & (1ull << st)) ||
 		    et_stages[st].phase == ET_PHASE_USER)
 			continue;
 		s = sc->start[st] + sc->clock_offset;
@@ -412,7 +412,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 			/* not inside its syscall: a marker where it ends */
 			sep(x);
 			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"%s\","
-				"\"pid\":%d,\"tid\":%d,", st == ET_STAGE_SIGNAL_EXIT ?
+				"\"pid\":%d,\"tid\":%d,", st == ET_SLOT_SIGNAL_EXIT ?
 				"signal delivered" : et_stages[st].name, pid, sc->pid);
 			us(x->out, "ts", end);
 			fprintf(x->out, ",\"args\":{\"stage\":\"%s\",\"ns\":%" PRIu64 "}}",
@@ -426,7 +426,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		fputc(',', x->out);
 		us(x->out, "dur", end - s);
 		fprintf(x->out, ",\"args\":{\"stage\":%d,\"count\":%u,\"ns\":%" PRIu64 "}}",
-			st, sc->count[st], sc->ns[st]);
+			et_slot_stage(st), sc->count[st], sc->ns[st]);
 		if (st == ET_STAGE_SIGNAL) {
 			sep(x);
 			fprintf(x->out, "{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"marker\",\"name\":\"signal delivered\","

@@ -59,7 +59,7 @@ static void on_added(const struct et_syscall *sc, void *data)
 {
 	struct lister *l = data;
 
-	if (!et_syscall_has(sc, ET_STAGE_TOTAL) || sc->ns[ET_STAGE_TOTAL] < l->min_dur)
+	if (!et_sc_has(sc, ET_SLOT_TOTAL) || sc->ns[ET_SLOT_TOTAL] < l->min_dur)
 		return;
 	if (l->slow) {
 		et_slowest_add(l->slow, sc);

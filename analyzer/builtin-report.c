@@ -102,10 +102,10 @@ static void list_stages(void)
 
 	printf("%-3s %-18s %-7s %-8s %-16s %-4s %s\n", "id", "stage", "phase", "kind",
 	       "parent", "path", "description");
-	for (int i = 0; i < ET_STAGE_NR; i++) {
+	for (int i = 0; i < ET_SLOT_NR; i++) {
 		const struct et_stage_info *s = &et_stages[i];
 
-		printf("%-3d %-18s %-7s %-8s %-16s %-4s %s\n", i, s->name,
+		printf("%-3d %-18s %-7s %-8s %-16s %-4s %s\n", et_slot_stage(i), s->name,
 		       et_phase_name(s->phase), et_kind_name(s->kind),
 		       s->parent >= 0 ? et_stages[s->parent].name : "-",
 		       paths[s->paths & 7], s->desc);

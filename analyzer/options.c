@@ -115,7 +115,7 @@ static int add_result(const char *s, void *data)
 static int add_stage(const char *s, void *data)
 {
 	uint64_t *mask = data;
-	int id = et_stage_by_name(s);
+	int id = et_slot_by_name(s);
 
 	if (id < 0) {
 		fprintf(stderr, "entrytrace: --stage '%s': unknown stage (see 'entrytrace report --stages')\n", s);

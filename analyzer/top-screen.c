@@ -153,7 +153,7 @@ static int cmp_rows(const void *a, const void *b)
 /* Stages inside the total worth naming: not the total, user space or the tracer. */
 static bool busy_stage(int stage)
 {
-	return stage != ET_STAGE_TOTAL && stage != ET_STAGE_EMIT &&
+	return stage != ET_SLOT_TOTAL && stage != ET_STAGE_EMIT &&
 	       et_stages[stage].phase != ET_PHASE_USER && et_stage_depth(stage) == 0;
 }
 
@@ -358,7 +358,7 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 		const struct et_cell *t = cells[i];
 		const char *name;
 
-		if (t->stage != ET_STAGE_TOTAL)
+		if (t->stage != ET_SLOT_TOTAL)
 			continue;
 		name = et_syscall_name(f->names, t->nr);
 		if (!name) {
@@ -375,7 +375,7 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 		rows[nr].name = name == nb ? strdup(nb) : name;
 		while (i + 1 + rows[nr].nr_stages < n &&
 		       cells[i + 1 + rows[nr].nr_stages]->nr == t->nr &&
-		       cells[i + 1 + rows[nr].nr_stages]->stage != ET_STAGE_TOTAL)
+		       cells[i + 1 + rows[nr].nr_stages]->stage != ET_SLOT_TOTAL)
 			rows[nr].nr_stages++;
 		nr++;
 	}

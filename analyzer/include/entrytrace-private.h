@@ -25,15 +25,47 @@ struct et_stage_info {
 	const char *desc;
 	enum et_phase phase;
 	enum et_stage_kind kind;
-	int parent;		/* stage id or ET_STAGE_NONE */
+	int parent;		/* slot, or ET_STAGE_NONE */
 	unsigned int paths;	/* ET_PATH_* */
 };
 
-extern const struct et_stage_info et_stages[ET_STAGE_NR];
+/*
+ * Inside the library and the program a stage is a slot: dense, the kernel
+ * stages' slots are their ids, the derived stages follow the last kernel
+ * stage.  Arrays and bit masks are per slot; the public calls take and
+ * return ids (et_stage_slot() and et_slot_stage() convert).  A derived
+ * stage is ET_SLOT_<SYM> here and ET_STAGE_<SYM> only in the public calls.
+ */
+enum et_slot {
+	ET_SLOT_DERIVED_ = ET_STAGE_KERNEL_NR - 1,	/* not a slot */
+#define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) ET_SLOT_##SYM,
+#include "stages.def"
+	ET_SLOT_NR,
+};
+
+/* A public id's slot, -1 for an id that names no stage; and back. */
+static inline int et_stage_slot(int id)
+{
+	if (id >= 0 && id < ET_STAGE_KERNEL_NR)
+		return id;
+	if (id >= ET_STAGE_DERIVED_BASE && id < ET_STAGE_END)
+		return id - ET_STAGE_DERIVED_BASE + ET_STAGE_KERNEL_NR;
+	return -1;
+}
+
+static inline int et_slot_stage(int slot)
+{
+	if (slot >= ET_STAGE_KERNEL_NR && slot < ET_SLOT_NR)
+		return slot - ET_STAGE_KERNEL_NR + ET_STAGE_DERIVED_BASE;
+	return slot >= 0 && slot < ET_STAGE_KERNEL_NR ? slot : ET_STAGE_NONE;
+}
+
+extern const struct et_stage_info et_stages[ET_SLOT_NR];	/* by slot */
+int et_slot_by_name(const char *name);	/* a slot, or -1 */
 int et_stage_path_rank(int stage);
 extern const char *const et_work_names[ET_WORK_NR];
 extern const char *const et_work_descs[ET_WORK_NR];
-/* First id of the stages the kernel emits; ids >= this are derived. */
+/* First slot of the derived stages: the kernel's stages before it. */
 extern const int et_stage_nr_kernel;
 
 /* ------------------------------------------------------------------ */
@@ -113,7 +145,7 @@ struct et_event {
 			uint32_t sample;	/* 1-in-N sampling in effect */
 			double stamp_ns;	/* calibrated cost of one stamp */
 			bool pmu;
-			const uint64_t *delta;	/* ET_STAGE_NR kernel slots, ns */
+			const uint64_t *delta;	/* ET_SLOT_NR kernel slots, ns */
 			int nr_delta;
 			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
 		} summary;
@@ -133,7 +165,7 @@ struct et_event {
 		struct {
 			int cpu;		/* the table's CPU */
 			int nr;
-			int stage;		/* this analyzer's id; ET_STAGE_TOTAL: the span */
+			int stage;		/* this analyzer's id; ET_SLOT_TOTAL: the span */
 			uint32_t work;
 			uint32_t sample;
 			uint64_t khz;		/* 0: PMU stamps */
@@ -280,9 +312,9 @@ struct et_syscall {
 	uint64_t span;		/* summary mode: the kernel's span, first stamp
 				 * to burst, as stamped (0: not recorded) */
 	/* valid only where stage_mask (start_mask) has the bit: */
-	uint64_t ns[ET_STAGE_NR];
-	uint32_t count[ET_STAGE_NR];
-	uint64_t start[ET_STAGE_NR];
+	uint64_t ns[ET_SLOT_NR];
+	uint32_t count[ET_SLOT_NR];
+	uint64_t start[ET_SLOT_NR];
 	/*
 	 * Where start_mask has the bit: how long the stage lasts on a
 	 * timeline, from start.  Stamp-corrected, a stage's ns leaves out
@@ -290,15 +322,15 @@ struct et_syscall {
 	 * interval less one stamp, half off each end), so children stay
 	 * inside their parent.
 	 */
-	uint32_t extent[ET_STAGE_NR];
+	uint32_t extent[ET_SLOT_NR];
 	/*
 	 * For stages with a start: time of interrupts and of being switched
 	 * out that fell inside the stage (subtracted for exclusive time), and
 	 * the estimated cost of the trace events this syscall emitted inside
 	 * it (subtracted with the tracer overhead).
 	 */
-	uint64_t sub[ET_STAGE_NR];
-	uint32_t ovh[ET_STAGE_NR];
+	uint64_t sub[ET_SLOT_NR];
+	uint32_t ovh[ET_SLOT_NR];
 	/*
 	 * The intervals inside the syscall it was switched out (off_cpu) or
 	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
@@ -306,7 +338,7 @@ struct et_syscall {
 	uint8_t nr_overlays;
 	struct {
 		uint64_t start, end;
-		uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+		uint8_t stage;		/* ET_SLOT_OFF_CPU or ET_SLOT_IRQ */
 	} overlays[ET_SC_MAX_OVERLAYS];
 	/*
 	 * Thread group (process) of the task, from task:task_newtask's clone
@@ -424,6 +456,8 @@ struct et_group {
 	struct et_hist hist;	/* per-syscall total */
 };
 
+/* et_stats_cell() by slot. */
+const struct et_cell *et_stats_slot(const struct et_stats *st, int nr, uint32_t work, int slot);
 /* Sorted arrays of et_stats_cell_at() and et_stats_group_at(). */
 size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
 size_t et_stats_groups(const struct et_stats *st, enum et_breakdown by,
@@ -520,7 +554,7 @@ uint64_t et_mix_sum(const struct et_mix *m, const char *name, const char *accoun
 		    const char *what, bool is_class);
 const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
 				      const char *account);
-/* The stage an account is (total: ET_STAGE_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
+/* The stage an account is (total: ET_SLOT_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
 int et_mix_account_stage(const char *account);
 int et_mix_version(const struct et_mix *m);		/* 1 or 2 */
 /*
@@ -1017,6 +1051,7 @@ struct et_gate_verdict {
 	const char *rules;	/* as given, a comma list */
 	char *messages;		/* what it printed on stderr, one line each */
 };
+
 
 struct et_diff_report {
 	const struct et_diff *diff;

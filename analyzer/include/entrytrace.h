@@ -16,7 +16,8 @@
  *                           and breakdowns by task, CPU and result
  *
  * The stage vocabulary is tracepoints/stages.def, shared with the kernel:
- * stage ids are its list positions.
+ * a kernel stage's id is its list position, a derived stage's is 64 plus
+ * its position among the derived ones.
  */
 #ifndef _ENTRYTRACE_H
 #define _ENTRYTRACE_H
@@ -39,11 +40,22 @@ extern "C" {
 /* ------------------------------------------------------------------ */
 /* Stage vocabulary                                                    */
 
+/*
+ * Stage ids stay put: the kernel's stages are 0..ET_STAGE_KERNEL_NR-1 in
+ * stages.def's order (the kernel appends), the analyzer's derived stages
+ * start at ET_STAGE_DERIVED_BASE whatever the kernel's count.  Ids are not
+ * contiguous: walk them with et_stage_next(); ET_STAGE_END bounds an array
+ * indexed by id.
+ */
 enum et_stage_id {
 #define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) ET_STAGE_##SYM,
+#include "stages.def"
+	ET_STAGE_KERNEL_NR,	/* this build's kernel stages: et_stage_kernel_count() */
+	ET_STAGE_DERIVED_BASE = 64,
+	ET_STAGE_DERIVED_BASE_ = ET_STAGE_DERIVED_BASE - 1,	/* not a stage */
 #define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) ET_STAGE_##SYM,
 #include "stages.def"
-	ET_STAGE_NR,		/* this build's count: et_stage_count() at run time */
+	ET_STAGE_END,		/* one past the highest id */
 	ET_STAGE_NONE = -1,
 };
 
@@ -87,9 +99,15 @@ enum et_stage_kind {
 #define ET_PATH_L 0x2u
 #define ET_PATH_S 0x4u
 
-/* Stages: ids 0..et_stage_count()-1, the kernel's first, derived ones after. */
+/*
+ * Stages: et_stage_count() of them, kernel ones first, in stages.def's order.
+ * for (int s = et_stage_next(ET_STAGE_NONE); s != ET_STAGE_NONE; s = et_stage_next(s))
+ */
 int et_stage_count(void);
 int et_stage_kernel_count(void);
+int et_stage_next(int stage);		/* the id after stage (ET_STAGE_NONE: the first) */
+/* A stage's bit in a stage mask (et_render_syscall); 0 for an unknown id. */
+uint64_t et_stage_bit(int stage);
 const char *et_stage_name(int stage);
 const char *et_stage_desc(int stage);
 enum et_phase et_stage_phase(int stage);
@@ -444,7 +462,8 @@ const struct et_hist *et_group_hist(const struct et_group *g);
 /*
  * One line per syscall, as trace-cmd report prints events:
  * "comm-pid [cpu] ts: name(nr) = ret  total N  stage N ...", only the
- * stages in the mask (0: all) after the total; ts is et_sc_start().  A
+ * stages in the mask (0: all; et_stage_bit() of each) after the total; ts
+ * is et_sc_start().  A
  * QEMU plugin sample (ET_SC_SAMPLE): "sample N: name(nr)  total N ...",
  * in instructions.
  */

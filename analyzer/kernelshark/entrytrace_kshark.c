@@ -28,6 +28,7 @@
 #define ETS_MAX_STREAMS KS_DEFAULT_NUM_STREAMS
 
 const int ets_total_stage = ET_STAGE_TOTAL;
+const int ets_stage_end = ET_STAGE_END;
 const unsigned int ets_lost_flag = ET_SC_LOST;
 const struct ets_rgb ets_lost_rgb = { 0xff, 0x00, 0x00 };
 
@@ -40,7 +41,7 @@ const struct ets_rgb ets_lost_rgb = { 0xff, 0x00, 0x00 };
  */
 #define RGB(hex) { ((hex) >> 16) & 0xff, ((hex) >> 8) & 0xff, (hex) & 0xff }
 
-static const struct ets_rgb palette[ET_STAGE_NR] = {
+static const struct ets_rgb palette[ET_STAGE_END] = {
 	[ET_STAGE_ARCH_ENTER]		= RGB(0x1b3a6b),
 	[ET_STAGE_CT_USER_EXIT]		= RGB(0x2f6db5),
 	[ET_STAGE_RCU_EQS_EXIT]		= RGB(0x8db7e8),
@@ -104,7 +105,7 @@ static bool palette_has(int stage)
 
 struct ets_rgb ets_stage_rgb(int stage)
 {
-	if (stage < 0 || stage >= ET_STAGE_NR)
+	if (!et_stage_name(stage))
 		return phase_rgb[ET_PHASE_ALL];
 	if (palette_has(stage))
 		return palette[stage];
@@ -113,7 +114,7 @@ struct ets_rgb ets_stage_rgb(int stage)
 
 const char *ets_stage_name(int stage)
 {
-	if (stage < 0 || stage >= ET_STAGE_NR)
+	if (!et_stage_name(stage))
 		return "?";
 	return et_stage_name(stage);
 }
@@ -257,7 +258,7 @@ static void sink(const struct et_syscall *sc, void *data)
 	if (!add_box(ld, sc, ET_STAGE_TOTAL, start, dur))
 		return;
 
-	for (int s = 0; s < et_stage_count(); s++) {
+	for (int s = et_stage_next(ET_STAGE_NONE); s != ET_STAGE_NONE; s = et_stage_next(s)) {
 		uint64_t at;
 
 		if (s == ET_STAGE_TOTAL || !et_syscall_start(sc, s, &at))
@@ -438,7 +439,7 @@ static void log_palette(void)
 	if (done)
 		return;
 	done = true;
-	for (int s = 0; s < ET_STAGE_NR; s++) {
+	for (int s = et_stage_next(ET_STAGE_NONE); s != ET_STAGE_NONE; s = et_stage_next(s)) {
 		struct ets_rgb c = ets_stage_rgb(s);
 
 		ets_log("palette %s #%02x%02x%02x%s", et_stage_name(s),

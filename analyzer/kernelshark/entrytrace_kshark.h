@@ -64,6 +64,7 @@ struct ets_rgb {
 };
 
 extern const int ets_total_stage;
+extern const int ets_stage_end;		/* ET_STAGE_END: one past the highest stage id */
 extern const unsigned int ets_lost_flag;	/* ET_SC_LOST */
 extern const struct ets_rgb ets_lost_rgb;
 

@@ -249,15 +249,15 @@ static int add_label(struct ets_context *ctx, const struct ets_box *box,
  * clicked box's text goes on the left).
  */
 static int add_legend(KsPlot::Graph *graph, std::vector<KsPlot::PlotObject *> *shapes,
-		      uint64_t drawn, int xmin, int xlast)
+		      const std::vector<bool> &drawn, int xmin, int xlast)
 {
 	ksplot_font *f = small();
 	int x = xlast, n = 0, y = graph->base() - graph->height() - 3;
 
 	if (!f)
 		return 0;
-	for (int st = 63; st >= 0; st--) {
-		if (!(drawn & (1ull << st)))
+	for (int st = (int)drawn.size() - 1; st >= 0; st--) {
+		if (!drawn[st])
 			continue;
 		const char *name = ets_stage_name(st);
 		int w = f->char_width * (int)strlen(name) * 6 / 5 + f->height, sw = 8;
@@ -328,7 +328,7 @@ void ets_draw(struct kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 	std::vector<int> covered(rows, INT_MIN);
 	long selected_x = LONG_MIN;
 	int n = 0, n_lost = 0, n_labels = 0, n_legend = 0;
-	uint64_t drawn_stages = 0;
+	std::vector<bool> drawn_stages(ets_stage_end);	/* by stage id */
 	ksplot_font *lf = small();
 	std::vector<KsPlot::PlotObject *> mine, labels;
 
@@ -378,8 +378,8 @@ void ets_draw(struct kshark_cpp_argv *argv_c, int sd, int val, int draw_action)
 		mine.push_back(shape);	/* drawn in order: a child over its parent */
 		n++;
 		n_lost += lost;
-		if (box->stage >= 0 && box->stage < 64)
-			drawn_stages |= 1ull << box->stage;
+		if (box->stage >= 0 && box->stage < ets_stage_end)
+			drawn_stages[box->stage] = true;
 
 		/* zoomed in: the name inside the box, where it fits */
 		if (lf && y1 - y0 + 1 >= lf->height) {

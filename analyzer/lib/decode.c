@@ -484,7 +484,7 @@ static int stage_map(struct et_decoder *d, struct tep_handle *tep, int slots)
 	for (int i = 0; i < n; i++)
 		d->kmap[i] = !a && i < et_stage_nr_kernel ? i : -1;
 	for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym; sym = sym->next) {
-		int kid = atoi(sym->value), id = et_stage_by_name(sym->str);
+		int kid = atoi(sym->value), id = et_slot_by_name(sym->str);
 
 		d->kmap[kid] = id >= 0 && id < et_stage_nr_kernel ? id : -1;
 		if (d->kmap[kid] < 0 && ulen < sizeof(d->unknown_names))
@@ -772,7 +772,7 @@ static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 		return false;
 	}
 	if (stage == stages) {
-		ev->hist.stage = ET_STAGE_TOTAL;
+		ev->hist.stage = ET_SLOT_TOTAL;
 	} else if (stage < (uint64_t)d->kmap_len && d->kmap[stage] >= 0) {
 		ev->hist.stage = d->kmap[stage];
 	} else {

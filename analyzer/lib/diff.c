@@ -339,7 +339,7 @@ static int run_values(struct et_stats *const *runs, int n, const struct et_diff_
 	int k = 0;
 
 	for (int i = 0; i < n; i++) {
-		const struct et_cell *c = et_stats_cell(runs[i], d->nr, d->work, d->stage);
+		const struct et_cell *c = et_stats_slot(runs[i], d->nr, d->work, d->stage);
 
 		if (!c || !c->hist.count)
 			continue;
@@ -788,14 +788,14 @@ static void find_focus(const struct et_diff *df, struct et_diff_group *g)
 	g->focus = ET_STAGE_NONE;
 	g->moved = false;
 	for (size_t i = g->first; i < g->first + g->count; i++)
-		if (df->cells[i].stage == ET_STAGE_TOTAL)
+		if (df->cells[i].stage == ET_SLOT_TOTAL)
 			g->moved = moved(&df->cells[i]);
 	if (!g->moved)
 		return;
 	for (size_t i = g->first; i < g->first + g->count; i++) {
 		const struct et_diff_cell *c = &df->cells[i];
 
-		if (c->partitions && c->significant && c->stage != ET_STAGE_TOTAL &&
+		if (c->partitions && c->significant && c->stage != ET_SLOT_TOTAL &&
 		    c->contrib * g->d_total > 0 &&
 		    (!at || fabs(c->contrib) > fabs(at->contrib)))
 			at = c;
@@ -900,15 +900,15 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 
 		g.n_base = et_stats_row_syscalls(base, g.nr, g.work);
 		g.n_test = et_stats_row_syscalls(test, g.nr, g.work);
-		tb = et_stats_cell(base, g.nr, g.work, ET_STAGE_TOTAL);
-		tt = et_stats_cell(test, g.nr, g.work, ET_STAGE_TOTAL);
+		tb = et_stats_slot(base, g.nr, g.work, ET_SLOT_TOTAL);
+		tt = et_stats_slot(test, g.nr, g.work, ET_SLOT_TOTAL);
 		if (tb && tt)
 			g.d_total = et_hist_mean(&tt->hist) - et_hist_mean(&tb->hist);
 		g.first = df->nr_cells;
 
-		for (int st = 0; st < ET_STAGE_NR; st++) {
-			const struct et_cell *cb = et_stats_cell(base, g.nr, g.work, st);
-			const struct et_cell *ct = et_stats_cell(test, g.nr, g.work, st);
+		for (int st = 0; st < ET_SLOT_NR; st++) {
+			const struct et_cell *cb = et_stats_slot(base, g.nr, g.work, st);
+			const struct et_cell *ct = et_stats_slot(test, g.nr, g.work, st);
 			struct et_diff_cell *d;
 
 			if (!cb && !ct)
@@ -954,7 +954,7 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 		if (!partitioned) {
 			/* no finer stage (stock, no context tracking): total is its own */
 			for (size_t i = g.first; i < df->nr_cells; i++)
-				if (df->cells[i].stage == ET_STAGE_TOTAL) {
+				if (df->cells[i].stage == ET_SLOT_TOTAL) {
 					df->cells[i].partitions = true;
 					g.explained += df->cells[i].contrib;
 				}
@@ -970,7 +970,7 @@ int et_diff(const struct et_stats *base, const struct et_stats *test,
 		for (size_t i = g.first; i < df->nr_cells; i++)
 			df->cells[i].share =
 				g.d_total && (df->cells[i].partitions ||
-					      df->cells[i].stage == ET_STAGE_TOTAL) ?
+					      df->cells[i].stage == ET_SLOT_TOTAL) ?
 				df->cells[i].contrib / g.d_total : NAN;
 		if (et_grow((void **)&df->groups, &cap_groups, df->nr_groups + 1,
 			    sizeof(*df->groups)))

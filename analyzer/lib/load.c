@@ -35,7 +35,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	/* an aggregated cell: into the stats; no syscall to tap, pass or list */
 	if (sc->flags & ET_SC_CELL) {
 		if (c->filtering && !et_filter_match(&c->filter, sc, c->first_ts)) {
-			ld->filtered_out += sc->stage_mask & (1ull << ET_STAGE_TOTAL) ?
+			ld->filtered_out += sc->stage_mask & (1ull << ET_SLOT_TOTAL) ?
 					    sc->cell->hist.count : 0;
 			return;
 		}

@@ -223,8 +223,8 @@ static uint32_t sample_flags(const char *s, bool *bad)
 static int account_stage(const char *name)
 {
 	if (!strcmp(name, "total"))
-		return ET_STAGE_TOTAL;
-	return et_stage_by_name(name);
+		return ET_SLOT_TOTAL;
+	return et_slot_by_name(name);
 }
 
 static int parse_sample(struct et_mix *m, char **tok, int n)
@@ -262,7 +262,7 @@ static int parse_sample(struct et_mix *m, char **tok, int n)
 		if (parse_u64(eq + 1, &v))
 			goto bad;
 		if (!strncmp(key, "s.", 2)) {
-			stage = et_stage_by_name(key + 2);
+			stage = et_slot_by_name(key + 2);
 			if (stage < 0)
 				goto bad;
 			s.vals[s.nr_vals].stage = stage;
@@ -270,7 +270,7 @@ static int parse_sample(struct et_mix *m, char **tok, int n)
 			s.vals[s.nr_vals].runs = 1;
 			s.nr_vals++;
 		} else if (!strncmp(key, "r.", 2)) {
-			stage = et_stage_by_name(key + 2);
+			stage = et_slot_by_name(key + 2);
 			if (stage < 0)
 				goto bad;
 			for (int j = 0; j < s.nr_vals; j++)
@@ -937,9 +937,9 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 		}
 		/* fallback mode (no site table): the whole syscall is its total */
 		if (s->has_total || (s->has_whole && fallback)) {
-			sc->stage_mask |= 1ull << ET_STAGE_TOTAL;
-			sc->ns[ET_STAGE_TOTAL] = s->has_total ? s->total : s->whole;
-			sc->count[ET_STAGE_TOTAL] = 1;
+			sc->stage_mask |= 1ull << ET_SLOT_TOTAL;
+			sc->ns[ET_SLOT_TOTAL] = s->has_total ? s->total : s->whole;
+			sc->count[ET_SLOT_TOTAL] = 1;
 		}
 		m->kept++;
 		fn(sc, data);

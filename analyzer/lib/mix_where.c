@@ -25,8 +25,8 @@ static bool *body_insns(const struct et_mix *m, int name)
 	for (size_t i = 0; i < na; i++) {
 		int st = et_mix_account_stage(et_mix_name(m, at[i].account));
 
-		if (at[i].name == name && st >= 0 && st != ET_STAGE_TOTAL &&
-		    et_stage_phase(st) == ET_PHASE_BODY)
+		if (at[i].name == name && st >= 0 && st != ET_SLOT_TOTAL &&
+		    et_stages[st].phase == ET_PHASE_BODY)
 			body[at[i].insn] = true;
 	}
 	return body;
@@ -107,8 +107,8 @@ ssize_t et_mix_where(const struct et_mix *m, const char *name, const char *accou
 	nid = st->name;
 	aid = st->account;
 	stage = et_mix_account_stage(account);
-	if (stage >= 0 && stage != ET_STAGE_TOTAL)
-		stage_body = et_stage_phase(stage) == ET_PHASE_BODY;
+	if (stage >= 0 && stage != ET_SLOT_TOTAL)
+		stage_body = et_stages[stage].phase == ET_PHASE_BODY;
 	else if (!(body = body_insns(m, nid)))
 		return -1;
 	for (size_t i = 0; i < na; i++) {

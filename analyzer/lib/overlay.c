@@ -145,7 +145,7 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	 * top-level stages hold.
 	 */
 	if ((sc->start_mask & (1ull << ET_STAGE_EMIT)) &&
-	    (sc->start_mask & (1ull << ET_STAGE_TOTAL))) {
+	    (sc->start_mask & (1ull << ET_SLOT_TOTAL))) {
 		uint64_t sub = 0, ovh = 0;
 
 		for (int i = 0; i < et_stage_nr_kernel; i++) {
@@ -155,8 +155,8 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 			sub += sc->sub[i];
 			ovh += sc->ovh[i];
 		}
-		sc->sub[ET_STAGE_TOTAL] = sub < sc->ns[ET_STAGE_TOTAL] ? sub : sc->ns[ET_STAGE_TOTAL];
-		sc->ovh[ET_STAGE_TOTAL] = (uint32_t)ovh;
+		sc->sub[ET_SLOT_TOTAL] = sub < sc->ns[ET_SLOT_TOTAL] ? sub : sc->ns[ET_SLOT_TOTAL];
+		sc->ovh[ET_SLOT_TOTAL] = (uint32_t)ovh;
 	}
 }
 
@@ -198,7 +198,7 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 		if (next) {
 			tl_task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
 			if (next->off_cpu)
-				span_push(next, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+				span_push(next, next->off_ts, ev->ts, ET_SLOT_OFF_CPU);
 			next->off_cpu = false;
 		}
 		return;
@@ -220,8 +220,8 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 			struct et_syscall *sc = in_kernel(tl, next);
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
-				sc_add(sc, ET_STAGE_OFF_CPU, ev->ts - next->off_ts, 1);
-				log_overlay(next, sc, next->off_ts, ev->ts, ET_STAGE_OFF_CPU);
+				sc_add(sc, ET_SLOT_OFF_CPU, ev->ts - next->off_ts, 1);
+				log_overlay(next, sc, next->off_ts, ev->ts, ET_SLOT_OFF_CPU);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
 			}
@@ -252,15 +252,15 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 		return;	/* unmatched, nested, or not inside a syscall */
 	t = tl_task_find(tl, c->pid);
 	if (t && tl->mode == ET_MODE_STAGES) {
-		span_push(t, c->start, ev->ts, ET_STAGE_IRQ);
+		span_push(t, c->start, ev->ts, ET_SLOT_IRQ);
 		return;
 	}
 	if (t && t->gen == c->gen) {
 		struct et_syscall *sc = in_kernel(tl, t);
 
 		if (sc) {
-			sc_add(sc, ET_STAGE_IRQ, ev->ts - c->start, 1);
-			log_overlay(t, sc, c->start, ev->ts, ET_STAGE_IRQ);
+			sc_add(sc, ET_SLOT_IRQ, ev->ts - c->start, 1);
+			log_overlay(t, sc, c->start, ev->ts, ET_SLOT_IRQ);
 		}
 	}
 }

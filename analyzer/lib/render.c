@@ -363,7 +363,7 @@ static void text_cells(const struct et_report *rep, FILE *out)
 			}
 		}
 		runs[nr_runs - 1].n++;
-		if (cells[i]->stage == ET_STAGE_TOTAL)
+		if (cells[i]->stage == ET_SLOT_TOTAL)
 			runs[nr_runs - 1].key = et_sort_key(rep->sort, &cells[i]->hist);
 	}
 	if (rep->sort != ET_SORT_TOTAL)
@@ -472,7 +472,7 @@ static void text_subtracted(const struct et_report *rep, FILE *out)
 	uint64_t sub = 0, ovh = 0, all = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (cells[i]->stage != ET_STAGE_TOTAL)
+		if (cells[i]->stage != ET_SLOT_TOTAL)
 			continue;
 		sub += cells[i]->sub_total;
 		ovh += cells[i]->ovh_total;

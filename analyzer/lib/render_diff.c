@@ -122,7 +122,7 @@ bool et_diff_shown(const struct et_diff_report *r, const struct et_diff_cell *c)
 	if (g && !group_shown(r, g))
 		return false;
 	return r->all || c->significant || c->status != ET_DIFF_BOTH ||
-	       c->stage == ET_STAGE_TOTAL;
+	       c->stage == ET_SLOT_TOTAL;
 }
 
 /* What --exclusive and --no-overhead took off the totals, per side. */
@@ -133,7 +133,7 @@ static void subtracted(const struct et_diff_report *r, FILE *out)
 	for (size_t i = 0; i < r->diff->nr_cells; i++) {
 		const struct et_diff_cell *c = &r->diff->cells[i];
 
-		if (c->stage != ET_STAGE_TOTAL)
+		if (c->stage != ET_SLOT_TOTAL)
 			continue;
 		if (c->cell_base) {
 			sub[0] += c->cell_base->sub_total;
@@ -339,7 +339,7 @@ static void text(const struct et_diff_report *r, FILE *out)
 			continue;
 		}
 		for (size_t k = g->first; k < g->first + g->count; k++)
-			if (df->cells[k].stage == ET_STAGE_TOTAL)
+			if (df->cells[k].stage == ET_SLOT_TOTAL)
 				tot = &df->cells[k];
 		snprintf(label, sizeof(label), "%s [%s]", sc_label(r, g->nr, g->work, nb, sizeof(nb)),
 			 et_work_str(g->work, wb, sizeof(wb)));

@@ -53,10 +53,10 @@ void et_render_syscall(FILE *out, const struct et_syscall *sc, const struct et_t
 			sc->cpu_enter,
 			et_sc_start(sc) / 1e9, name, sc->nr, sc->ret);
 	}
-	if (et_sc_has(sc, ET_STAGE_TOTAL))
-		fprintf(out, " total %" PRIu64, sc->ns[ET_STAGE_TOTAL]);
-	for (int st = 0; st < ET_STAGE_NR; st++) {
-		if (st == ET_STAGE_TOTAL || !et_sc_has(sc, st))
+	if (et_sc_has(sc, ET_SLOT_TOTAL))
+		fprintf(out, " total %" PRIu64, sc->ns[ET_SLOT_TOTAL]);
+	for (int st = 0; st < ET_SLOT_NR; st++) {
+		if (st == ET_SLOT_TOTAL || !et_sc_has(sc, st))
 			continue;
 		if (stages && !(stages & (1ull << st)))
 			continue;
@@ -97,7 +97,7 @@ struct et_slowest *et_slowest_new(size_t n)
 
 static uint64_t key(const struct et_syscall *sc)
 {
-	return sc->ns[ET_STAGE_TOTAL];
+	return sc->ns[ET_SLOT_TOTAL];
 }
 
 static void swap_sc(struct et_syscall *a, struct et_syscall *b)
@@ -134,7 +134,7 @@ static void sift_down(struct et_slowest *s, size_t i)
 
 void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc)
 {
-	if (!s->max || !et_sc_has(sc, ET_STAGE_TOTAL))
+	if (!s->max || !et_sc_has(sc, ET_SLOT_TOTAL))
 		return;
 	if (s->n < s->max) {
 		s->sc[s->n] = *sc;

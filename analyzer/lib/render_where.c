@@ -31,7 +31,7 @@ static bool partition_account(const struct et_mix *m, const char *acc)
 	if (!strcmp(acc, "gap") || !strcmp(acc, "outside"))
 		return true;
 	st = et_mix_account_stage(acc);
-	return st >= 0 && st != ET_STAGE_TOTAL && et_stage_parent(st) == ET_STAGE_NONE;
+	return st >= 0 && st != ET_SLOT_TOTAL && et_stages[st].parent == ET_STAGE_NONE;
 }
 
 struct wrow {

@@ -14,14 +14,20 @@
 #define ET_PARENT(parent) ET_PARENT_##parent
 #define ET_PARENT_NONE ET_STAGE_NONE
 
-/* Parent ids: one constant per stage so "NONE" and SYM both resolve. */
+/* Parent slots: one constant per stage so "NONE" and SYM both resolve. */
 enum {
 #define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) \
 	ET_PARENT_##SYM = ET_STAGE_##SYM,
 #define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) \
-	ET_PARENT_##SYM = ET_STAGE_##SYM,
+	ET_PARENT_##SYM = ET_SLOT_##SYM,
 #include "stages.def"
 };
+
+/* The promise entrytrace.h makes: appending a kernel stage moves no id. */
+_Static_assert(ET_STAGE_KERNEL_NR <= ET_STAGE_DERIVED_BASE,
+	       "kernel stages run into the derived stages' ids");
+_Static_assert(ET_STAGE_TOTAL == ET_STAGE_DERIVED_BASE, "total is the first derived id");
+_Static_assert(ET_SLOT_NR <= 64, "a stage mask has a bit per slot");
 
 #define ET_PATHS_G (ET_PATH_G)
 #define ET_PATHS_L (ET_PATH_L)
@@ -29,13 +35,13 @@ enum {
 #define ET_PATHS_GL (ET_PATH_G | ET_PATH_L)
 #define ET_PATHS_GLS (ET_PATH_G | ET_PATH_L | ET_PATH_S)
 
-const struct et_stage_info et_stages[ET_STAGE_NR] = {
+const struct et_stage_info et_stages[ET_SLOT_NR] = {
 #define ENTRY_STAGE(SYM, nm, ph, par, pa, kd, ds)			\
 	[ET_STAGE_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
 			     .kind = ET_KD(kd), .parent = ET_PARENT(par), \
 			     .paths = ET_PATHS_##pa },
 #define ENTRY_STAGE_DERIVED(SYM, nm, ph, par, pa, ds)			\
-	[ET_STAGE_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
+	[ET_SLOT_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
 			     .kind = ET_KIND_DERIVED, .parent = ET_PARENT(par), \
 			     .paths = ET_PATHS_##pa },
 #include "stages.def"
@@ -51,20 +57,14 @@ const char *const et_work_descs[ET_WORK_NR] = {
 #include "stages.def"
 };
 
-enum {
-	ET_NR_KERNEL_STAGES = 0
-#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) + 1
-#include "stages.def"
-};
+const int et_stage_nr_kernel = ET_STAGE_KERNEL_NR;
 
-const int et_stage_nr_kernel = ET_NR_KERNEL_STAGES;
-
-int et_stage_by_name(const char *name)
+int et_slot_by_name(const char *name)
 {
-	for (int i = 0; i < ET_STAGE_NR; i++)
+	for (int i = 0; i < ET_SLOT_NR; i++)
 		if (!strcmp(et_stages[i].name, name))
 			return i;
-	return ET_STAGE_NONE;
+	return -1;
 }
 
 /* How deep a stage nests: 0 for a top-level stage, 1 for its children, ... */
@@ -72,7 +72,7 @@ int et_stage_depth(int stage)
 {
 	int d = 0;
 
-	while (stage >= 0 && stage < ET_STAGE_NR && et_stages[stage].parent != ET_STAGE_NONE) {
+	while (stage >= 0 && stage < ET_SLOT_NR && et_stages[stage].parent != ET_STAGE_NONE) {
 		stage = et_stages[stage].parent;
 		d++;
 	}
@@ -91,7 +91,7 @@ int et_stage_label_width(void)
 {
 	int w = 0;
 
-	for (int i = 0; i < ET_STAGE_NR; i++) {
+	for (int i = 0; i < ET_SLOT_NR; i++) {
 		int n = 2 * et_stage_depth(i) + (int)strlen(et_stages[i].name);
 
 		w = n > w ? n : w;
@@ -138,14 +138,29 @@ char *et_work_str(unsigned int work, char *buf, size_t size)
 	return buf;
 }
 
-static bool valid(int stage)
+/*
+ * A stage's place in the tables: the kernel stages in path order (entry,
+ * body, exit; by slot within a phase, so that a stage appended to stages.def,
+ * such as series v3's arch_syscall_entry, is listed where it runs), then
+ * the derived stages.  For the stages before v3 this is the slot.
+ */
+int et_stage_path_rank(int stage)
 {
-	return stage >= 0 && stage < ET_STAGE_NR;
+	int rank = 0;
+
+	if (stage < 0 || stage >= ET_STAGE_KERNEL_NR)
+		return stage;
+	for (int s = 0; s < ET_STAGE_KERNEL_NR; s++)
+		if (et_stages[s].phase < et_stages[stage].phase ||
+		    (et_stages[s].phase == et_stages[stage].phase && s < stage))
+			rank++;
+	return rank;
 }
 
+/* The public calls: ids in, ids out. */
 int et_stage_count(void)
 {
-	return ET_STAGE_NR;
+	return ET_SLOT_NR;
 }
 
 int et_stage_kernel_count(void)
@@ -153,53 +168,63 @@ int et_stage_kernel_count(void)
 	return et_stage_nr_kernel;
 }
 
+int et_stage_next(int stage)
+{
+	int slot;
+
+	if (stage == ET_STAGE_NONE)
+		return et_slot_stage(0);
+	slot = et_stage_slot(stage);
+	return slot < 0 ? ET_STAGE_NONE : et_slot_stage(slot + 1);
+}
+
+uint64_t et_stage_bit(int stage)
+{
+	int slot = et_stage_slot(stage);
+
+	return slot < 0 ? 0 : 1ull << slot;
+}
+
+int et_stage_by_name(const char *name)
+{
+	return et_slot_stage(et_slot_by_name(name));
+}
+
+static const struct et_stage_info *info(int stage)
+{
+	int slot = et_stage_slot(stage);
+
+	return slot < 0 ? NULL : &et_stages[slot];
+}
+
 const char *et_stage_name(int stage)
 {
-	return valid(stage) ? et_stages[stage].name : NULL;
+	return info(stage) ? info(stage)->name : NULL;
 }
 
 const char *et_stage_desc(int stage)
 {
-	return valid(stage) ? et_stages[stage].desc : NULL;
-}
-
-/*
- * A stage's place in the tables: the kernel stages in path order (entry,
- * body, exit; by id within a phase, so that a stage appended to stages.def,
- * such as series v3's arch_syscall_entry, is listed where it runs), then
- * the derived stages by id.  For the stages before v3 this is the id.
- */
-int et_stage_path_rank(int stage)
-{
-	int rank = 0;
-
-	if (stage < 0 || stage >= ET_NR_KERNEL_STAGES)
-		return stage;
-	for (int s = 0; s < ET_NR_KERNEL_STAGES; s++)
-		if (et_stages[s].phase < et_stages[stage].phase ||
-		    (et_stages[s].phase == et_stages[stage].phase && s < stage))
-			rank++;
-	return rank;
+	return info(stage) ? info(stage)->desc : NULL;
 }
 
 enum et_phase et_stage_phase(int stage)
 {
-	return valid(stage) ? et_stages[stage].phase : ET_PHASE_ALL;
+	return info(stage) ? info(stage)->phase : ET_PHASE_ALL;
 }
 
 enum et_stage_kind et_stage_kind(int stage)
 {
-	return valid(stage) ? et_stages[stage].kind : ET_KIND_DERIVED;
+	return info(stage) ? info(stage)->kind : ET_KIND_DERIVED;
 }
 
 int et_stage_parent(int stage)
 {
-	return valid(stage) ? et_stages[stage].parent : ET_STAGE_NONE;
+	return info(stage) ? et_slot_stage(info(stage)->parent) : ET_STAGE_NONE;
 }
 
 unsigned int et_stage_paths(int stage)
 {
-	return valid(stage) ? et_stages[stage].paths : 0;
+	return info(stage) ? info(stage)->paths : 0;
 }
 
 int et_work_count(void)

@@ -24,7 +24,7 @@ struct et_row {
 	int nr;
 	uint32_t work;
 	uint64_t syscalls;	/* added to this row, with or without a total */
-	struct et_cell *cells[ET_STAGE_NR];
+	struct et_cell *cells[ET_SLOT_NR];
 	/* lookup caches: the groups this row's last few syscalls went to */
 	struct et_group *recent[ET_BY_NR_BREAKDOWNS][GROUP_CACHE];
 	uint8_t next_recent[ET_BY_NR_BREAKDOWNS];
@@ -330,7 +330,7 @@ static bool add_cell(struct et_stats *st, const struct et_syscall *sc)
 		return false;
 	st->dirty = true;
 	c->agg_count += sc->cell->occurrences;
-	if (stage == ET_STAGE_TOTAL) {
+	if (stage == ET_SLOT_TOTAL) {
 		st->syscalls += sc->cell->hist.count;
 		r->syscalls += sc->cell->hist.count;
 	}
@@ -364,8 +364,8 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 			return false;
 		c->agg_count += sc->count[stage];
 	}
-	if (et_sc_has(sc, ET_STAGE_TOTAL))
-		return add_groups(st, r, sc, value(st, sc, ET_STAGE_TOTAL, NULL));
+	if (et_sc_has(sc, ET_SLOT_TOTAL))
+		return add_groups(st, r, sc, value(st, sc, ET_SLOT_TOTAL, NULL));
 	return true;
 }
 
@@ -397,13 +397,21 @@ uint64_t et_stats_row_syscalls(const struct et_stats *cst, int nr, uint32_t work
 	return 0;
 }
 
-const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
-				    uint32_t work, int stage)
+const struct et_cell *et_stats_slot(const struct et_stats *st, int nr,
+				    uint32_t work, int slot)
 {
 	for (size_t i = 0; i < st->nr_rows; i++)
 		if (st->rows[i]->nr == nr && st->rows[i]->work == work)
-			return st->rows[i]->cells[stage];
+			return st->rows[i]->cells[slot];
 	return NULL;
+}
+
+const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
+				    uint32_t work, int stage)
+{
+	int slot = et_stage_slot(stage);
+
+	return slot < 0 ? NULL : et_stats_slot(st, nr, work, slot);
 }
 
 /* ------------------------------------------------------------------ */
@@ -442,7 +450,7 @@ static uint64_t weight_of(const struct rank *ranks, size_t n, int nr, uint32_t w
 
 static int stage_rank(int stage)
 {
-	return stage == ET_STAGE_TOTAL ? -1 : et_stage_path_rank(stage);
+	return stage == ET_SLOT_TOTAL ? -1 : et_stage_path_rank(stage);
 }
 
 static int cmp_cells(const void *a, const void *b)
@@ -488,7 +496,7 @@ static bool resort(struct et_stats *st)
 		goto out;
 	st->sorted = cells;
 	for (size_t i = 0; i < st->nr_cells; i++)
-		if (st->cells[i]->stage == ET_STAGE_TOTAL)
+		if (st->cells[i]->stage == ET_SLOT_TOTAL)
 			ranks[nr_ranks++] = (struct rank){ st->cells[i]->nr, st->cells[i]->work,
 							   st->cells[i]->hist.total };
 	for (size_t i = 0; i < st->nr_cells; i++) {
@@ -627,7 +635,7 @@ uint32_t et_cell_work(const struct et_cell *c)
 
 int et_cell_stage(const struct et_cell *c)
 {
-	return c->stage;
+	return et_slot_stage(c->stage);
 }
 
 const struct et_hist *et_cell_hist(const struct et_cell *c)

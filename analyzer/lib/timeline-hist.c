@@ -27,7 +27,7 @@ struct tl_hist_pend {
 	int cpu, nr;
 	uint32_t work;
 	uint64_t have;			/* stage ids held */
-	struct et_event cells[ET_STAGE_NR];
+	struct et_event cells[ET_SLOT_NR];
 	struct et_syscall sc;		/* the record handed to the sink */
 	struct et_agg_cell agg;
 };
@@ -144,7 +144,7 @@ static bool span_hist(struct et_timeline *tl, struct et_hist *h, const struct et
 static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const struct et_event *span)
 {
 	double f = per_tick(span), c = tl->raw_stamps ? 0 : tl->stamp_ns, k = -c;
-	double n = (double)span->hist.count, cut[ET_STAGE_NR];
+	double n = (double)span->hist.count, cut[ET_SLOT_NR];
 
 	for (uint64_t m = p->have; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);
@@ -177,7 +177,7 @@ static void pend_flush(struct et_timeline *tl, struct tl_hist_pend *p, const str
 		et_hist_init(&p->agg.hist);
 		if (span_hist(tl, &p->agg.hist, span, f, k)) {
 			tl->counts.hist_syscalls += span->hist.count;
-			to_sink(tl, p, ET_STAGE_TOTAL, 0);
+			to_sink(tl, p, ET_SLOT_TOTAL, 0);
 		} else {
 			((struct et_trace *)tl->trace)->counts.abi_errors++;
 			et_hist_fini(&p->agg.hist);
@@ -228,7 +228,7 @@ void tl_hist_event(struct et_timeline *tl, const struct et_event *ev)
 		p->nr = ev->hist.nr;
 		p->work = ev->hist.work;
 	}
-	if (ev->hist.stage == ET_STAGE_TOTAL) {
+	if (ev->hist.stage == ET_SLOT_TOTAL) {
 		pend_flush(tl, p, ev);
 		return;
 	}

@@ -37,7 +37,7 @@
  */
 struct et_span {
 	uint64_t start, end;
-	uint8_t stage;		/* ET_STAGE_OFF_CPU or ET_STAGE_IRQ */
+	uint8_t stage;		/* ET_SLOT_OFF_CPU or ET_SLOT_IRQ */
 };
 
 /* What happened inside a syscall, kept until it is emitted. */
@@ -150,7 +150,7 @@ struct et_timeline {
 	uint64_t deferred_mask;	/* stage ids of kind DEFERRED */
 	uint64_t entry_mask;	/* kernel stages of phase ENTRY */
 	uint64_t exit_mask;	/* kernel stages of phase EXIT, not deferred */
-	uint64_t kids[ET_STAGE_NR];	/* per stage: its descendants */
+	uint64_t kids[ET_SLOT_NR];	/* per stage: its descendants */
 	/*
 	 * What a syscall's times can be (et_sc_plausible()), worked out once
 	 * from the trace's span at the timeline's start: on, no time before

@@ -21,7 +21,7 @@
  */
 static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 {
-	uint64_t ns[ET_STAGE_NR];
+	uint64_t ns[ET_SLOT_NR];
 	double c = tl->stamp_ns, a = tl->agg_ns > 0 ? tl->agg_ns : tl->stamp_ns;
 	uint64_t mask = sc->stage_mask & ((1ull << et_stage_nr_kernel) - 1);
 
@@ -93,7 +93,7 @@ static bool stage_gaps(struct et_timeline *tl, const struct et_syscall *sc,
 {
 	uint64_t sum, end = 0, gaps = 0, top = top_stages(sc, &sum);
 	double c = tl->raw_stamps ? 0 : tl->stamp_ns;
-	int order[ET_STAGE_NR], n = 0;
+	int order[ET_SLOT_NR], n = 0;
 
 	*out = 0;
 	if (tl->mode != ET_MODE_STAGES || !top || (top & ~sc->start_mask))
@@ -183,11 +183,11 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 	total += gaps;
 	/* what lies between the first and the last stamp outside every stage */
 	if (have_gaps)
-		sc_set(sc, ET_STAGE_UNTIMED, gaps);
+		sc_set(sc, ET_SLOT_UNTIMED, gaps);
 	if (tl->mode == ET_MODE_SUMMARY)
 		sc->t1 = raw_end + (sc->span ? gaps : 0);
 	if (tail)
-		sc_span(sc, ET_STAGE_TOTAL, sc->t0, total);
+		sc_span(sc, ET_SLOT_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
 	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return) {
 		uint64_t gap = sc->t0 - t->last_return;
@@ -196,7 +196,7 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 		/* between the last stamp of one syscall and the first of the next */
 		if (c > 0)
 			gap = gap > (uint64_t)(c + 0.5) ? gap - (uint64_t)(c + 0.5) : 0;
-		sc_span(sc, ET_STAGE_USER_GAP, t->last_return, gap);
+		sc_span(sc, ET_SLOT_USER_GAP, t->last_return, gap);
 	}
 	t->have_return = tail;
 	t->last_return = sc->t1;

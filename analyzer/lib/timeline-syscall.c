@@ -46,7 +46,7 @@ struct tl_bounds tl_bounds_of(const struct et_trace_info *in)
 {
 	const uint64_t slack = 1000000;	/* 1 ms */
 
-	_Static_assert(ET_STAGE_NR <= 64, "stage_mask has a bit per stage");
+	_Static_assert(ET_SLOT_NR <= 64, "stage_mask has a bit per stage");
 	if (!in->last_ts || in->last_ts < in->first_ts || in->clockless)
 		return (struct tl_bounds){ .on = false };
 	return (struct tl_bounds){
@@ -55,7 +55,7 @@ struct tl_bounds tl_bounds_of(const struct et_trace_info *in)
 		.hi = in->last_ts + slack,
 		.span = in->last_ts - in->first_ts + slack,
 		.inner = ((1ull << et_stage_nr_kernel) - 1) &
-			 ~(1ull << ET_STAGE_TOTAL | 1ull << ET_STAGE_EMIT),
+			 ~(1ull << ET_SLOT_TOTAL | 1ull << ET_STAGE_EMIT),
 	};
 }
 
@@ -72,9 +72,9 @@ static inline bool plausible(const struct tl_bounds *b, const struct et_syscall 
 		return true;
 	if (sc->ts_enter < b->lo || sc->ts_exit > b->hi)
 		return false;
-	if (sc->stage_mask & (1ull << ET_STAGE_TOTAL)) {
+	if (sc->stage_mask & (1ull << ET_SLOT_TOTAL)) {
 		inner = b->inner;
-		total = sc->ns[ET_STAGE_TOTAL];
+		total = sc->ns[ET_SLOT_TOTAL];
 	}
 	for (uint64_t m = sc->stage_mask; m; m &= m - 1) {
 		int st = __builtin_ctzll(m);

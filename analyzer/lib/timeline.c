@@ -422,26 +422,31 @@ uint64_t et_syscall_ts_exit(const struct et_syscall *sc)
 	return sc->ts_exit;
 }
 
+/* The public calls take ids: a derived stage's slot is not its id. */
 bool et_syscall_has(const struct et_syscall *sc, int stage)
 {
-	return stage >= 0 && stage < ET_STAGE_NR && et_sc_has(sc, stage);
+	int slot = et_stage_slot(stage);
+
+	return slot >= 0 && et_sc_has(sc, slot);
 }
 
 uint64_t et_syscall_ns(const struct et_syscall *sc, int stage)
 {
-	return et_syscall_has(sc, stage) ? sc->ns[stage] : 0;
+	return et_syscall_has(sc, stage) ? sc->ns[et_stage_slot(stage)] : 0;
 }
 
 uint32_t et_syscall_count(const struct et_syscall *sc, int stage)
 {
-	return et_syscall_has(sc, stage) ? sc->count[stage] : 0;
+	return et_syscall_has(sc, stage) ? sc->count[et_stage_slot(stage)] : 0;
 }
 
 bool et_syscall_start(const struct et_syscall *sc, int stage, uint64_t *ts)
 {
-	if (stage < 0 || stage >= ET_STAGE_NR || !(sc->start_mask & (1ull << stage)))
+	int slot = et_stage_slot(stage);
+
+	if (slot < 0 || !(sc->start_mask & (1ull << slot)))
 		return false;
-	*ts = sc->start[stage] + sc->clock_offset;
+	*ts = sc->start[slot] + sc->clock_offset;
 	return true;
 }
 
@@ -456,5 +461,5 @@ int et_syscall_overlay(const struct et_syscall *sc, int i, uint64_t *start, uint
 		return ET_STAGE_NONE;
 	*start = sc->overlays[i].start;
 	*end = sc->overlays[i].end;
-	return sc->overlays[i].stage;
+	return et_slot_stage(sc->overlays[i].stage);
 }

@@ -48,11 +48,11 @@ static void deal(const struct et_syscall *sc, void *data)
 	s->rng ^= s->rng >> 7;
 	s->rng ^= s->rng << 17;
 	h = (s->rng >> 32) & 1;
-	if (h && s->shift && et_syscall_has(sc, s->stage)) {
+	if (h && s->shift && et_sc_has(sc, s->stage)) {
 		copy = *sc;
 		copy.ns[s->stage] += s->shift;
-		if (s->stage != ET_STAGE_TOTAL && et_syscall_has(&copy, ET_STAGE_TOTAL))
-			copy.ns[ET_STAGE_TOTAL] += s->shift;
+		if (s->stage != ET_SLOT_TOTAL && et_sc_has(&copy, ET_SLOT_TOTAL))
+			copy.ns[ET_SLOT_TOTAL] += s->shift;
 		sc = &copy;
 	}
 	if (!et_stats_add(s->half[h], sc))
@@ -118,7 +118,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (argc == 4) {
-		stage = et_stage_by_name(argv[2]);
+		stage = et_slot_by_name(argv[2]);
 		if (stage < 0) {
 			fprintf(stderr, "diff-split: unknown stage %s\n", argv[2]);
 			return 2;

@@ -68,7 +68,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		s->open_start++;
 	if (et_syscall_flags(sc) & ET_SC_INCOMPLETE)
 		return;
-	for (int st = 0; st < et_stage_count(); st++) {
+	for (int st = et_stage_next(ET_STAGE_NONE); st != ET_STAGE_NONE; st = et_stage_next(st)) {
 		s->stages_seen += et_syscall_has(sc, st);
 		if (et_stage_kind(st) == ET_KIND_AGG)
 			s->agg_count += et_syscall_count(sc, st);
@@ -200,7 +200,15 @@ int main(int argc, char **argv)
 	printf("present 0x%x\n", et_trace_present(t));
 	printf("entry_path 0x%x\n", et_trace_entry_path(t));
 	printf("kernel_stages %d\n", et_stage_kernel_count());
-	for (int st = 0; st < et_stage_count(); st++)
+	/* The enum's values and what the calls say of them (t-public freezes them). */
+#define ENTRY_STAGE(SYM, nm, phase, parent, paths, kind, desc) \
+	printf("id %s %d %d\n", #nm, ET_STAGE_##SYM, et_stage_by_name(#nm));
+#define ENTRY_STAGE_DERIVED(SYM, nm, phase, parent, paths, desc) \
+	printf("id %s %d %d\n", #nm, ET_STAGE_##SYM, et_stage_by_name(#nm));
+#include "stages.def"
+	printf("id_end %d none_name %s\n", ET_STAGE_END,
+	       et_stage_name(ET_STAGE_DERIVED_BASE - 1) ? "named" : "null");
+	for (int st = et_stage_next(ET_STAGE_NONE); st != ET_STAGE_NONE; st = et_stage_next(st))
 		printf("stage %d %s %s%s%s %s\n", st, et_stage_name(st),
 		       et_stage_paths(st) & ET_PATH_G ? "G" : "",
 		       et_stage_paths(st) & ET_PATH_L ? "L" : "",

@@ -118,6 +118,68 @@ awk '/^bit +work/ { w = 1; next } w && NF { d = ""; for (i = 3; i <= NF; i++) d 
 awk '$1 == "work" { d = ""; for (i = 4; i <= NF; i++) d = d (i > 4 ? " " : "") $i; print $2, $3, d }' pub.txt > work-pub.txt
 check "et_work_count/name/desc = report --stages' bits ($(wc -l < work-pub.txt))" cmp work-pub.txt work-cli.txt
 
+# Stage ids are public and stay put (issue 49): the kernel's in stages.def's
+# order from 0, the derived ones from 64 whatever the kernel's count.  This
+# list is frozen: a stage appended to stages.def needs no line here (it may
+# take any id the list does not hold), and a line that no longer holds is an
+# ABI break.
+cat > ids-frozen.txt <<'EOF'
+arch_enter 0
+ct_user_exit 1
+rcu_eqs_exit 2
+kstack_rand 3
+irq_on 4
+entry_work 5
+user_dispatch 6
+rseq_slice 7
+enter_ptrace 8
+seccomp 9
+enter_tracepoint 10
+enter_audit 11
+syscall 12
+lsm_task_kill 13
+rcu_unlock_slow 14
+arch_syscall_exit 15
+exit_work 16
+exit_audit 17
+exit_tracepoint 18
+exit_ptrace 19
+exit_prepare 20
+exit_loop 21
+resched 22
+uprobe 23
+klp 24
+signal 25
+notify_resume 26
+arch_exit_prepare 27
+emit 28
+ct_user_enter 29
+rcu_eqs_enter 30
+arch_exit_tail 31
+exit_restart 32
+arch_syscall_entry 33
+total 64
+kernel_entry 65
+syscall_window 66
+kernel_exit 67
+signal_exit 68
+off_cpu 69
+irq 70
+user_gap 71
+untimed 72
+EOF
+awk '$1 == "id" { print $2, $3 }' pub.txt > ids.txt
+check "the enum keeps every frozen stage id ($(wc -l < ids-frozen.txt) of $(wc -l < ids.txt) stages, derived from $(awk '$1 == "total" { print $2 }' ids.txt))" \
+	awk 'NR == FNR { id[$1] = $2; next } !($1 in id) || id[$1] != $2 { print "moved: " $0 " now " ($1 in id ? id[$1] : "gone"); bad = 1 }
+		END { exit bad }' ids.txt ids-frozen.txt
+check "... and gives no two stages one id" test -z "$(awk '{ print $2 }' ids.txt | sort | uniq -d)"
+check "et_stage_by_name gives each stage its enum id" \
+	awk '$1 == "id" && $3 != $4 { bad++ } $1 == "id" { n++ } END { exit !(n > 40 && !bad) }' pub.txt
+check "et_stage_next walks exactly the enum's ids, in order" \
+	cmp <(awk '$1 == "stage" { print $2 }' pub.txt) <(awk '{ print $2 }' ids.txt)
+check "the hole between the kernel's ids and 64 names no stage (ET_STAGE_END $(v id_end | cut -d' ' -f1))" \
+	grep -qx 'id_end 73 none_name null' pub.txt
+
 # The rest, on a stage recording (AGG stages, path signatures, stamps).
 F=$DATA/x86_64-7.3-stage.dat
 ./public-api "$F" > pub2.txt 2>&1 || _fail "public-api ran on $(basename "$F")"

@@ -7,10 +7,11 @@ tap "$SAN/tests/unit"
 
 # The analyzer's stage list is stages.def, in order: nothing kept twice.
 { "$TOP/scripts/lib/stagesdef.py" stages; "$TOP/scripts/lib/stagesdef.py" derived; } |
-	cut -f3 > def.txt
+	cut -f1,3 | tr '\t' ' ' > def.txt
 [ "$(wc -l < def.txt)" -ge 30 ] || _fail "scripts/lib/stagesdef.py read only $(wc -l < def.txt) stages"
-"$ET" report --stages | awk '/^bit +work/ { exit } NR > 1 && $1 ~ /^[0-9]+$/ { print $2 }' > cli.txt
-check "report --stages lists stages.def's stages in its order" cmp def.txt cli.txt
+"$ET" report --stages | awk '/^bit +work/ { exit } NR > 1 && $1 ~ /^[0-9]+$/ { print $1, $2 }' > cli.txt
+check "report --stages lists stages.def's stages in its order, with stagesdef.py's ids (derived from $(awk '$2 == "total" { print $1 }' def.txt))" \
+	cmp def.txt cli.txt
 
 # scripts/lib/stagesdef.py, the scripts' one reader of stages.def: a line
 # it cannot parse is an error naming the line, never skipped

@@ -149,13 +149,13 @@ static void vocabulary(void)
 	bool unique = true, parents = true, kinds = true, derived_last = true;
 	bool work_unique = true;
 
-	for (int i = 0; i < ET_STAGE_NR; i++) {
+	for (int i = 0; i < ET_SLOT_NR; i++) {
 		const struct et_stage_info *s = &et_stages[i];
 
 		for (int j = 0; j < i; j++)
 			if (!strcmp(et_stages[j].name, s->name))
 				unique = false;
-		if (et_stage_by_name(s->name) != i)
+		if (et_slot_by_name(s->name) != i || et_stage_by_name(s->name) != et_slot_stage(i))
 			unique = false;
 		if (s->parent != ET_STAGE_NONE &&
 		    (s->parent >= i || et_stages[s->parent].phase != s->phase))
@@ -173,7 +173,7 @@ static void vocabulary(void)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(et_work_names[i], et_work_names[j]))
 				work_unique = false;
-	CHECK(unique, "%d stage names, unique, found by name", ET_STAGE_NR);
+	CHECK(unique, "%d stage names, unique, found by name", ET_SLOT_NR);
 	CHECK(parents, "every parent precedes its children, in the same phase");
 	CHECK(kinds, "NOINSTR only on entry, DEFERRED only on exit, AGG inside a parent, S only derived");
 	CHECK(derived_last, "the %d kernel stages come first, derived ones after", et_stage_nr_kernel);

@@ -11,7 +11,7 @@ preprocessor.  The scripts read it here, and only here:
     d = stagesdef.load()            # or load(path)
     d.stages    # ENTRY_STAGE lines in order: Stage(id, sym, name, phase,
                 #   parent, paths, kind, desc); id = position
-    d.derived   # ENTRY_STAGE_DERIVED lines: ids follow d.stages (kind None)
+    d.derived   # ENTRY_STAGE_DERIVED lines: ids DERIVED_BASE + position (kind None)
     d.works     # ENTRY_STAGE_WORK lines: Work(bit, sym, name, desc)
     d.abi       # ENTRY_STAGE_ABI
     d.by_name['syscall'].id, d.by_sym['SYSCALL'].name
@@ -30,6 +30,8 @@ import sys
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
 DEFAULT = os.path.join(TOP, 'tracepoints', 'stages.def')
+# entrytrace.h's ET_STAGE_DERIVED_BASE: derived ids do not move with the kernel's count
+DERIVED_BASE = 64
 
 Stage = collections.namedtuple('Stage', 'id sym name phase parent paths kind desc')
 Work = collections.namedtuple('Work', 'bit sym name desc')
@@ -114,7 +116,7 @@ def load(path=DEFAULT):
             derived.append((args[:5], _desc(args[5])))
     if not stages:
         raise DefError('%s: no ENTRY_STAGE lines' % path)
-    derived = [Stage(len(stages) + i, a[0], a[1], a[2], a[3], a[4], None, d)
+    derived = [Stage(DERIVED_BASE + i, a[0], a[1], a[2], a[3], a[4], None, d)
                for i, (a, d) in enumerate(derived)]
     m = re.search(r'^#define ENTRY_STAGE_ABI (\d+)', text, re.M)
     abi = int(m.group(1)) if m else None
