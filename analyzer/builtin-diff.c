@@ -117,394 +117,6 @@ static const char diff_usage[] =
 	"--fail-on rule tripped, 7 a --fail-on rule checked nothing, 8 the data has\n"
 	"holes (see entrytrace report).\n";
 
-struct rule {
-	char *syscall;		/* NULL: any */
-	int stage;		/* -1: any */
-	double limit;
-	bool percent;
-	/* a class rule (plugin output): ACCOUNT.WHAT>N, a count per syscall */
-	char *account;		/* a stage, whole, total, gap, outside; NULL: any */
-	char *what;		/* a kind (hwsync) or a class (barrier) */
-};
-
-static const char *const mix_classes[] = {
-	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
-};
-
-static void rule_free(struct rule *r)
-{
-	free(r->syscall);
-	free(r->account);
-	free(r->what);
-}
-
-/*
- * SYSCALL:ACCOUNT.WHAT>N: the kind or class WHAT may not grow by more than
- * N per syscall in ACCOUNT (a stage, whole, total, gap, outside or *).
- */
-static int parse_class_rule(const char *rule, const char *acc, size_t acclen, const char *what,
-			    size_t whatlen, const char *lim, struct rule *r)
-{
-	char *end;
-
-	if (!acclen || !whatlen)
-		return et_bad_value("entrytrace diff", "--fail-on", rule,
-				    "a class rule is [SYSCALL:]ACCOUNT.KIND>N, e.g. whole.hwsync>0");
-	if (acclen != 1 || *acc != '*') {
-		r->account = strndup(acc, acclen);
-		if (!r->account)
-			return -1;
-		if (et_slot_by_name(r->account) < 0 && strcmp(r->account, "whole") &&
-		    strcmp(r->account, "total") && strcmp(r->account, "gap") &&
-		    strcmp(r->account, "outside")) {
-			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown account '%s' (a "
-				"stage, whole, total, gap, outside or *)\n", rule, r->account);
-			return -1;
-		}
-	}
-	r->what = strndup(what, whatlen);
-	if (!r->what)
-		return -1;
-	r->limit = strtod(lim, &end);
-	if (end == lim || !(r->limit >= 0) || *end)
-		return et_bad_value("entrytrace diff", "--fail-on", rule,
-				    "a class rule's limit is a count per syscall, e.g. >0");
-	return 0;
-}
-
-static int parse_rule(const char *s, void *data)
-{
-	struct rule **rules = ((struct rule ***)data)[0];
-	int *n = ((int **)data)[1];
-	const char *rule = s, *gt = strchr(s, '>'), *colon = strchr(s, ':');
-	char stage[64], *end;
-	struct rule r = { .stage = -1 };
-	struct rule *p;
-
-	if (!gt || gt == s)
-		return et_bad_value("entrytrace diff", "--fail-on", s,
-				    "expected [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>Nns (us, ms)");
-	if (colon && colon < gt) {
-		r.syscall = strndup(s, colon - s);
-		s = colon + 1;
-	}
-	snprintf(stage, sizeof(stage), "%.*s", (int)(gt - s), s);
-	if (strchr(stage, '.')) {
-		const char *dot = strchr(s, '.');
-
-		if (parse_class_rule(rule, s, dot - s, dot + 1, gt - dot - 1, gt + 1, &r)) {
-			rule_free(&r);
-			return -1;
-		}
-		goto add;
-	}
-	if (strcmp(stage, "*")) {
-		r.stage = et_slot_by_name(stage);
-		if (r.stage < 0) {
-			fprintf(stderr, "entrytrace diff: --fail-on '%s': unknown stage '%s' (see "
-				"'entrytrace report --stages')\n", rule, stage);
-			free(r.syscall);
-			return -1;
-		}
-	}
-	r.limit = strtod(gt + 1, &end);
-	if (end == gt + 1 || !(r.limit >= 0)) {
-		free(r.syscall);
-		return et_bad_value("entrytrace diff", "--fail-on", rule,
-				    "the limit after '>' must be a number, then % or ns");
-	}
-	if (!strcmp(end, "%"))
-		r.percent = true;
-	else if (!strcmp(end, "us"))
-		r.limit *= 1e3;
-	else if (!strcmp(end, "ms"))
-		r.limit *= 1e6;
-	else if (!strcmp(end, "s"))
-		r.limit *= 1e9;
-	else if (strcmp(end, "ns")) {
-		free(r.syscall);
-		return et_bad_value("entrytrace diff", "--fail-on", rule,
-				    *end ? "the limit's unit must be %, ns, us, ms or s" :
-				    "the limit needs a unit: %, ns, us, ms or s");
-	}
-add:
-	p = realloc(*rules, (*n + 1) * sizeof(*p));
-	if (!p) {
-		rule_free(&r);
-		return -1;
-	}
-	p[(*n)++] = r;
-	*rules = p;
-	return 0;
-}
-
-static void rule_text(const struct rule *r, char *buf, size_t size)
-{
-	if (r->what) {
-		snprintf(buf, size, "%s%s%s.%s>%g", r->syscall ? r->syscall : "",
-			 r->syscall ? ":" : "", r->account ? r->account : "*", r->what, r->limit);
-		return;
-	}
-	snprintf(buf, size, "%s%s%s>%g%s", r->syscall ? r->syscall : "",
-		 r->syscall ? ":" : "", r->stage >= 0 ? et_stages[r->stage].name : "*",
-		 r->limit, r->percent ? "%" : "ns");
-}
-
-/*
- * Why a rule cannot be checked on these traces, or NULL: a syscall the
- * trace's architecture does not have, a stage neither side's entry path
- * or mode can show.
- */
-static const char *unknowable(const struct rule *r, const struct et_trace *names,
-			      unsigned int base_path, unsigned int test_path,
-			      const struct et_report_file *bf, const struct et_report_file *tf,
-			      char *buf, size_t size)
-{
-	const struct et_trace_info *in = et_trace_info(names);
-
-	if (r->syscall && et_syscall_number(names, r->syscall) < 0) {
-		snprintf(buf, size, "no syscall '%s' on %s", r->syscall,
-			 in->machine ? in->machine : "this architecture");
-		return buf;
-	}
-	if (r->stage >= 0) {
-		unsigned int paths = et_stages[r->stage].paths;
-
-		if (!(paths & base_path) || !(paths & test_path)) {
-			bool base = !(paths & base_path);
-
-			snprintf(buf, size, "stage '%s' cannot be measured on the %s (%s, %s mode)",
-				 et_stages[r->stage].name, base ? "base" : "test",
-				 et_path_name(base ? base_path : test_path),
-				 et_mode_name(base ? bf->info.mode : tf->info.mode));
-			return buf;
-		}
-	}
-	return NULL;
-}
-
-static bool is_class(const char *what)
-{
-	for (size_t i = 0; i < sizeof(mix_classes) / sizeof(mix_classes[0]); i++)
-		if (!strcmp(what, mix_classes[i]))
-			return true;
-	return false;
-}
-
-/*
- * A class rule on plugin output: per syscall of the tables both files
- * have (or the rule's), per account (or the rule's), the count of a kind
- * or class per syscall (over the whole syscall's N), test against base.
- * Deterministic counts: no test of significance, a growth beyond the
- * limit trips.  The trip names the place that grew most.
- */
-static int class_gate(const struct rule *r, const char *rb, const struct et_diff_report *rep,
-		      FILE *msg)
-{
-	const struct et_mix *ma = rep->base_files[0].mix, *mb = rep->test_files[0].mix;
-	const struct et_mix_stat *st;
-	bool tripped = false, known = false;
-	size_t n, checked = 0;
-	char where[768];
-
-	if (!ma || !mb) {
-		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: a class rule "
-			"needs QEMU plugin output on both sides (.mix), not traces\n", rb);
-		return ET_EXIT_GATE_NONE;
-	}
-	known = is_class(r->what);
-	for (int s = 0; s < 2 && !known; s++) {
-		const struct et_mix_sum *sums;
-		size_t ns = et_mix_sums(s ? mb : ma, &sums);
-
-		for (size_t i = 0; i < ns && !known; i++)
-			known = !sums[i].is_class &&
-				!strcmp(et_mix_name(s ? mb : ma, sums[i].what), r->what);
-		known |= et_mix_kind_class(s ? mb : ma, r->what) != NULL;
-	}
-	if (!known) {
-		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
-			"instruction class (barrier, sprmsr, atomic, counter, iret, call) and no "
-			"kind either file counts\n", rb, r->what);
-		return ET_EXIT_GATE_NONE;
-	}
-	n = et_mix_stats(ma, &st);
-	for (size_t i = 0; i < n; i++) {
-		const char *name = et_mix_name(ma, st[i].name);
-		const char *acc = et_mix_name(ma, st[i].account);
-		const struct et_mix_stat *wa = et_mix_stat(ma, name, "whole");
-		const struct et_mix_stat *wb = et_mix_stat(mb, name, "whole");
-		const struct et_mix_stat *b = et_mix_stat(mb, name, acc);
-		double va, vb;
-
-		if (r->syscall && strcmp(r->syscall, name))
-			continue;
-		if (r->account ? strcmp(r->account, acc) : !strcmp(acc, "total"))
-			continue;
-		if (!b || !wa || !wb || !wa->n || !wb->n)
-			continue;
-		checked++;
-		va = (double)et_mix_sum(ma, name, acc, r->what, is_class(r->what)) / wa->n;
-		vb = (double)et_mix_sum(mb, name, acc, r->what, is_class(r->what)) / wb->n;
-		if (vb - va > r->limit + 1e-9) {
-			et_where_culprit(ma, mb, name, r->what, where, sizeof(where));
-			fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "
-				"syscall (%.2f -> %.2f)%s%s\n", rb, name, acc, r->what, vb - va, va, vb,
-				where[0] ? "; most at " : "", where);
-			tripped = true;
-		}
-	}
-	if (!checked) {
-		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: no syscall x "
-			"account it names is in both files' tables\n", rb);
-		return ET_EXIT_GATE_NONE;
-	}
-	return tripped ? ET_EXIT_GATE : ET_EXIT_OK;
-}
-
-/*
- * The rules that trip, printed.  Returns ET_EXIT_GATE if any did, else
- * ET_EXIT_GATE_NONE if any rule checked no cell (a gate that checked
- * nothing must not pass), else ET_EXIT_OK.
- */
-static int gate(const struct et_diff *df, const struct et_diff_report *rep,
-		const struct rule *rules, int nr_rules, FILE *msg)
-{
-	const struct et_trace *names = rep->names;
-	bool tripped = false, none = false;
-	char rb[96], why[256];
-
-	for (int k = 0; k < nr_rules; k++) {
-		const struct rule *r = &rules[k];
-		long nr = r->syscall ? et_syscall_number(names, r->syscall) : -1;
-		size_t checked = 0;
-
-		rule_text(r, rb, sizeof(rb));
-		if (r->what) {
-			int g = class_gate(r, rb, rep, msg);
-
-			tripped |= g == ET_EXIT_GATE;
-			none |= g == ET_EXIT_GATE_NONE;
-			continue;
-		}
-		if (df->replicates == ET_REP_NONE) {
-			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: one "
-				"recording a side on a real clock, so no change can be told from "
-				"run-to-run noise; record two or more runs a side (BASE... -- "
-				"TEST...), or --replicates=syscalls for a deterministic clock "
-				"(QEMU -icount)\n", rb);
-			none = true;
-			continue;
-		}
-		if (unknowable(r, names, rep->base_path, rep->test_path, rep->base_files,
-			       rep->test_files, why, sizeof(why))) {
-			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: %s\n",
-				rb, why);
-			none = true;
-			continue;
-		}
-		const struct et_diff_cell *blind = NULL, *sharp = NULL;
-		double blind_see = 0, sharp_see = 0;
-		bool rule_tripped = false;
-
-		for (size_t i = 0; i < df->nr_cells; i++) {
-			const struct et_diff_cell *c = &df->cells[i];
-			const char *name = et_syscall_name(names, c->nr);
-			bool runs = df->replicates == ET_REP_RUNS;
-			double grew, d, lo, hi, b;
-
-			if (r->stage >= 0 && r->stage != c->stage)
-				continue;
-			/* *: the kernel's stages; user space is not the kernel's change */
-			if (r->stage < 0 && et_stages[c->stage].phase == ET_PHASE_USER)
-				continue;
-			if (r->syscall && c->nr != nr)
-				continue;
-			if (!c->tested || (r->percent && c->mean_base <= 0))
-				continue;
-			checked++;
-			/*
-			 * The statistic the test was on: per syscall the mean; with
-			 * runs as replicates the recordings' medians.  A change its
-			 * own interval does not hold is no trip.
-			 */
-			if (runs) {
-				d = c->d_median;
-				lo = c->d_median_lo;
-				hi = c->d_median_hi;
-				b = c->median_base;
-			} else {
-				d = c->d_mean;
-				lo = c->d_mean_lo;
-				hi = c->d_mean_hi;
-				b = c->mean_base;
-			}
-			/* what it could have seen, in the rule's unit */
-			if (b > 0) {
-				double see = r->percent ? 100 * c->mde / b : c->mde;
-
-				if (!blind || see > blind_see) {
-					blind = c;
-					blind_see = see;
-				}
-				if (!sharp || see < sharp_see) {
-					sharp = c;
-					sharp_see = see;
-				}
-			}
-			if (!c->significant || d <= 0 || !(lo > 0) || (r->percent && b <= 0))
-				continue;
-			grew = r->percent ? 100 * d / b : d;
-			if (grew > r->limit) {
-				char wb[160], ab[96];
-
-				char pb[16];
-
-				/* as the table prints it: erfc underflows to 0 */
-				if (c->p_adj < 1e-300)
-					snprintf(pb, sizeof(pb), "<1e-300");
-				else
-					snprintf(pb, sizeof(pb), "%.2g", c->p_adj);
-				fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s [%s] %s "
-					"+%.1f%s (%s %+.1f ns [%+.1f, %+.1f], p %s)\n", rb,
-					et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
-					et_work_str(c->work, wb, sizeof(wb)),
-					et_stages[c->stage].name, grew, r->percent ? "%" : " ns",
-					runs ? "median" : "mean", d, lo, hi, pb);
-				tripped = rule_tripped = true;
-			}
-		}
-		/*
-		 * Not tripped is not "no change": say the smallest change the
-		 * data could have shown, over the cells the rule checked.
-		 */
-		if (checked && !rule_tripped && blind) {
-			char w1[160], w2[160], a1[96], a2[96];
-			const char *n1 = et_syscall_name(names, sharp->nr), *n2 = et_syscall_name(names, blind->nr);
-			const char *u = r->percent ? "%" : " ns";
-
-			fprintf(msg, "entrytrace diff: --fail-on %s did not trip; the %zu cell%s it checked "
-				"could show changes of %.1f%s (%s [%s] %s) to %.1f%s (%s [%s] %s) or more "
-				"(80%% of the time; clock steps of %" PRIu64 " ns seen), not smaller\n",
-				rb, checked, checked == 1 ? "" : "s", sharp_see, u,
-				et_syscall_label(n1 ? n1 : "?", sharp->work, a1, sizeof(a1)),
-				et_work_str(sharp->work, w1, sizeof(w1)), et_stages[sharp->stage].name,
-				blind_see, u, et_syscall_label(n2 ? n2 : "?", blind->work, a2, sizeof(a2)),
-				et_work_str(blind->work, w2, sizeof(w2)), et_stages[blind->stage].name,
-				blind->clock_step > sharp->clock_step ? blind->clock_step : sharp->clock_step);
-		}
-		if (!checked) {
-			fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: no cell it "
-				"names was measured on both sides (%zu cells compared in all; base %s "
-				"mode, test %s mode)\n", rb, df->tests,
-				et_mode_name(rep->base_files[0].info.mode),
-				et_mode_name(rep->test_files[0].info.mode));
-			none = true;
-		}
-	}
-	return tripped ? ET_EXIT_GATE : none ? ET_EXIT_GATE_NONE : ET_EXIT_OK;
-}
-
 /* The cells the text shows, by contribution, as far as both sides ran them. */
 static int plot(const char *path, const struct et_diff_report *rep, int max_panels)
 {
@@ -562,6 +174,10 @@ enum {
  * it.  (So a file after "--" whose name starts with '-' reads as an option:
  * give it as ./-name.)
  */
+_Static_assert((int)ET_EXIT_GATE == (int)ET_GATE_TRIPPED &&
+	       (int)ET_EXIT_GATE_NONE == (int)ET_GATE_NOTHING &&
+	       (int)ET_EXIT_OK == (int)ET_GATE_PASSED, "the gate's verdicts are diff's exit statuses");
+
 static char sides_marker[] = "(the -- between the sides)";
 
 int cmd_diff(int argc, char **argv)
@@ -593,26 +209,25 @@ int cmd_diff(int argc, char **argv)
 	struct et_diff_report rep;
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
-	struct rule *rules = NULL;
+	struct et_gate *rules = et_gate_new();
 	struct et_cmdline cl = { .longopts = opts, .fmt = &fmt, .output = &output };
 	char **args = calloc(argc + 1, sizeof(*args));
 	struct et_gate_verdict verdict = { 0 };
-	size_t msg_len = 0;
-	char rules_text[512] = "";
-	int nr_rules = 0, nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
+	int nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
 	uint64_t min_count = 30;
 	bool all = false, rep_auto = true, exact = true;
 	char **files, err[512], *end;
 	FILE *out = stdout;
 	struct et_output o;
 	enum et_err e;
-	void *ctx[2] = { &rules, &nr_rules };
 
 	et_common_init(&com);
 	com.who = "entrytrace diff";
 	com.load.stats_flags |= ET_STATS_BY_WORK;
-	if (!args) {
+	if (!args || !rules) {
 		fprintf(stderr, "entrytrace diff: out of memory\n");
+		free(args);
+		et_gate_free(rules);
 		return ET_EXIT_FAIL;
 	}
 	for (int i = 0, sep = 0; i < argc; i++)
@@ -662,20 +277,10 @@ int cmd_diff(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case OPT_FAIL_ON: {
-			int before = nr_rules;
-
-			if (et_for_each_csv(optarg, parse_rule, ctx))
+		case OPT_FAIL_ON:
+			if (et_gate_parse(rules, optarg))
 				goto bad;
-			if (nr_rules == before) {
-				et_bad_value("entrytrace diff", "--fail-on", optarg,
-					     "no rule in it: a gate that checks nothing would pass");
-				goto bad;
-			}
-			snprintf(rules_text + strlen(rules_text), sizeof(rules_text) - strlen(rules_text),
-				 "%s%s", rules_text[0] ? "," : "", optarg);
 			break;
-		}
 		case OPT_PLOT:
 			plot_path = optarg;
 			break;
@@ -715,6 +320,7 @@ int cmd_diff(int argc, char **argv)
 		case ET_OPT_HELP:
 			fputs(diff_usage, stdout);
 			et_common_free(&com);
+			et_gate_free(rules);
 			free(args);
 			return ET_EXIT_OK;
 		default:
@@ -747,10 +353,10 @@ int cmd_diff(int argc, char **argv)
 			struct et_kit_diff_opts ko = { .threshold = kit_threshold,
 						       .alpha = dopts.alpha };
 
-			if (nr_rules || plot_path) {
+			if (et_gate_nr(rules) || plot_path) {
 				fprintf(stderr, "entrytrace diff: kits: --%s applies to traces and "
 					"plugin output, not to kit archives\n",
-					nr_rules ? "fail-on" : "plot");
+					et_gate_nr(rules) ? "fail-on" : "plot");
 				ret = ET_EXIT_USAGE;
 			}
 			if (!ret && (nb > 1 || nt > 1)) {
@@ -851,16 +457,9 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_FAIL;
 		goto out;
 	}
-	if (nr_rules) {
+	if (et_gate_nr(rules)) {
 		/* judged before the output is written, so JSON carries the verdict */
-		FILE *msg = open_memstream(&verdict.messages, &msg_len);
-
-		verdict.exit = gate(&df, &rep, rules, nr_rules, msg ? msg : stderr);
-		if (msg)
-			fclose(msg);
-		verdict.result = verdict.exit == ET_EXIT_GATE ? "tripped" :
-				 verdict.exit == ET_EXIT_GATE_NONE ? "checked_nothing" : "passed";
-		verdict.rules = rules_text;
+		et_gate_judge(rules, &df, &rep, &verdict);
 		rep.gate = &verdict;
 	}
 	et_render_diff(&rep, fmt, out);
@@ -870,7 +469,7 @@ int cmd_diff(int argc, char **argv)
 		fputs(verdict.messages, stderr);
 	if (plot_path && plot(plot_path, &rep, 12))
 		ret = ET_EXIT_FAIL;
-	if (ret == ET_EXIT_OK && nr_rules)
+	if (ret == ET_EXIT_OK && et_gate_nr(rules))
 		ret = verdict.exit;
 	if (ret == ET_EXIT_OK && !df.compared) {
 		fprintf(stderr, "entrytrace diff: compared nothing: base and test share no "
@@ -891,18 +490,14 @@ out:
 	et_load_free(&base);
 	et_load_free(&test);
 	et_common_free(&com);
-	for (int i = 0; i < nr_rules; i++)
-		rule_free(&rules[i]);
-	free(rules);
+	et_gate_free(rules);
 	free(args);
 	free(verdict.messages);
 	return ret;
 bad:
 	et_usage_hint("entrytrace diff");
 	et_common_free(&com);
-	for (int i = 0; i < nr_rules; i++)
-		rule_free(&rules[i]);
-	free(rules);
+	et_gate_free(rules);
 	free(args);
 	return ET_EXIT_USAGE;
 }

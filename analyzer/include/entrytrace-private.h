@@ -1047,11 +1047,29 @@ void et_slowest_free(struct et_slowest *s);
 /* --fail-on's verdict, judged before the output is written. */
 struct et_gate_verdict {
 	const char *result;	/* "passed", "tripped" or "checked_nothing" */
-	int exit;		/* the exit status it gives: 0, 6 or 7 */
-	const char *rules;	/* as given, a comma list */
-	char *messages;		/* what it printed on stderr, one line each */
+	int exit;		/* the exit status it gives: enum et_gate_result */
+	const char *rules;	/* as given, a comma list (valid while the gate is) */
+	char *messages;		/* what it printed on stderr, one line each; free() it */
 };
 
+/* The verdicts, as entrytrace diff's exit status. */
+enum et_gate_result {
+	ET_GATE_PASSED = 0,
+	ET_GATE_TRIPPED = 6,	/* a rule tripped */
+	ET_GATE_NOTHING = 7,	/* a rule checked nothing: no pass on no data */
+};
+
+/* diff --fail-on's rules (lib/gate.c). */
+struct et_gate;
+struct et_diff_report;
+struct et_gate *et_gate_new(void);
+void et_gate_free(struct et_gate *g);
+/* Adds a comma list of rules; -1 after saying on stderr which one is bad. */
+int et_gate_parse(struct et_gate *g, const char *list);
+int et_gate_nr(const struct et_gate *g);
+/* Judges df, fills v; returns v->exit. */
+int et_gate_judge(const struct et_gate *g, const struct et_diff *df,
+		  const struct et_diff_report *rep, struct et_gate_verdict *v);
 
 struct et_diff_report {
 	const struct et_diff *diff;
