@@ -215,7 +215,7 @@ int cmd_diff(int argc, char **argv)
 	struct et_gate_verdict verdict = { 0 };
 	int nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
 	uint64_t min_count = 30;
-	bool all = false, rep_auto = true, exact = true;
+	bool all = false, rep_auto = true, exact;
 	char **files, err[512], *end;
 	FILE *out = stdout;
 	struct et_output o;
@@ -372,13 +372,8 @@ int cmd_diff(int argc, char **argv)
 			goto out;
 	}
 
-	if (!rep_auto && dopts.replicates == ET_REP_RUNS && (nb < 2 || nt < 2)) {
-		fprintf(stderr, "entrytrace diff: --replicates=runs needs two or more recordings "
-			"a side (BASE... -- TEST...); base has %d, test %d\n", nb, nt);
+	if (et_replicates_plan(&dopts, rep_auto, nb, nt))
 		goto bad;
-	}
-	if (rep_auto && nb >= 2 && nt >= 2)
-		dopts.replicates = ET_REP_RUNS;
 	com.load.per_file_stats = dopts.replicates == ET_REP_RUNS;
 
 	et_common_progress(&com);
@@ -425,19 +420,7 @@ int cmd_diff(int argc, char **argv)
 		ret = ET_EXIT_EMPTY;
 		goto out;
 	}
-	/* a deterministic clock on both sides: plugin counts, -icount guests */
-	for (int i = 0; i < nb; i++)
-		exact &= base.files[i].kind->counted || et_info_virtual_clock(&base.files[i].info);
-	for (int i = 0; i < nt; i++)
-		exact &= test.files[i].kind->counted || et_info_virtual_clock(&test.files[i].info);
-	if (rep_auto && dopts.replicates != ET_REP_RUNS)
-		dopts.replicates = exact ? ET_REP_SYSCALLS : ET_REP_NONE;
-	if (dopts.replicates == ET_REP_RUNS) {
-		dopts.base_runs = base.run_stats;
-		dopts.test_runs = test.run_stats;
-		dopts.nr_base_runs = nb;
-		dopts.nr_test_runs = nt;
-	}
+	exact = et_replicates_settle(&dopts, rep_auto, &base, &test);
 	rep = (struct et_diff_report){
 		.diff = &df, .opts = dopts,
 		.base_files = base.files, .test_files = test.files,

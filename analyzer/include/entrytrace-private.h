@@ -845,6 +845,21 @@ struct et_diff_opts {
 	int nr_base_runs, nr_test_runs;
 };
 const char *et_replicates_name(enum et_replicates r);
+/*
+ * The replicates (lib/gate.c), before the files are read: with is_auto,
+ * RUNS when both sides have two or more recordings; an asked-for RUNS
+ * without them is -1, said on stderr.
+ */
+int et_replicates_plan(struct et_diff_opts *o, bool is_auto, int nb, int nt);
+struct et_load;
+/*
+ * ...and once they are read: is_auto and not RUNS becomes SYSCALLS when
+ * every file's clock is deterministic (plugin counts, -icount), else NONE;
+ * RUNS takes each side's per-file stats.  Returns whether every clock was
+ * deterministic.
+ */
+bool et_replicates_settle(struct et_diff_opts *o, bool is_auto, const struct et_load *base,
+			  const struct et_load *test);
 
 /* Stage columns: a child indented under its parent (stage.c) */
 int et_stage_depth(int stage);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * diff --fail-on: the gate.  A comma list of rules, parsed once
+ * What a diff may conclude: the replicates its tests take (--replicates),
+ * and diff --fail-on, the gate.  A comma list of rules, parsed once
  * (et_gate_parse), judged against a diff before its output is written
  * (et_gate_judge), so the JSON carries the verdict:
  *
@@ -470,4 +471,45 @@ int et_gate_judge(const struct et_gate *g, const struct et_diff *df,
 		    v->exit == ET_GATE_NOTHING ? "checked_nothing" : "passed";
 	v->rules = g->text;
 	return v->exit;
+}
+
+/* ------------------------------------------------------------------ */
+/* The replicates                                                      */
+
+int et_replicates_plan(struct et_diff_opts *o, bool is_auto, int nb, int nt)
+{
+	if (!is_auto && o->replicates == ET_REP_RUNS && (nb < 2 || nt < 2)) {
+		fprintf(stderr, "entrytrace diff: --replicates=runs needs two or more recordings "
+			"a side (BASE... -- TEST...); base has %d, test %d\n", nb, nt);
+		return -1;
+	}
+	if (is_auto && nb >= 2 && nt >= 2)
+		o->replicates = ET_REP_RUNS;
+	return 0;
+}
+
+/* A deterministic clock on every file: plugin counts, -icount guests. */
+static bool exact_clock(const struct et_load *ld)
+{
+	bool exact = true;
+
+	for (int i = 0; i < ld->nr_files; i++)
+		exact &= ld->files[i].kind->counted || et_info_virtual_clock(&ld->files[i].info);
+	return exact;
+}
+
+bool et_replicates_settle(struct et_diff_opts *o, bool is_auto, const struct et_load *base,
+			  const struct et_load *test)
+{
+	bool exact = exact_clock(base) && exact_clock(test);
+
+	if (is_auto && o->replicates != ET_REP_RUNS)
+		o->replicates = exact ? ET_REP_SYSCALLS : ET_REP_NONE;
+	if (o->replicates == ET_REP_RUNS) {
+		o->base_runs = base->run_stats;
+		o->test_runs = test->run_stats;
+		o->nr_base_runs = base->nr_files;
+		o->nr_test_runs = test->nr_files;
+	}
+	return exact;
 }
