@@ -53,6 +53,12 @@ check "7.2+fixes: kill(-1, 0)'s SELinux part per target within 2 instructions of
 	jget t.json "(lambda r: all(abs(r[c, '7.2+fixes']['selinux_per_target'] - r[c, '7.2-legacy']['selinux_per_target']) <= 2 for c in ('base', 'n300')))({(x['cell'], x['kernel']): x for x in d['rows']}) or sys.exit(1)"
 check "...and an op shorter than on 7.2 in every mode and cell" \
 	jget t.json "(lambda r: all(r[c, '7.2+fixes']['us_per_op'][m] < r[c, '7.2']['us_per_op'][m] for c in ('base', 'n300') for m in ('enforcing', 'permissive', 'disabled')))({(x['cell'], x['kernel']): x for x in d['rows']}) or sys.exit(1)"
+# the image column names a kernel-fix image by its base and patches (not by
+# its directory, "image"), and the command line says --reuse and --data-as
+check "7.2+fixes: PROVENANCE's rows name the base image and the patch count" \
+	test "$(grep -c '^| 7.2+fixes-.* | ppc64le-7.2-entrytrace-[0-9a-f]* + 5 patches | ' "$DATA/reporter-fixes/PROVENANCE.md")" = 6
+check "...and its command line the --reuse and --data-as it ran with" \
+	grep -q '^Recorded by `.* --reuse --data-as fixes ' "$DATA/reporter-fixes/PROVENANCE.md"
 # the patches the kernel was built with are still the tree's
 for p in "$TOP"/arch/powerpc/fixes/7.2/*.patch; do
 	n=$(basename "$p" | cut -c1-4)

@@ -15,6 +15,7 @@ Units: the guests run under QEMU -icount shift=0, one instruction is one
 nanosecond of guest time, so bogo-ops/s are bogo-ops per 1e9 instructions
 and "us per op" is thousands of instructions per op (us-equivalents).
 """
+import hashlib
 import json
 import os
 import re
@@ -339,14 +340,46 @@ def table(et, d, as_json):
     return 1 if mismatch else 0
 
 
+def diff_sha(patch):
+    """The first 16 digits of the sha256 of a patch's diff parts (its
+    message and signature left out), as t-fixes.sh and t-reporter take it."""
+    part, keep = [], False
+    for ln in open(patch, encoding='utf-8', errors='surrogateescape'):
+        if ln.startswith('diff --git '):
+            keep = True
+        elif ln == '-- \n':
+            keep = False
+        if keep:
+            part.append(ln)
+    return hashlib.sha256(''.join(part).encode('utf-8', 'surrogateescape')).hexdigest()[:16]
+
+
+def image_of(path):
+    """An image's name for the table, and for a kernel-fix image (based-on,
+    patches) the base image and the patches it was built with."""
+    if not path:
+        return '?', None
+    based = os.path.join(path, 'based-on')
+    if not os.path.exists(based):
+        return os.path.basename(path.rstrip('/')), None
+    base = open(based).read().strip()
+    pl = os.path.join(path, 'patches')
+    pats = [ln.strip() for ln in open(pl) if ln.strip()] if os.path.exists(pl) else []
+    return f'{base} + {len(pats)} patches', (base, pats)
+
+
 def data(d, dest, arch, config, command):
     s = json.load(open(os.path.join(d, 'summary.json')))
-    rows = []
+    top = os.path.abspath(os.path.join(os.path.dirname(__file__), '../../..'))
+    rows, fixed = [], {}
     for run in s['runs']:
         src = os.path.join(run_dir(d, run['kernel'], run['cell'], run['mode']), 'out', 'stress.dat')
         name = f'{run["kernel"]}-{run["cell"]}-{run["mode"]}.dat'
         shutil.copyfile(src, os.path.join(dest, name))
-        rows.append(f'| {name} | {os.path.basename(run["image"] or "?")} | {run["cell"]} '
+        label, fix = image_of(run['image'])
+        if fix:
+            fixed[run['kernel']] = fix
+        rows.append(f'| {name} | {label} | {run["cell"]} '
                     f'({run["params"]["N"]} processes, {run["params"]["K"]} domains, audit '
                     f'{run["params"]["AUDIT"]}, smp {run["params"]["SMP"]}) | {run["mode"]} | '
                     f'{run["bogo_ops_s"]:.2f} | {run["recorded_ops"]} | {run["stress_ng"]} | '
@@ -380,6 +413,19 @@ derives the recordings' figures again and prints the table
 ''')
         for r in sorted(rows):
             f.write(r + '\n')
+        for k, (base, pats) in sorted(fixed.items()):
+            f.write(f'''
+The {k} kernel is `{base}`
+with {len(pats)} patches applied, built on a copy of its build directory by
+scripts/kernel/dev/kernel-fix (the image's based-on and patches files).  The patches, with the sha256 of their diff
+parts (first 16 digits; t-reporter checks them against the tree's):
+
+''')
+            for pat in pats:
+                rel = os.path.relpath(pat, top) if os.path.isabs(pat) else pat
+                num = os.path.basename(pat)[:4]
+                sha = diff_sha(pat) if os.path.exists(pat) else 'missing'
+                f.write(f'- {num} {sha} `{rel}`\n')
     print(f'wrote {dest}/PROVENANCE.md, summary.json and {len(rows)} recordings', file=sys.stderr)
     return 0
 
