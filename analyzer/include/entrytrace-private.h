@@ -589,8 +589,9 @@ bool et_mix_annotated(const struct et_mix *m);	/* src lines: entrytrace annotate
  * and high end, and misses in L1I, L1D, L2, L3 and the data TLB.
  */
 enum {
-	ET_MET_CYC_LO, ET_MET_CYC, ET_MET_CYC_HI, ET_MET_L1I, ET_MET_L1D, ET_MET_L2, ET_MET_L3,
-	ET_MET_TLB, ET_NR_MET,
+#define MIX_MET(SYM, name) ET_MET_##SYM,
+#include "mix-format.def"
+	ET_NR_MET,
 };
 extern const char *const et_met_names[ET_NR_MET];
 struct et_mix_cstat {

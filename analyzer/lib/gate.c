@@ -44,7 +44,8 @@ struct rule {
 };
 
 static const char *const mix_classes[] = {
-	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
+#define MIX_CLASS(SYM, name) #name,
+#include "mix-format.def"
 };
 
 static void rule_free(struct rule *r)
@@ -237,9 +238,14 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 		known |= et_mix_kind_class(s ? mb : ma, r->what) != NULL;
 	}
 	if (!known) {
+		char list[128] = "";
+
+		for (size_t i = 0; i < ET_ARRAY_SIZE(mix_classes); i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+				 i ? ", " : "", mix_classes[i]);
 		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
-			"instruction class (barrier, sprmsr, atomic, counter, iret, call) and no "
-			"kind either file counts\n", rb, r->what);
+			"instruction class (%s) and no kind either file counts\n", rb, r->what,
+			list);
 		return ET_GATE_NOTHING;
 	}
 	n = et_mix_stats(ma, &st);

@@ -22,8 +22,16 @@
 
 #include "entrytrace-local.h"
 
-#define MIX_MAGIC "entrytrace-mix "	/* then the version: 1, 2 or 3 */
-#define MIX_VERSION_MAX 3
+/* The first line: "entrytrace-mix N", N one of mix-format.def's versions. */
+#define MIX_MAGIC(str) static const char mix_magic[] = str " ";
+#define MIX_VERSION(n, what) _Static_assert(n < 10, "one digit");
+#include "mix-format.def"
+static const int mix_versions[] = {
+#define MIX_VERSION(n, what) n,
+#include "mix-format.def"
+};
+#define MIX_VERSION_MAX (mix_versions[ET_ARRAY_SIZE(mix_versions) - 1])
+#define MIX_MAGIC_LEN (sizeof(mix_magic) - 1)
 
 struct mix_sample {
 	uint32_t seq;
@@ -36,16 +44,22 @@ struct mix_sample {
 };
 
 enum {
-	MIX_F_IRQ = 1, MIX_F_SWITCHED = 2, MIX_F_DESYNC = 4, MIX_F_UNFINISHED = 8,
-	MIX_F_ANOMALY = 16, MIX_F_GAPIRQ = 32,
+#define MIX_FLAG(SYM, name, what) MIX_F_BIT_##SYM,
+#include "mix-format.def"
+};
+enum {
+#define MIX_FLAG(SYM, name, what) MIX_F_##SYM = 1 << MIX_F_BIT_##SYM,
+#include "mix-format.def"
 };
 
 static const char *const mix_flag_names[] = {
-	"irq", "switched", "desync", "unfinished", "anomaly", "gapirq",
+#define MIX_FLAG(SYM, name, what) #name,
+#include "mix-format.def"
 };
 
 const char *const et_met_names[ET_NR_MET] = {
-	"cyc_lo", "cyc", "cyc_hi", "l1i", "l1d", "l2", "l3", "tlb",
+#define MIX_MET(SYM, name) #name,
+#include "mix-format.def"
 };
 
 struct et_mix {
@@ -164,7 +178,7 @@ const char *et_mix_name(const struct et_mix *m, int id)
 /* Is this file plugin output?  Plain or gzip'd; pipes are not probed. */
 bool et_mix_probe(const char *path)
 {
-	char line[sizeof(MIX_MAGIC) + 2];
+	char line[sizeof(mix_magic) + 2];
 	struct stat st;
 	gzFile f;
 	bool yes;
@@ -174,9 +188,9 @@ bool et_mix_probe(const char *path)
 	f = gzopen(path, "rb");
 	if (!f)
 		return false;
-	yes = gzgets(f, line, sizeof(line)) && !strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
-	      line[strlen(MIX_MAGIC)] >= '1' && line[strlen(MIX_MAGIC)] <= '0' + MIX_VERSION_MAX &&
-	      (line[strlen(MIX_MAGIC) + 1] == '\n' || line[strlen(MIX_MAGIC) + 1] == '\0');
+	yes = gzgets(f, line, sizeof(line)) && !strncmp(line, mix_magic, MIX_MAGIC_LEN) &&
+	      line[MIX_MAGIC_LEN] >= '1' && line[MIX_MAGIC_LEN] <= '0' + MIX_VERSION_MAX &&
+	      (line[MIX_MAGIC_LEN + 1] == '\n' || line[MIX_MAGIC_LEN + 1] == '\0');
 	gzclose(f);
 	return yes;
 }
@@ -811,11 +825,11 @@ struct et_mix *et_mix_open(const char *path, enum et_err *err, char *errbuf, siz
 		if (len && line[len - 1] == '\n')
 			line[--len] = '\0';
 		if (lineno == 1) {
-			if (!strncmp(line, MIX_MAGIC, strlen(MIX_MAGIC)) &&
-			    line[strlen(MIX_MAGIC)] >= '1' &&
-			    line[strlen(MIX_MAGIC)] <= '0' + MIX_VERSION_MAX &&
-			    !line[strlen(MIX_MAGIC) + 1]) {
-				m->version = line[strlen(MIX_MAGIC)] - '0';
+			if (!strncmp(line, mix_magic, MIX_MAGIC_LEN) &&
+			    line[MIX_MAGIC_LEN] >= '1' &&
+			    line[MIX_MAGIC_LEN] <= '0' + MIX_VERSION_MAX &&
+			    !line[MIX_MAGIC_LEN + 1]) {
+				m->version = line[MIX_MAGIC_LEN] - '0';
 			} else {
 				*err = ET_ERR_FORMAT;
 				snprintf(errbuf, errlen, "%s: not an entrytrace-mix file (version 1 to %d)",

@@ -2,7 +2,7 @@
 /*
  * Render, QEMU plugin output: the file's header and the instruction mix -
  * per syscall and stage, instructions per call and instructions of each
- * class per call (barrier, sprmsr, atomic, counter, iret, call), with the
+ * class per call (the classes of analyzer/include/mix-format.def), with the
  * barrier kinds and counted calls named - and the mix of two files side by
  * side.  These come from the plugin's aggregated tables, which cover every
  * syscall of its tables= argument, not only the sampled ones.
@@ -16,7 +16,12 @@
 
 /* The classes in print order; any other class the file has follows. */
 static const char *const class_order[] = {
-	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
+#define MIX_CLASS(SYM, name) #name,
+#include "mix-format.def"
+};
+enum {
+#define MIX_CLASS(SYM, name) CLASS_##SYM,
+#include "mix-format.def"
 };
 #define NR_CLASSES ET_ARRAY_SIZE(class_order)
 
@@ -42,7 +47,8 @@ static bool named_kind(const struct et_mix *m, const char *kind)
 {
 	const char *cls = et_mix_kind_class(m, kind);
 
-	return cls && (!strncmp(cls, "barrier", 7) || !strcmp(cls, "call"));
+	return cls && (!strncmp(cls, class_order[CLASS_BARRIER], strlen(class_order[CLASS_BARRIER])) ||
+		       !strcmp(cls, class_order[CLASS_CALL]));
 }
 
 /* "call:__rcu_read_lock" prints as the function */

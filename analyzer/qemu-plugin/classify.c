@@ -9,7 +9,7 @@
  * primary opcode and the extended opcode field select the kind; a prefixed
  * (64-bit) instruction is none of them.
  *
- * A kind belongs to zero or more classes (barrier, sprmsr, atomic, counter,
+ * A kind belongs to zero or more classes (analyzer/include/mix-format.def:
  * iret); kind_from_disas() is the independent check used by the plugin's
  * disas=check option: the same kinds derived from QEMU's disassembly.
  */
@@ -19,7 +19,8 @@
 #include "mix.h"
 
 const char *const class_names[MIX_NCLASSES] = {
-	"barrier", "sprmsr", "atomic", "counter", "iret", "call",
+#define MIX_CLASS(SYM, name) #name,
+#include "mix-format.def"
 };
 
 /* The kinds of this run: the arch's table, then calls= and SPRs as met. */

@@ -115,15 +115,15 @@ struct kind {
 	char name[MIX_KIND_NAME];
 	unsigned classes;
 };
-enum {
-	C_BARRIER = 1 << 0,
-	C_SPRMSR  = 1 << 1,
-	C_ATOMIC  = 1 << 2,
-	C_COUNTER = 1 << 3,
-	C_IRET    = 1 << 4,
-	C_CALL    = 1 << 5,	/* calls=: a function's entry instruction */
+enum {				/* classes: analyzer/include/mix-format.def's bits */
+#define MIX_CLASS(SYM, name) C_BIT_##SYM,
+#include "mix-format.def"
+	MIX_NCLASSES
 };
-#define MIX_NCLASSES 6
+enum {				/* C_CALL: calls=, a function's entry instruction */
+#define MIX_CLASS(SYM, name) C_##SYM = 1 << C_BIT_##SYM,
+#include "mix-format.def"
+};
 extern const char *const class_names[MIX_NCLASSES];
 int classify_nkinds(void);
 const struct kind *classify_kind(int k);	/* 0 <= k < classify_nkinds() */

@@ -133,7 +133,8 @@ struct model {
 };
 
 static const char *const met_names_[NMET] = {
-	"cyc_lo", "cyc", "cyc_hi", "l1i", "l1d", "l2", "l3", "tlb",
+#define MIX_MET(SYM, name) #name,
+#include "mix-format.def"
 };
 
 static int pidx(const char *key)

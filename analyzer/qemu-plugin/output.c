@@ -9,6 +9,10 @@
 
 #include "plugin.h"
 
+/* "entrytrace-mix": the first line's word (analyzer/include/mix-format.def) */
+#define MIX_MAGIC(str) static const char mix_magic[] = str;
+#include "mix-format.def"
+
 static const char *acc_name(int a)
 {
 	if (a < P.sf.nstages)
@@ -162,7 +166,7 @@ static int write_body(FILE *f)
 	int *ids, nids = 0;
 
 	/* the timing model's lines make a version 3 file; without it, version 2 as ever */
-	fprintf(f, "entrytrace-mix %d\n", P.model ? OUTPUT_VERSION_MODEL : OUTPUT_VERSION);
+	fprintf(f, "%s %d\n", mix_magic, P.model ? OUTPUT_VERSION_MODEL : OUTPUT_VERSION);
 	fprintf(f, "arch %s\n", P.sf.arch_name);
 	fprintf(f, "build_id %s\n", P.sf.build_id);
 	fprintf(f, "sites_sha256 %s\n", P.sf.sites_sha[0] ? P.sf.sites_sha : "none");

@@ -33,7 +33,8 @@
 ET_QEMU_EXPORT int qemu_plugin_version = ET_QEMU_PLUGIN_VERSION;
 
 const char *const flag_names[NFLAGS] = {
-	"irq", "switched", "desync", "unfinished", "anomaly", "gapirq",
+#define MIX_FLAG(SYM, name, what) #name,
+#include "mix-format.def"
 };
 
 /* the plugin's one state */

@@ -36,23 +36,28 @@
  * modelled cycles at the parameters' low end, middle and high end (in
  * ticks, TICKS per cycle, until written), and misses.
  */
-enum { M_CYC_LO, M_CYC, M_CYC_HI, M_L1I, M_L1D, M_L2, M_L3, M_TLB, NMET };
+enum {				/* the timing model's columns */
+#define MIX_MET(SYM, name) M_##SYM,
+#include "mix-format.def"
+	NMET
+};
 #define NPOINTS 3
 #define TICKS 256
 
 enum { SLOT_USER, SLOT_FIRST };
 enum { BASE_USER, BASE_UNSYNCED };
 enum { FR_SYSCALL, FR_IRQ };
-enum {				/* sample flags */
-	F_IRQ        = 1 << 0,	/* an interrupt landed inside (excluded from the counts) */
-	F_SWITCHED   = 1 << 1,	/* a context switch: set apart */
-	F_DESYNC     = 1 << 2,	/* a syscall entry while this one was open: set apart */
-	F_UNFINISHED = 1 << 3,	/* still open when QEMU exited: set apart */
-	F_ANOMALY    = 1 << 4,	/* a site out of order inside it (counted in "anomaly") */
-	F_GAPIRQ     = 1 << 5,	/* an interrupt landed in the user gap before it */
-	F_SETAPART   = F_SWITCHED | F_DESYNC | F_UNFINISHED,
+enum {				/* sample flags: mix-format.def's bits */
+#define MIX_FLAG(SYM, name, what) F_BIT_##SYM,
+#include "mix-format.def"
+	NFLAGS
 };
-#define NFLAGS 6
+enum {
+#define MIX_FLAG(SYM, name, what) F_##SYM = 1 << F_BIT_##SYM,
+#include "mix-format.def"
+	/* set apart from the tables; an anomaly is counted in "anomaly" */
+	F_SETAPART = F_SWITCHED | F_DESYNC | F_UNFINISHED,
+};
 extern const char *const flag_names[NFLAGS];
 
 #define MAX_DEPTH 16

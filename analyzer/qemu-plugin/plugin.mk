@@ -13,7 +13,7 @@
 QPLUGIN_SRCS := $(wildcard analyzer/qemu-plugin/*.c)
 QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h) $(O)/qemu-plugin/site-abi.h
 QPLUGIN_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
-		  -Wno-unused-parameter -iquote $(O)/qemu-plugin
+		  -Wno-unused-parameter -iquote $(O)/qemu-plugin -iquote analyzer/include
 
 # The site ABI (edges, flags, no stage) from the header the kernel builds
 # with, so that a flag the series adds reaches the plugin or fails here.

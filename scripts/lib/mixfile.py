@@ -24,6 +24,8 @@ cyc_lo= cyc= cyc_hi= (the whole syscall) and ucyc_lo= ucyc= ucyc_hi= (the
 user gap before it).
 """
 import gzip
+import os
+import re
 import zlib
 
 
@@ -31,8 +33,25 @@ class MixError(Exception):
     pass
 
 
-# the timing model's columns (cstat, ctotal, cat lines), in order
-MET = ('cyc_lo', 'cyc', 'cyc_hi', 'l1i', 'l1d', 'l2', 'l3', 'tlb')
+def _vocabulary():
+    """analyzer/include/mix-format.def, the format's one list: the magic,
+    the versions, the classes, the sample flags, the model's columns."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
+                        'analyzer', 'include', 'mix-format.def')
+    text = open(path).read()
+    calls = re.findall(r'^(MIX_\w+)\(([^\n]*)\)$', text, re.M)
+    got = {}
+    for macro, args in calls:
+        got.setdefault(macro, []).append([a.strip() for a in args.split(',', 2)])
+    magic = got['MIX_MAGIC'][0][0].strip('"')
+    return (magic, tuple(int(a[0]) for a in got['MIX_VERSION']),
+            tuple(a[1] for a in got['MIX_CLASS']), {a[0]: a[1] for a in got['MIX_FLAG']},
+            tuple(a[1] for a in got['MIX_MET']))
+
+
+MAGIC, VERSIONS, CLASSES, FLAG, MET = _vocabulary()
+FLAGS = tuple(FLAG.values())    # a sample's flags in bit order; FLAG: by SYM
+# MET: the timing model's columns (cstat, ctotal, cat lines), in order
 
 
 def read_lines(path):
@@ -53,11 +72,11 @@ def read_lines(path):
         raise MixError(f'{path}: the last line is cut short')
     lines = text[:-1].split('\n')
     first = lines[0]
-    if first == 'entrytrace-mix 1':
+    if first == f'{MAGIC} 1':
         version = 1
         if lines[-1] != 'end':
             raise MixError(f'{path}: no "end" line: truncated (QEMU killed before its exit?)')
-    elif first in ('entrytrace-mix 2', 'entrytrace-mix 3'):
+    elif first in (f'{MAGIC} {v}' for v in VERSIONS if v >= 2):
         version = int(first.split()[1])
         t = lines[-1].split()
         if not t or t[0] != 'end':
@@ -73,7 +92,7 @@ def read_lines(path):
             raise MixError(f'{path}: CRC-32 {crc} of the content, the end line says {t[2]}: '
                            f'the file was changed after it was written')
     else:
-        raise MixError(f'{path}: not an entrytrace-mix file (first line {first[:40]!r})')
+        raise MixError(f'{path}: not an {MAGIC} file (first line {first[:40]!r})')
     return lines, version
 
 
@@ -185,4 +204,4 @@ class Mix:
 
     def clean(self, name):
         """samples of name with no interrupt, switch or anomaly inside"""
-        return [s for s in self.samples if s['name'] == name and s['flags'] <= {'ok', 'gapirq'}]
+        return [s for s in self.samples if s['name'] == name and s['flags'] <= {'ok', FLAG['GAPIRQ']}]
