@@ -40,8 +40,8 @@ LIB_SRCS := $(wildcard analyzer/lib/*.c)
 CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c analyzer/perfetto.c \
 	    analyzer/top-screen.c \
 	    $(wildcard analyzer/builtin-*.c)
-HDRS     := $(wildcard analyzer/include/*.h analyzer/lib/*.h analyzer/*.h) \
-	    tracepoints/stages.def
+HDRS     := $(wildcard analyzer/include/*.h analyzer/include/*.def analyzer/lib/*.h \
+			  analyzer/*.h) tracepoints/stages.def
 
 # $(call objs,dir,srcs)
 objs = $(patsubst analyzer/%.c,$(1)/%.o,$(2))

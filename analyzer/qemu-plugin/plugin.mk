@@ -11,7 +11,8 @@
 # QEMU binary provides the symbols when it loads the plugin.
 
 QPLUGIN_SRCS := $(wildcard analyzer/qemu-plugin/*.c)
-QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h) $(O)/qemu-plugin/site-abi.h
+QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h) $(O)/qemu-plugin/site-abi.h \
+		analyzer/include/mix-format.def
 QPLUGIN_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
 		  -Wno-unused-parameter -iquote $(O)/qemu-plugin -iquote analyzer/include
 
