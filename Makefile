@@ -40,7 +40,7 @@ LIB_SRCS := $(wildcard analyzer/lib/*.c)
 CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c analyzer/perfetto.c \
 	    analyzer/top-screen.c \
 	    $(wildcard analyzer/builtin-*.c)
-HDRS     := $(wildcard analyzer/include/*.h analyzer/include/*.def analyzer/lib/*.h \
+HDRS     := $(wildcard analyzer/include/*.h analyzer/include/*.def analyzer/lib/*.h analyzer/lib/*.def \
 			  analyzer/*.h) tracepoints/stages.def
 
 # $(call objs,dir,srcs)
