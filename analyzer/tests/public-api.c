@@ -208,6 +208,18 @@ int main(int argc, char **argv)
 #include "stages.def"
 	printf("id_end %d none_name %s\n", ET_STAGE_END,
 	       et_stage_name(ET_STAGE_DERIVED_BASE - 1) ? "named" : "null");
+	{
+		uint64_t bits = 0;
+		int n = 0, dup = 0;
+
+		for (int st = et_stage_next(ET_STAGE_NONE); st != ET_STAGE_NONE;
+		     st = et_stage_next(st), n++) {
+			dup += !et_stage_bit(st) || (bits & et_stage_bit(st));
+			bits |= et_stage_bit(st);
+		}
+		printf("stage_count %d walked %d bits %d clashes %d hole_bit %d\n", et_stage_count(), n,
+		       __builtin_popcountll(bits), dup, et_stage_bit(ET_STAGE_DERIVED_BASE - 1) != 0);
+	}
 	for (int st = et_stage_next(ET_STAGE_NONE); st != ET_STAGE_NONE; st = et_stage_next(st))
 		printf("stage %d %s %s%s%s %s\n", st, et_stage_name(st),
 		       et_stage_paths(st) & ET_PATH_G ? "G" : "",

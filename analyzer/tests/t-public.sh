@@ -177,6 +177,8 @@ check "et_stage_by_name gives each stage its enum id" \
 	awk '$1 == "id" && $3 != $4 { bad++ } $1 == "id" { n++ } END { exit !(n > 40 && !bad) }' pub.txt
 check "et_stage_next walks exactly the enum's ids, in order" \
 	cmp <(awk '$1 == "stage" { print $2 }' pub.txt) <(awk '{ print $2 }' ids.txt)
+check "et_stage_count = the stages et_stage_next walks, each with a bit of its own ($(v stage_count))" \
+	awk '$1 == "stage_count" { exit !($2 == $4 && $4 == $6 && $8 == 0 && $10 == 0 && $2 > 40) }' pub.txt
 check "the hole between the kernel's ids and 64 names no stage (ET_STAGE_END $(v id_end | cut -d' ' -f1))" \
 	grep -qx 'id_end 73 none_name null' pub.txt
 
