@@ -193,9 +193,24 @@ static void stages_text(const struct sc_row *r, int width, char *buf, size_t siz
 	}
 }
 
+/*
+ * The statistic columns, left to right after the calls (and the rate),
+ * each from the width at which it shows: the library's column table reads
+ * and names them.
+ */
+static const struct {
+	const char *key;
+	int from;
+} stat_cols[] = {
+	{ "mean", 0 }, { "p50", 0 }, { "p90", 130 }, { "p99", 0 }, { "max", 100 },
+	{ "stddev", 130 },
+};
+#define NR_STAT_COLS (sizeof(stat_cols) / sizeof(stat_cols[0]))
+
 /* The columns shown at a width, left to right. */
 struct cols {
-	bool rate, p90, max, stddev;
+	bool rate;
+	int stat[NR_STAT_COLS], nr_stat;	/* et_stat_col() of each shown */
 	int stage_width;
 };
 
@@ -203,15 +218,17 @@ static struct cols layout(int width)
 {
 	/* syscall 16, calls 7, mean p50 p99 7 each, %time 5: 60 with blanks */
 	struct cols c = { 0 };
-	int used = 16 + 8 + 3 * 8 + 6 + 2;
+	int used = 16 + 8 + 6 + 2;
 
 	if (width >= 100) {
-		c.rate = c.max = true;
-		used += 8 + 8;
+		c.rate = true;
+		used += 8;
 	}
-	if (width >= 130) {
-		c.p90 = c.stddev = true;
-		used += 8 + 8;
+	for (size_t i = 0; i < NR_STAT_COLS; i++) {
+		if (width < stat_cols[i].from)
+			continue;
+		c.stat[c.nr_stat++] = et_stat_col(stat_cols[i].key);
+		used += 8;
 	}
 	c.stage_width = width - used > 0 ? width - used : 0;
 	return c;
@@ -224,14 +241,8 @@ static void header_row(struct screen *s, const struct cols *c)
 
 	if (c->rate)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "/s");
-	n += snprintf(buf + n, sizeof(buf) - n, " %7s %7s", "mean", "p50");
-	if (c->p90)
-		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "p90");
-	n += snprintf(buf + n, sizeof(buf) - n, " %7s", "p99");
-	if (c->max)
-		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "max");
-	if (c->stddev)
-		n += snprintf(buf + n, sizeof(buf) - n, " %7s", "stddev");
+	for (int i = 0; i < c->nr_stat; i++)
+		n += snprintf(buf + n, sizeof(buf) - n, " %7s", et_stat_col_heading(c->stat[i]));
 	n += snprintf(buf + n, sizeof(buf) - n, " %5s", "time%");
 	if (c->stage_width >= 10)
 		snprintf(buf + n, sizeof(buf) - n, "  %s",
@@ -242,23 +253,15 @@ static void header_row(struct screen *s, const struct cols *c)
 static void cell_row(struct screen *s, const struct cols *c, const char *label,
 		     const struct et_hist *h, double period, double all, const char *stages)
 {
-	char buf[512], a[16], b[16], d[16], e[16];
+	char buf[512], a[16], e[16];
 	int n = snprintf(buf, sizeof(buf), "%-16.16s %7s", label, c7((double)h->count, a, sizeof(a)));
 
 	if (c->rate)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
 			      period > 0 ? c7((double)h->count / period, a, sizeof(a)) : "-");
-	n += snprintf(buf + n, sizeof(buf) - n, " %7s %7s", t7(et_hist_mean(h), b, sizeof(b)),
-		      t7((double)et_hist_quantile(h, 0.5), d, sizeof(d)));
-	if (c->p90)
+	for (int i = 0; i < c->nr_stat; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
-			      t7((double)et_hist_quantile(h, 0.9), e, sizeof(e)));
-	n += snprintf(buf + n, sizeof(buf) - n, " %7s",
-		      t7((double)et_hist_quantile(h, 0.99), e, sizeof(e)));
-	if (c->max)
-		n += snprintf(buf + n, sizeof(buf) - n, " %7s", t7((double)h->max, e, sizeof(e)));
-	if (c->stddev)
-		n += snprintf(buf + n, sizeof(buf) - n, " %7s", t7(et_hist_stddev(h), e, sizeof(e)));
+			      t7(et_stat_col_value(c->stat[i], h), e, sizeof(e)));
 	if (all > 0)
 		n += snprintf(buf + n, sizeof(buf) - n, " %5s",
 			      p5(100.0 * (double)h->total / all, e, sizeof(e)));

@@ -1049,6 +1049,15 @@ double et_sort_key(enum et_sort by, const struct et_hist *h);
 /* For help texts: "total, count, ... or name"; the statistic columns. */
 void et_sort_keys(char *buf, size_t size);
 void et_cols_names(char *buf, size_t size);
+/*
+ * A statistic column for a table of another shape (top): by its key
+ * ("mean", "p50", "stddev", ...; -1 if none), its text heading and its
+ * value in an et_hist (lib/columns.c's table: no percentile is spelled
+ * twice).
+ */
+int et_stat_col(const char *key);
+const char *et_stat_col_heading(int col);
+double et_stat_col_value(int col, const struct et_hist *h);
 int et_unit_by_name(const char *name);
 
 /* The N syscalls with the longest total, kept as they come. */

@@ -132,6 +132,21 @@ static uint64_t col_u64(enum et_col c, const struct et_hist *h)
 	}
 }
 
+int et_stat_col(const char *key)
+{
+	return et_col_by_key(key);
+}
+
+const char *et_stat_col_heading(int col)
+{
+	return col >= 0 && col < ET_COL_NR ? cols[col].text : NULL;
+}
+
+double et_stat_col_value(int col, const struct et_hist *h)
+{
+	return col >= 0 && col < ET_COL_NR ? et_col_value(col, h) : 0;
+}
+
 double et_col_value(enum et_col c, const struct et_hist *h)
 {
 	if (c == ET_COL_MEAN)
