@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "columns.h"
 #include "entrytrace-local.h"
 
 /*
@@ -181,6 +182,11 @@ void et_slowest_free(struct et_slowest *s)
  * is scaled to the fullest row; a count that rounds to no '#' still shows
  * as '.'.
  */
+/* The histogram's title line: these columns of lib/columns.c's table. */
+static const enum et_col hist_cols[] = {
+	ET_COL_MIN, ET_COL_P50, ET_COL_P99, ET_COL_P999, ET_COL_MAX,
+};
+
 void et_render_hist(FILE *out, const struct et_hist *h, const char *title)
 {
 	uint64_t lo, hi, rmax = 0;
@@ -225,10 +231,11 @@ counted:
 	for (size_t r = 0; r < nrows; r++)
 		if (rows[r].n > rmax)
 			rmax = rows[r].n;
-	fprintf(out, "\n%s: %" PRIu64 " values, ns (min %" PRIu64 ", p50 %" PRIu64 ", p99 %" PRIu64
-		", p99.9 %" PRIu64 ", max %" PRIu64 ")\n", title, h->count, h->min,
-		et_hist_quantile(h, 0.5), et_hist_quantile(h, 0.99), et_hist_quantile(h, 0.999),
-		h->max);
+	fprintf(out, "\n%s: %" PRIu64 " values, ns (", title, h->count);
+	for (size_t i = 0; i < ET_ARRAY_SIZE(hist_cols); i++)
+		fprintf(out, "%s%s %.0f", i ? ", " : "", et_stat_col_heading(hist_cols[i]),
+			et_stat_col_value(hist_cols[i], h));
+	fputs(")\n", out);
 	for (size_t r = 0; r < nrows; r++) {
 		int bar = rmax ? (int)((rows[r].n * HIST_BAR + rmax / 2) / rmax) : 0;
 		uint64_t lo = rows[r].lo, hi = r == nrows - 1 ? h->max : rows[r].hi - 1;
