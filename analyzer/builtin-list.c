@@ -59,7 +59,7 @@ static void on_added(const struct et_syscall *sc, void *data)
 {
 	struct lister *l = data;
 
-	if (!et_sc_has(sc, ET_SLOT_TOTAL) || sc->ns[ET_SLOT_TOTAL] < l->min_dur)
+	if (!et_syscall_has(sc, ET_STAGE_TOTAL) || et_syscall_ns(sc, ET_STAGE_TOTAL) < l->min_dur)
 		return;
 	if (l->slow) {
 		et_slowest_add(l->slow, sc);
@@ -176,11 +176,10 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	}
 	if (l.slow) {
-		const struct et_syscall *sc;
-		size_t n = et_slowest_get(l.slow, &sc);
+		size_t n = et_slowest_sort(l.slow);
 
 		for (size_t i = 0; i < n; i++)
-			et_render_syscall(l.out, &sc[i], ld.traces[0], l.stages);
+			et_render_syscall(l.out, et_slowest_at(l.slow, i), ld.traces[0], l.stages);
 		l.listed = n;
 	}
 	if (et_output_close(&o, true))

@@ -395,8 +395,7 @@ int cmd_report(int argc, char **argv)
 	};
 	et_render(&rep, fmt, out);
 	if (fmt == ET_FMT_TEXT && slow) {
-		const struct et_syscall *sc;
-		size_t ns = et_slowest_get(slow, &sc);
+		size_t ns = et_slowest_sort(slow);
 
 		const char *what = ld.files[0].kind->slowest;
 
@@ -404,7 +403,8 @@ int cmd_report(int argc, char **argv)
 			"total; trace-cmd report and KernelShark find them by task, CPU and "
 			"timestamp");
 		for (size_t i = 0; i < ns; i++)
-			et_render_syscall(out, &sc[i], ld.traces[0], com.filter.stages);
+			et_render_syscall(out, et_slowest_at(slow, i), ld.traces[0],
+					  com.filter.stages);
 	}
 	if (fmt == ET_FMT_TEXT && hist)
 		hists(out, ld.stats, ld.traces[0], &com.filter);

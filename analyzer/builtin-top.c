@@ -213,7 +213,7 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 {
 	struct top *t = data;
 
-	if (sc->flags & ET_SC_INCOMPLETE)
+	if (et_syscall_flags(sc) & ET_SC_INCOMPLETE)
 		return;
 	if (t->filter.nr_syscalls && !et_filter_match(&t->filter, sc, 0)) {
 		t->filtered++;

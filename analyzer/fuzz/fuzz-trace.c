@@ -15,7 +15,7 @@
 
 static void sink(const struct et_syscall *sc, void *data)
 {
-	if (!(sc->flags & ET_SC_INCOMPLETE))
+	if (!(et_syscall_flags(sc) & ET_SC_INCOMPLETE))
 		et_stats_add(data, sc);
 }
 

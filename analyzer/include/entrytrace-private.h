@@ -280,80 +280,10 @@ char *et_shape_str(uint32_t key, char *buf, size_t size);
 const char *et_syscall_label(const char *name, uint32_t key, char *buf, size_t size);
 bool et_stats_by_arg(const struct et_stats *st);
 
-struct et_syscall {
-	int pid;
-	int nr;
-	long ret;
-	uint32_t seq;		/* stage modes: kernel sequence number */
-	uint32_t work;		/* path signature, ET_WORK(...) bits */
-	uint32_t shape;		/* argument shape, 0 unknown (lib/shape.c) */
-	uint32_t flags;		/* ET_SC_* */
-	int cpu_enter;
-	int cpu_exit;
-	uint64_t ts_enter;	/* earliest known point of the syscall */
-	uint64_t ts_exit;	/* latest known point (return to user) */
-	uint64_t t0;		/* stage modes: kernel clock of the first */
-	uint64_t t1;		/* stage start and of the last stage end
-				 * (emit and the tail included: the span
-				 * a timeline draws; summary mode: t0 +
-				 * the stages as stamped + emit) */
-	char comm[ET_COMM_LEN];
-	uint64_t stage_mask;	/* bit per stage id that has a value */
-	uint64_t start_mask;	/* ...and that has a start time */
-	/*
-	 * Stage starts are on the kernel's clock in the stage modes (the
-	 * entry_stage events' trace_clock_local(): 0 offset on a trace of
-	 * the default "local" clock), on the trace clock otherwise;
-	 * start + clock_offset is always the trace clock.  Aggregates (AGG
-	 * stages' later occurrences, off_cpu, irq) and summary mode have no
-	 * start.
-	 */
-	int64_t clock_offset;
-	uint64_t span;		/* summary mode: the kernel's span, first stamp
-				 * to burst, as stamped (0: not recorded) */
-	/* valid only where stage_mask (start_mask) has the bit: */
-	uint64_t ns[ET_SLOT_NR];
-	uint32_t count[ET_SLOT_NR];
-	uint64_t start[ET_SLOT_NR];
-	/*
-	 * Where start_mask has the bit: how long the stage lasts on a
-	 * timeline, from start.  Stamp-corrected, a stage's ns leaves out
-	 * its children's stamps too; its extent keeps them (the stamped
-	 * interval less one stamp, half off each end), so children stay
-	 * inside their parent.
-	 */
-	uint32_t extent[ET_SLOT_NR];
-	/*
-	 * For stages with a start: time of interrupts and of being switched
-	 * out that fell inside the stage (subtracted for exclusive time), and
-	 * the estimated cost of the trace events this syscall emitted inside
-	 * it (subtracted with the tracer overhead).
-	 */
-	uint64_t sub[ET_SLOT_NR];
-	uint32_t ovh[ET_SLOT_NR];
-	/*
-	 * The intervals inside the syscall it was switched out (off_cpu) or
-	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
-	 */
-	uint8_t nr_overlays;
-	struct {
-		uint64_t start, end;
-		uint8_t stage;		/* ET_SLOT_OFF_CPU or ET_SLOT_IRQ */
-	} overlays[ET_SC_MAX_OVERLAYS];
-	/*
-	 * Thread group (process) of the task, from task:task_newtask's clone
-	 * flags or an exec; -1 when the trace does not say.
-	 */
-	int tgid;
-	/* ET_SC_CELL: the aggregated cell this record carries, nothing else is set */
-	const struct et_agg_cell *cell;
-};
-
-/* The hot-path test of et_syscall_has(). */
-static inline bool et_sc_has(const struct et_syscall *sc, int stage)
-{
-	return sc->stage_mask & (1ull << stage);
-}
+/*
+ * struct et_syscall is the library's (lib/entrytrace-local.h): the program
+ * reads a syscall through entrytrace.h's et_syscall_*() getters.
+ */
 
 struct et_timeline_counts {
 	uint64_t syscalls;	/* records handed to the sink */
@@ -1060,12 +990,37 @@ const char *et_stat_col_heading(int col);
 double et_stat_col_value(int col, const struct et_hist *h);
 int et_unit_by_name(const char *name);
 
+/*
+ * Export (lib/export.c): one file's syscalls for trace viewers, as the
+ * Trace Event JSON or Perfetto's protobuf (proto), written while the file
+ * loads through the hooks et_export_hooks() sets (tap, passed, event).
+ */
+struct et_export;
+struct et_export_counts {
+	uint64_t seen;		/* syscalls the timeline gave */
+	uint64_t passed;	/* ...that the filters let through */
+	uint64_t slices;	/* syscall slices written */
+	uint64_t complete;
+	uint64_t partial;	/* ...of incomplete syscalls (args.complete false) */
+	uint64_t no_span;	/* not written: no start or no end */
+	uint64_t overlays;	/* off_cpu and irq slices */
+};
+struct et_export *et_export_new(FILE *out, const char *path, bool proto,
+				const struct et_load *ld);
+void et_export_hooks(struct et_export *x, struct et_load_opts *lo);
+/* The JSON's tail, or the protobuf's last packets; false if memory ran out. */
+bool et_export_finish(struct et_export *x, uint64_t *packets, uint64_t *bytes);
+const struct et_export_counts *et_export_counts(const struct et_export *x);
+void et_export_free(struct et_export *x);
+
 /* The N syscalls with the longest total, kept as they come. */
 struct et_slowest;
 struct et_slowest *et_slowest_new(size_t n);
 void et_slowest_add(struct et_slowest *s, const struct et_syscall *sc);
-/* Slowest first; valid until et_slowest_free. */
-size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out);
+/* Sorts them, slowest first (no et_slowest_add after it); how many. */
+size_t et_slowest_sort(struct et_slowest *s);
+/* The i-th slowest; valid until et_slowest_free. */
+const struct et_syscall *et_slowest_at(const struct et_slowest *s, size_t i);
 void et_slowest_free(struct et_slowest *s);
 
 /* A diff and what is needed to print it. */

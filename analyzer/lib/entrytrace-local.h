@@ -30,6 +30,86 @@ struct tracecmd_input;
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * One syscall as the timeline hands it out (entrytrace.h's opaque struct
+ * et_syscall: the program and the plugins read it through the getters).
+ */
+struct et_syscall {
+	int pid;
+	int nr;
+	long ret;
+	uint32_t seq;		/* stage modes: kernel sequence number */
+	uint32_t work;		/* path signature, ET_WORK(...) bits */
+	uint32_t shape;		/* argument shape, 0 unknown (lib/shape.c) */
+	uint32_t flags;		/* ET_SC_* */
+	int cpu_enter;
+	int cpu_exit;
+	uint64_t ts_enter;	/* earliest known point of the syscall */
+	uint64_t ts_exit;	/* latest known point (return to user) */
+	uint64_t t0;		/* stage modes: kernel clock of the first */
+	uint64_t t1;		/* stage start and of the last stage end
+				 * (emit and the tail included: the span
+				 * a timeline draws; summary mode: t0 +
+				 * the stages as stamped + emit) */
+	char comm[ET_COMM_LEN];
+	uint64_t stage_mask;	/* bit per stage slot that has a value */
+	uint64_t start_mask;	/* ...and that has a start time */
+	/*
+	 * Stage starts are on the kernel's clock in the stage modes (the
+	 * entry_stage events' trace_clock_local(): 0 offset on a trace of
+	 * the default "local" clock), on the trace clock otherwise;
+	 * start + clock_offset is always the trace clock.  Aggregates (AGG
+	 * stages' later occurrences, off_cpu, irq) and summary mode have no
+	 * start.
+	 */
+	int64_t clock_offset;
+	uint64_t span;		/* summary mode: the kernel's span, first stamp
+				 * to burst, as stamped (0: not recorded) */
+	/* valid only where stage_mask (start_mask) has the bit: */
+	uint64_t ns[ET_SLOT_NR];
+	uint32_t count[ET_SLOT_NR];
+	uint64_t start[ET_SLOT_NR];
+	/*
+	 * Where start_mask has the bit: how long the stage lasts on a
+	 * timeline, from start.  Stamp-corrected, a stage's ns leaves out
+	 * its children's stamps too; its extent keeps them (the stamped
+	 * interval less one stamp, half off each end), so children stay
+	 * inside their parent.
+	 */
+	uint32_t extent[ET_SLOT_NR];
+	/*
+	 * For stages with a start: time of interrupts and of being switched
+	 * out that fell inside the stage (subtracted for exclusive time), and
+	 * the estimated cost of the trace events this syscall emitted inside
+	 * it (subtracted with the tracer overhead).
+	 */
+	uint64_t sub[ET_SLOT_NR];
+	uint32_t ovh[ET_SLOT_NR];
+	/*
+	 * The intervals inside the syscall it was switched out (off_cpu) or
+	 * interrupted (irq), on the trace clock: the first ET_SC_MAX_OVERLAYS.
+	 */
+	uint8_t nr_overlays;
+	struct {
+		uint64_t start, end;
+		uint8_t stage;		/* ET_SLOT_OFF_CPU or ET_SLOT_IRQ */
+	} overlays[ET_SC_MAX_OVERLAYS];
+	/*
+	 * Thread group (process) of the task, from task:task_newtask's clone
+	 * flags or an exec; -1 when the trace does not say.
+	 */
+	int tgid;
+	/* ET_SC_CELL: the aggregated cell this record carries, nothing else is set */
+	const struct et_agg_cell *cell;
+};
+
+/* The hot-path test of et_syscall_has(). */
+static inline bool et_sc_has(const struct et_syscall *sc, int stage)
+{
+	return sc->stage_mask & (1ull << stage);
+}
+
+
 /* json.c: the length of the valid UTF-8 sequence at s, or 0 */
 size_t et_utf8_len(const unsigned char *s, size_t n);
 /* escape.c: the columns text takes on a terminal (name text: escapes are ASCII) */

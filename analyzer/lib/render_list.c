@@ -153,13 +153,17 @@ static int cmp_slow(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-size_t et_slowest_get(struct et_slowest *s, const struct et_syscall **out)
+size_t et_slowest_sort(struct et_slowest *s)
 {
 	/* sorted, it is no longer a heap: only read from now on */
 	qsort(s->sc, s->n, sizeof(*s->sc), cmp_slow);
 	s->max = 0;
-	*out = s->sc;
 	return s->n;
+}
+
+const struct et_syscall *et_slowest_at(const struct et_slowest *s, size_t i)
+{
+	return i < s->n ? &s->sc[i] : NULL;
 }
 
 void et_slowest_free(struct et_slowest *s)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1 */
 /* Perfetto's protobuf trace format (perfetto.c), for entrytrace export. */
 #ifndef _ET_PERFETTO_H
 #define _ET_PERFETTO_H

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1
 /*
  * Perfetto's protobuf trace format, written directly: a Trace is a
  * repeated TracePacket (field 1), each a TrackDescriptor (a thread or a
