@@ -79,8 +79,11 @@ damaged abi abi.dat "1 entry_stage events that do not fit ABI 3"
 expect_eq "abi: JSON abi_errors" "$(jget abi.json "d['files'][0]['abi_errors']")" 1
 
 # The fixtures themselves are whole.
+nfix=0 bad=""
 for g in "$DATA"/*.dat; do
 	"$ET" report --json "$g" > g.json 2>/dev/null
-	[ "$(jget g.json "d['files'][0]['damaged']")" = False ] || _fail "$(basename "$g") reported damaged"
+	[ "$(jget g.json "d['files'][0]['damaged']")" = False ] || bad="$bad $(basename "$g")"
+	nfix=$((nfix + 1))
 done
-_pass "no committed fixture is reported damaged"
+check "no committed fixture is reported damaged ($nfix read${bad:+; damaged:$bad})" \
+	test -z "$bad" -a "$nfix" -gt 20
