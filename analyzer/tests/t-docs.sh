@@ -100,3 +100,13 @@ for c in "sed 5q" "sed -n '/2/{p;q}'" "sed '/2/q'" "sed -e 's/1/x/' -e q" "sed '
 done
 check "gen-docs --check: Documentation/stages.md is what tracepoints/stages.def gives" \
 	grep -qx 'Documentation/stages.md is current' docs.txt
+# A generated page's own text is its template's: an edit made to the page
+# (edb2002's to design.md) would be lost at the next gen-docs, so --check
+# fails on it, and on nothing else of the page.
+cp "$TOP/Documentation/kit.md.in" gd/prose.md.in
+sed '5s/$/ PLANTED/' "$TOP/Documentation/kit.md" > gd/prose.md
+rc=0
+(cd "$TOP" && PATH=$TOP/analyzer:$PATH python3 scripts/lib/py/gen-docs.py "$OLDPWD/gd/prose.md.in" "$OLDPWD/gd/prose.md" 1) > gd/prose.txt 2>&1 || rc=$?
+check "gen-docs --check: a page edited by hand, not through its .md.in, fails (exit $rc)" test "$rc" = 1
+check "...naming the place and the one difference ($(grep -c DIFFERS gd/prose.txt) found)" \
+	test "$(grep -c 'PROSE DIFFERS.*near its text line' gd/prose.txt):$(grep -c DIFFERS gd/prose.txt)" = 1:1

@@ -44,12 +44,34 @@ def blocks(lines):
         else:
             i += 1
 
+def prose(ls):
+    """The page without its console blocks (each left as its command) and
+    without the generated-by line: what only the .md.in may change."""
+    res, last = [], 0
+    if ls and ls[0].startswith('<!-- generated from '):
+        ls = ls[1:]
+    for i, j, cmd, _, _ in blocks(ls):
+        res += ls[last:i] + ['$ ' + cmd]
+        last = j + 1
+    return res + ls[last:]
+
+
 lines = open(src).read().split('\n')
 shown = {}
-if check:
-    for _, _, cmd, text, _ in blocks(open(dst).read().split('\n')):
-        shown.setdefault(cmd, []).append(text)
 out, last, bad, skipped, same = [], 0, 0, 0, 0
+if check:
+    page = open(dst).read().split('\n')
+    for _, _, cmd, text, _ in blocks(page):
+        shown.setdefault(cmd, []).append(text)
+    # the page's own text is the template's: an edit to the generated page
+    # would be lost at the next gen-docs
+    want, have = prose(lines), prose(page)
+    if want != have:
+        bad += 1
+        k = next((k for k, (a, b) in enumerate(zip(want, have)) if a != b), min(len(want), len(have)))
+        print('  PROSE DIFFERS from %s (edit that file, then gen-docs): near its text line %d' % (src, k + 1))
+        print('    %s: %s\n    %s: %s' % (src.split('/')[-1], (want[k] if k < len(want) else '(end)')[:150],
+                                        dst.split('/')[-1], (have[k] if k < len(have) else '(end)')[:150]))
 live_files = set()	# what the live commands write (-o FILE): their readers vary too
 for i, j, cmd, _, want_rc in blocks(lines):
     out += lines[last:i]
