@@ -39,6 +39,13 @@ struct et_export {
 #define PF_PROCESS(pid) ((2ull << 32) | (uint32_t)(pid))
 #define PF_LOST 1
 
+/* Whether a stage of a syscall is drawn (a slice, or a marker outside it). */
+static bool drawn(const struct et_syscall *sc, int st)
+{
+	return st != ET_SLOT_TOTAL && (sc->start_mask & (1ull << st)) &&
+	       et_stages[st].phase != ET_PHASE_USER;
+}
+
 /* One slice or instant of a syscall, for the protobuf writer. */
 struct item {
 	uint64_t ts, end;
@@ -251,8 +258,7 @@ static void proto_syscall(struct et_export *x, const struct et_syscall *sc, uint
 	for (int st = 0; st < ET_SLOT_NR; st++) {
 		uint64_t s, e;
 
-		if (st == ET_SLOT_TOTAL || !(sc->start_mask & (1ull << st)) ||
-		    et_stages[st].phase == ET_PHASE_USER)
+		if (!drawn(sc, st))
 			continue;
 		s = sc->start[st] + sc->clock_offset;
 		e = s + sc->extent[st];
@@ -313,7 +319,6 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 	uint64_t t0, t1, end;
 	char nb[32], wb[160], fb[128];
 	bool complete = !(sc->flags & ET_SC_INCOMPLETE);
-
 	int pid;
 
 	x->n.passed++;
@@ -341,8 +346,6 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		proto_syscall(x, sc, t0, t1);
 		return;
 	}
-	x->n.slices--;
-	x->n.complete -= complete;
 	sep(x);
 	fprintf(x->out, "{\"ph\":\"X\",\"cat\":\"syscall\",\"name\":\"%s\",\"pid\":%d,\"tid\":%d,",
 		sc_name(x, sc->nr, nb, sizeof(nb)), pid, sc->pid);
@@ -353,14 +356,11 @@ static void on_syscall(const struct et_syscall *sc, void *data)
 		"\"complete\":%s,\"cpu_enter\":%d,\"cpu_exit\":%d}}", sc->nr, sc->ret,
 		et_work_str(sc->work, wb, sizeof(wb)), et_sc_flags_str(sc->flags, fb, sizeof(fb)),
 		complete ? "true" : "false", sc->cpu_enter, sc->cpu_exit);
-	x->n.slices++;
-	x->n.complete += complete;
 
 	for (int st = 0; st < ET_SLOT_NR; st++) {
 		uint64_t s;
 
-		if (st == ET_SLOT_TOTAL || !(sc->start_mask & (1ull << st)) ||
-		    et_stages[st].phase == ET_PHASE_USER)
+		if (!drawn(sc, st))
 			continue;
 		s = sc->start[st] + sc->clock_offset;
 		end = s + sc->extent[st];
