@@ -40,10 +40,6 @@ int et_kit_report_cmd(const char *path, enum et_format fmt, const char *output);
 int et_kit_diff_cmd(const char *a, const char *b, const struct et_kit_diff_opts *opts,
 		    enum et_format fmt, const char *output);
 
-/* Shared by subcommands: split "a,b,c" and call fn for each piece. */
-int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
-		    void *data);
-
 /*
  * The options report and diff share (options.c): -p -c -s -C -w -S -j
  * --mode, and their usage text.
@@ -157,8 +153,6 @@ struct et_cmdline {
 #define ET_OPT_BAD	(-2)	/* a bad option or value, already said */
 #define ET_OPT_HELP	(-3)	/* -h, --help: the command prints its usage */
 int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char **argv);
-/* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
-int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
 /* "WHO: see 'WHO --help'": after a usage error, instead of the whole text. */
 void et_usage_hint(const char *who);
 /* The window asked for and the trace's own span, when a window matched nothing. */

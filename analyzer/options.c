@@ -18,21 +18,6 @@
 #include "builtin.h"
 #include "entrytrace-private.h"
 
-int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
-		    void *data)
-{
-	char *copy = strdup(list), *save = NULL, *tok;
-	int ret = 0;
-
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret;
-	     tok = strtok_r(NULL, ",", &save))
-		ret = fn(tok, data);
-	free(copy);
-	return ret;
-}
-
 struct int_list {
 	int **arr;
 	int *n;
@@ -151,12 +136,6 @@ void et_common_init(struct et_common *c)
 	c->load.jobs = 0;	/* the library chooses: et_trace_set_jobs() */
 	c->load.mode = -1;
 	c->load.filter = &c->filter;
-}
-
-int et_bad_value(const char *who, const char *opt, const char *value, const char *expect)
-{
-	fprintf(stderr, "%s: %s '%s': %s\n", who, opt, value, expect);
-	return -1;
 }
 
 void et_usage_hint(const char *who)

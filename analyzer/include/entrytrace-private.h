@@ -65,8 +65,6 @@ int et_slot_by_name(const char *name);	/* a slot, or -1 */
 int et_stage_path_rank(int stage);
 extern const char *const et_work_names[ET_WORK_NR];
 extern const char *const et_work_descs[ET_WORK_NR];
-/* First slot of the derived stages: the kernel's stages before it. */
-extern const int et_stage_nr_kernel;
 
 /* ------------------------------------------------------------------ */
 /* Events and traces                                                   */
@@ -782,7 +780,6 @@ const char *et_replicates_name(enum et_replicates r);
  * without them is -1, said on stderr.
  */
 int et_replicates_plan(struct et_diff_opts *o, bool is_auto, int nb, int nt);
-struct et_load;
 /*
  * ...and once they are read: is_auto and not RUNS becomes SYSCALLS when
  * every file's clock is deterministic (plugin counts, -icount), else NONE;
@@ -1039,9 +1036,15 @@ enum et_gate_result {
 	ET_GATE_NOTHING = 7,	/* a rule checked nothing: no pass on no data */
 };
 
+/* Option values (lib/optval.c): split "a,b,c" and call fn for each piece,
+ * stopping at the first non-zero return, which it returns. */
+int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
+		    void *data);
+/* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
+int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
+
 /* diff --fail-on's rules (lib/gate.c). */
 struct et_gate;
-struct et_diff_report;
 struct et_gate *et_gate_new(void);
 void et_gate_free(struct et_gate *g);
 /* Adds a comma list of rules; -1 after saying on stderr which one is bad. */

@@ -429,7 +429,7 @@ static bool abi2_events(struct tep_handle *tep)
 {
 	if (tep_find_event_by_name(tep, "entry_stage", "summary"))
 		return true;
-	for (int i = 0; i < et_stage_nr_kernel; i++)
+	for (int i = 0; i < ET_STAGE_KERNEL_NR; i++)
 		if (tep_find_event_by_name(tep, "entry_stage", et_stages[i].name))
 			return true;
 	return false;
@@ -447,7 +447,7 @@ static int stage_map(struct et_decoder *d, struct tep_handle *tep, int slots)
 {
 	struct tep_event *ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_time");
 	const struct tep_print_arg *a = ev ? ev->print_fmt.args : NULL;
-	int n = slots > et_stage_nr_kernel ? slots : et_stage_nr_kernel;
+	int n = slots > ET_STAGE_KERNEL_NR ? slots : ET_STAGE_KERNEL_NR;
 	size_t ulen = 0;
 
 	while (a && a->type != TEP_PRINT_SYMBOL)
@@ -482,16 +482,16 @@ static int stage_map(struct et_decoder *d, struct tep_handle *tep, int slots)
 		return -1;
 	d->kmap_len = n;
 	for (int i = 0; i < n; i++)
-		d->kmap[i] = !a && i < et_stage_nr_kernel ? i : -1;
+		d->kmap[i] = !a && i < ET_STAGE_KERNEL_NR ? i : -1;
 	for (const struct tep_print_flag_sym *sym = a ? a->symbol.symbols : NULL; sym; sym = sym->next) {
 		int kid = atoi(sym->value), id = et_slot_by_name(sym->str);
 
-		d->kmap[kid] = id >= 0 && id < et_stage_nr_kernel ? id : -1;
+		d->kmap[kid] = id >= 0 && id < ET_STAGE_KERNEL_NR ? id : -1;
 		if (d->kmap[kid] < 0 && ulen < sizeof(d->unknown_names))
 			ulen += snprintf(d->unknown_names + ulen, sizeof(d->unknown_names) - ulen,
 					 "%s%s", ulen ? ", " : "", sym->str);
 	}
-	for (int i = !a ? et_stage_nr_kernel : n; i < slots; i++)
+	for (int i = !a ? ET_STAGE_KERNEL_NR : n; i < slots; i++)
 		if (ulen < sizeof(d->unknown_names))
 			ulen += snprintf(d->unknown_names + ulen, sizeof(d->unknown_names) - ulen,
 					 "%sid %d", ulen ? ", " : "", i);
@@ -530,7 +530,7 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 		}
 		set_handler(d, ev, H_STAGE);
 		info->stage_events = 1;
-		info->stage_formats = (1ull << et_stage_nr_kernel) - 1;
+		info->stage_formats = (1ull << ET_STAGE_KERNEL_NR) - 1;
 		info->present |= ET_HAVE_STAGES;
 	}
 
@@ -707,7 +707,7 @@ int et_scratch_init(const struct et_decoder *d, struct et_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	if (d->su_nr_delta) {
-		s->su_buf = calloc(et_stage_nr_kernel, sizeof(*s->su_buf));
+		s->su_buf = calloc(ET_STAGE_KERNEL_NR, sizeof(*s->su_buf));
 		if (!s->su_buf)
 			return -1;
 	}
@@ -972,7 +972,7 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 		ev->summary.stamp_ns = et_stamp_ns(rd_fixed(d, rec, &d->su_cost), khz);
 		if (d->su_delta.offset + d->su_delta.size > rec->size)
 			return false;
-		memset(s->su_buf, 0, et_stage_nr_kernel * sizeof(*s->su_buf));
+		memset(s->su_buf, 0, ET_STAGE_KERNEL_NR * sizeof(*s->su_buf));
 		for (int i = 0; i < d->su_nr_delta; i++) {
 			uint64_t v = rd_u(d, (const char *)rec->data + d->su_delta.offset + 4 * i, 4);
 
@@ -982,7 +982,7 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 				s->unknown_stages++;
 		}
 		ev->summary.delta = s->su_buf;
-		ev->summary.nr_delta = et_stage_nr_kernel;
+		ev->summary.nr_delta = ET_STAGE_KERNEL_NR;
 		ev->summary.span = d->have_su_span ?
 			et_ticks_ns(rd_fixed(d, rec, &d->su_span), khz) : 0;
 		return true;

@@ -30,6 +30,14 @@ struct tracecmd_input;
 
 #define ET_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* The .mix instruction classes, in mix-format.def's order (mix.c). */
+enum {
+#define MIX_CLASS(SYM, name) ET_MIX_CLASS_##SYM,
+#include "mix-format.def"
+	ET_MIX_NR_CLASSES
+};
+extern const char *const et_mix_classes[ET_MIX_NR_CLASSES];
+
 /*
  * One syscall as the timeline hands it out (entrytrace.h's opaque struct
  * et_syscall: the program and the plugins read it through the getters).

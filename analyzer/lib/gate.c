@@ -29,8 +29,7 @@ struct et_gate {
 /* As the program's option errors read: "entrytrace diff: --fail-on 'RULE': why". */
 static int bad(const char *rule, const char *why)
 {
-	fprintf(stderr, "entrytrace diff: --fail-on '%s': %s\n", rule, why);
-	return -1;
+	return et_bad_value("entrytrace diff", "--fail-on", rule, why);
 }
 
 struct rule {
@@ -41,11 +40,6 @@ struct rule {
 	/* a class rule (plugin output): ACCOUNT.WHAT>N, a count per syscall */
 	char *account;		/* a stage, whole, total, gap, outside; NULL: any */
 	char *what;		/* a kind (hwsync) or a class (barrier) */
-};
-
-static const char *const mix_classes[] = {
-#define MIX_CLASS(SYM, name) #name,
-#include "mix-format.def"
 };
 
 static void rule_free(struct rule *r)
@@ -89,8 +83,9 @@ static int parse_class_rule(const char *rule, const char *acc, size_t acclen, co
 	return 0;
 }
 
-static int parse_rule(struct et_gate *g, const char *s)
+static int parse_rule(const char *s, void *data)
 {
+	struct et_gate *g = data;
 	const char *rule = s, *gt = strchr(s, '>'), *colon = strchr(s, ':');
 	char stage[64], *end;
 	struct rule r = { .stage = -1 };
@@ -200,8 +195,8 @@ static const char *unknowable(const struct rule *r, const struct et_trace *names
 
 static bool is_class(const char *what)
 {
-	for (size_t i = 0; i < sizeof(mix_classes) / sizeof(mix_classes[0]); i++)
-		if (!strcmp(what, mix_classes[i]))
+	for (size_t i = 0; i < ET_MIX_NR_CLASSES; i++)
+		if (!strcmp(what, et_mix_classes[i]))
 			return true;
 	return false;
 }
@@ -240,9 +235,9 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 	if (!known) {
 		char list[128] = "";
 
-		for (size_t i = 0; i < ET_ARRAY_SIZE(mix_classes); i++)
+		for (size_t i = 0; i < ET_MIX_NR_CLASSES; i++)
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-				 i ? ", " : "", mix_classes[i]);
+				 i ? ", " : "", et_mix_classes[i]);
 		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: '%s' is no "
 			"instruction class (%s) and no kind either file counts\n", rb, r->what,
 			list);
@@ -447,16 +442,10 @@ int et_gate_nr(const struct et_gate *g)
 
 int et_gate_parse(struct et_gate *g, const char *list)
 {
-	char *copy = strdup(list), *save = NULL, *tok;
-	int before = g->nr, ret = 0;
+	int before = g->nr;
 	size_t len = strlen(g->text);
 
-	if (!copy)
-		return -1;
-	for (tok = strtok_r(copy, ",", &save); tok && !ret; tok = strtok_r(NULL, ",", &save))
-		ret = parse_rule(g, tok);
-	free(copy);
-	if (ret)
+	if (et_for_each_csv(list, parse_rule, g))
 		return -1;
 	if (g->nr == before)
 		return bad(list, "no rule in it: a gate that checks nothing would pass");

@@ -57,6 +57,11 @@ static const char *const mix_flag_names[] = {
 #include "mix-format.def"
 };
 
+const char *const et_mix_classes[ET_MIX_NR_CLASSES] = {
+#define MIX_CLASS(SYM, name) #name,
+#include "mix-format.def"
+};
+
 const char *const et_met_names[ET_NR_MET] = {
 #define MIX_MET(SYM, name) #name,
 #include "mix-format.def"

@@ -148,7 +148,7 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	    (sc->start_mask & (1ull << ET_SLOT_TOTAL))) {
 		uint64_t sub = 0, ovh = 0;
 
-		for (int i = 0; i < et_stage_nr_kernel; i++) {
+		for (int i = 0; i < ET_STAGE_KERNEL_NR; i++) {
 			if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
 			    !(sc->start_mask & (1ull << i)))
 				continue;

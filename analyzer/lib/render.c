@@ -82,7 +82,7 @@ static void missing_stages(const struct et_trace_info *info, char *buf,
 	size_t len = 0;
 
 	buf[0] = '\0';
-	for (int i = 0; i < et_stage_nr_kernel; i++)
+	for (int i = 0; i < ET_STAGE_KERNEL_NR; i++)
 		if (!(info->stage_formats & (1ull << i)))
 			len += snprintf(buf + len, len < size ? size - len : 0,
 					"%s%s", len ? " " : "", et_stages[i].name);

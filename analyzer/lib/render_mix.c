@@ -14,21 +14,11 @@
 
 #include "entrytrace-local.h"
 
-/* The classes in print order; any other class the file has follows. */
-static const char *const class_order[] = {
-#define MIX_CLASS(SYM, name) #name,
-#include "mix-format.def"
-};
-enum {
-#define MIX_CLASS(SYM, name) CLASS_##SYM,
-#include "mix-format.def"
-};
-#define NR_CLASSES ET_ARRAY_SIZE(class_order)
-
+/* The classes print in et_mix_classes' order; any other class the file has follows. */
 struct mix_row {
 	const char *name, *account;
 	double calls, insns;		/* calls: the stat line's N */
-	double cls[NR_CLASSES];		/* per call */
+	double cls[ET_MIX_NR_CLASSES];	/* per call */
 };
 
 static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct mix_row *r)
@@ -37,8 +27,8 @@ static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct 
 	r->account = et_mix_name(m, st->account);
 	r->calls = (double)st->n;
 	r->insns = st->n ? (double)st->sum / st->n : 0;
-	for (size_t c = 0; c < NR_CLASSES; c++)
-		r->cls[c] = st->n ? (double)et_mix_sum(m, r->name, r->account, class_order[c], true) /
+	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
+		r->cls[c] = st->n ? (double)et_mix_sum(m, r->name, r->account, et_mix_classes[c], true) /
 				    st->n : 0;
 }
 
@@ -46,9 +36,10 @@ static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct 
 static bool named_kind(const struct et_mix *m, const char *kind)
 {
 	const char *cls = et_mix_kind_class(m, kind);
+	const char *barrier = et_mix_classes[ET_MIX_CLASS_BARRIER];
 
-	return cls && (!strncmp(cls, class_order[CLASS_BARRIER], strlen(class_order[CLASS_BARRIER])) ||
-		       !strcmp(cls, class_order[CLASS_CALL]));
+	return cls && (!strncmp(cls, barrier, strlen(barrier)) ||
+		       !strcmp(cls, et_mix_classes[ET_MIX_CLASS_CALL]));
 }
 
 /* "call:__rcu_read_lock" prints as the function */
@@ -210,8 +201,8 @@ static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FI
 	fprintf(out, "\ninstruction mix: %s (per call, from the plugin's tables of %s; "
 		"JSON has every syscall)\n", et_mix_path(m), et_mix_tables(m) ? et_mix_tables(m) : "?");
 	fprintf(out, "%-16s %-18s %8s %10s", "syscall", "stage", "calls", "insns");
-	for (size_t c = 0; c < NR_CLASSES; c++)
-		fprintf(out, " %8s", class_order[c]);
+	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
+		fprintf(out, " %8s", et_mix_classes[c]);
 	fprintf(out, "  %s\n", "barriers and calls by kind");
 	for (size_t i = 0; i < n; i++) {
 		struct mix_row r;
@@ -222,7 +213,7 @@ static void text_mix_one(const struct et_report *rep, const struct et_mix *m, FI
 		kinds_str(m, &st[i], kb, sizeof(kb));
 		fprintf(out, "%-16s %-18s %8.0f %10.1f", st[i].name != last ? r.name : "",
 			r.account, r.calls, r.insns);
-		for (size_t c = 0; c < NR_CLASSES; c++)
+		for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
 			fprintf(out, " %8.2f", r.cls[c]);
 		fprintf(out, "  %s\n", kb);
 		last = st[i].name;
@@ -420,7 +411,7 @@ static bool row_changed(const struct mix_row *a, const struct mix_row *b)
 {
 	if (fabs(a->insns - b->insns) >= 0.05)
 		return true;
-	for (size_t c = 0; c < NR_CLASSES; c++)
+	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
 		if (fabs(a->cls[c] - b->cls[c]) >= 0.005)
 			return true;
 	return false;
@@ -792,8 +783,8 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 	fprintf(out, "\ninstruction mix, base -> test (per call; classes: test minus base; "
 		"the syscalls of the plugin's tables)\n");
 	fprintf(out, "%-16s %-18s %10s %10s %9s", "syscall", "stage", "base", "test", "delta");
-	for (size_t c = 0; c < NR_CLASSES; c++)
-		fprintf(out, " %8s", class_order[c]);
+	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
+		fprintf(out, " %8s", et_mix_classes[c]);
 	fprintf(out, "  %s\n", "barriers and calls by kind");
 	for (int side = 0; side < 2; side++) {
 		const struct et_mix *m = side ? mb : ma, *o = side ? ma : mb;
@@ -838,7 +829,7 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 			else
 				fprintf(out, " %10s", "-");
 			fprintf(out, " %+9.1f", rb.insns - ra.insns);
-			for (size_t c = 0; c < NR_CLASSES; c++)
+			for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
 				fprintf(out, " %+8.2f", rb.cls[c] - ra.cls[c]);
 			fprintf(out, "  %s\n", kb);
 			shown++;

@@ -57,8 +57,6 @@ const char *const et_work_descs[ET_WORK_NR] = {
 #include "stages.def"
 };
 
-const int et_stage_nr_kernel = ET_STAGE_KERNEL_NR;
-
 int et_slot_by_name(const char *name)
 {
 	for (int i = 0; i < ET_SLOT_NR; i++)
@@ -165,7 +163,7 @@ int et_stage_count(void)
 
 int et_stage_kernel_count(void)
 {
-	return et_stage_nr_kernel;
+	return ET_STAGE_KERNEL_NR;
 }
 
 int et_stage_next(int stage)

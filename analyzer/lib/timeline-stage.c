@@ -23,7 +23,7 @@ static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 {
 	uint64_t ns[ET_SLOT_NR];
 	double c = tl->stamp_ns, a = tl->agg_ns > 0 ? tl->agg_ns : tl->stamp_ns;
-	uint64_t mask = sc->stage_mask & ((1ull << et_stage_nr_kernel) - 1);
+	uint64_t mask = sc->stage_mask & ((1ull << ET_STAGE_KERNEL_NR) - 1);
 
 	if (tl->raw_stamps)
 		return;
@@ -72,7 +72,7 @@ static uint64_t top_stages(const struct et_syscall *sc, uint64_t *sum)
 	uint64_t top = 0;
 
 	*sum = 0;
-	for (int i = 0; i < et_stage_nr_kernel; i++) {
+	for (int i = 0; i < ET_STAGE_KERNEL_NR; i++) {
 		if (et_stages[i].parent != ET_STAGE_NONE || i == ET_STAGE_EMIT ||
 		    !et_sc_has(sc, i))
 			continue;
@@ -285,7 +285,7 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t,
 	int stage = ev->stage.stage;
 	uint64_t end = ev->stage.start + ev->stage.delta;
 
-	if (stage < 0 || stage >= et_stage_nr_kernel) {
+	if (stage < 0 || stage >= ET_STAGE_KERNEL_NR) {
 		tl->counts.stray++;
 		return;
 	}
@@ -354,7 +354,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 	uint64_t core = 0;
 
 	if (t->has_cur && ev->summary.tail_seq == CUR(t)->seq) {
-		for (int i = 0; i < et_stage_nr_kernel; i++)
+		for (int i = 0; i < ET_STAGE_KERNEL_NR; i++)
 			if (et_stages[i].kind == ET_KIND_DEFERRED &&
 			    ev->summary.delta[i])
 				sc_set(CUR(t), i, ev->summary.delta[i]);
@@ -382,7 +382,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 	sc->nr = ev->summary.nr;
 	sc->ret = ev->summary.ret;
 	sc->work = ev->summary.work;
-	for (int i = 0; i < et_stage_nr_kernel; i++) {
+	for (int i = 0; i < ET_STAGE_KERNEL_NR; i++) {
 		uint64_t d = ev->summary.delta[i];
 
 		if (!d || et_stages[i].kind == ET_KIND_DEFERRED)

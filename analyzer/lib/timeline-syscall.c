@@ -54,7 +54,7 @@ struct tl_bounds tl_bounds_of(const struct et_trace_info *in)
 		.lo = in->first_ts > slack ? in->first_ts - slack : 0,
 		.hi = in->last_ts + slack,
 		.span = in->last_ts - in->first_ts + slack,
-		.inner = ((1ull << et_stage_nr_kernel) - 1) &
+		.inner = ((1ull << ET_STAGE_KERNEL_NR) - 1) &
 			 ~(1ull << ET_SLOT_TOTAL | 1ull << ET_STAGE_EMIT),
 	};
 }

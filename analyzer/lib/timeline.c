@@ -249,7 +249,7 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 		tl->offset_fixed = tl->have_offset = true;
 		tl->clock_offset = 0;
 	}
-	for (int i = 0; i < et_stage_nr_kernel; i++) {
+	for (int i = 0; i < ET_STAGE_KERNEL_NR; i++) {
 		for (int p = et_stages[i].parent; p != ET_STAGE_NONE; p = et_stages[p].parent)
 			tl->kids[p] |= 1ull << i;
 		if (et_stages[i].kind == ET_KIND_DEFERRED)

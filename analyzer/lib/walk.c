@@ -551,7 +551,7 @@ static int walk_threads(struct et_trace *t, const int *cpus, int ncpus, int read
 			s->cpus[s->nr_cpus++] = cpus[c];
 		if (et_walk_init(t, &s->walk, push, s))
 			goto fail;
-		s->nr_delta = s->walk.scratch.su_buf ? et_stage_nr_kernel : 0;
+		s->nr_delta = s->walk.scratch.su_buf ? ET_STAGE_KERNEL_NR : 0;
 		if (!t->direct) {
 			/* libtracecmd shares nothing between handles, and needs that */
 			s->handle = et_trace_reopen(t);

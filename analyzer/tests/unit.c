@@ -164,7 +164,7 @@ static void vocabulary(void)
 		    (s->kind == ET_KIND_DEFERRED && s->phase != ET_PHASE_EXIT) ||
 		    (s->kind == ET_KIND_AGG && s->parent == ET_STAGE_NONE))
 			kinds = false;
-		if ((s->kind == ET_KIND_DERIVED) != (i >= et_stage_nr_kernel))
+		if ((s->kind == ET_KIND_DERIVED) != (i >= ET_STAGE_KERNEL_NR))
 			derived_last = false;
 		if (s->kind != ET_KIND_DERIVED && (s->paths & ET_PATH_S))
 			kinds = false;
@@ -176,7 +176,7 @@ static void vocabulary(void)
 	CHECK(unique, "%d stage names, unique, found by name", ET_SLOT_NR);
 	CHECK(parents, "every parent precedes its children, in the same phase");
 	CHECK(kinds, "NOINSTR only on entry, DEFERRED only on exit, AGG inside a parent, S only derived");
-	CHECK(derived_last, "the %d kernel stages come first, derived ones after", et_stage_nr_kernel);
+	CHECK(derived_last, "the %d kernel stages come first, derived ones after", ET_STAGE_KERNEL_NR);
 	CHECK(work_unique && ET_WORK_NR <= 24, "%d path signature bits, unique, fit the cell key", ET_WORK_NR);
 	CHECK(et_stage_by_name("no-such-stage") == ET_STAGE_NONE, "unknown names are refused");
 }
