@@ -417,8 +417,10 @@ derives the recordings' figures again and prints the table
             f.write(f'''
 The {k} kernel is `{base}`
 with {len(pats)} patches applied, built on a copy of its build directory by
-scripts/kernel/dev/kernel-fix (the image's based-on and patches files).  The patches, with the sha256 of their diff
-parts (first 16 digits; t-reporter checks them against the tree's):
+scripts/kernel/dev/kernel-fix (the image's based-on and patches files).
+The patches, with the sha256 of their diff parts (first 16 digits) as
+the files read when this file was written: the image records their
+paths, not their sums.  t-reporter checks them against the tree's.
 
 ''')
             for pat in pats:
