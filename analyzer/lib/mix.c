@@ -21,6 +21,7 @@
 #include <zlib.h>
 
 #include "entrytrace-local.h"
+#include "mix-shape.h"
 
 /* The first line: "entrytrace-mix N", N one of mix-format.def's versions. */
 #define MIX_MAGIC(str) static const char mix_magic[] = str " ";
@@ -246,36 +247,35 @@ static int account_stage(const char *name)
 	return et_slot_by_name(name);
 }
 
-static int parse_sample(struct et_mix *m, char **tok, int n)
+/*
+ * sample SEQ NAME FLAGS KEY=VALUE...: in order, each once (a sample line
+ * repeated or moved is damage)
+ */
+static int parse_sample(struct et_mix *m, const struct mix_toks *t)
 {
 	struct mix_sample s = { 0 };
 	uint64_t v;
 	bool bad = false;
 
-	if (n < 4 || parse_u64(tok[1], &v))
-		return -1;
-	s.seq = (uint32_t)v;
-	/* in order, each once: a sample line repeated or moved is damage */
+	s.seq = (uint32_t)t->u[MIX_POS(SAMPLE, seq)];
 	if (m->nr_samples && s.seq <= m->samples[m->nr_samples - 1].seq) {
 		snprintf(m->bad, sizeof(m->bad), "sample %u after sample %u: samples come in "
 			 "order, each once", s.seq, m->samples[m->nr_samples - 1].seq);
 		return -1;
 	}
-	s.name = intern(m, tok[2]);
-	s.flags = sample_flags(tok[3], &bad);
+	s.name = intern(m, t->tok[MIX_POS(SAMPLE, name)]);
+	s.flags = sample_flags(t->tok[MIX_POS(SAMPLE, flags)], &bad);
 	if (bad || s.name < 0)
 		return -1;
-	s.vals = calloc(n, sizeof(*s.vals));
+	s.vals = calloc(t->n, sizeof(*s.vals));
 	if (!s.vals)
 		return -1;
-	for (int i = 4; i < n; i++) {
-		char *eq = strchr(tok[i], '=');
-		const char *key = tok[i];
+	for (int i = MIX_POS(SAMPLE, values); i < t->n; i++) {
+		char *eq = strchr(t->tok[i], '=');
+		const char *key = t->tok[i];
 		int stage;
 
-		if (!eq)
-			goto bad;
-		*eq = '\0';
+		*eq = '\0';	/* a PAIR: mix_shape_check() saw the '=' */
 		if (!strcmp(eq + 1, "-"))
 			continue;
 		if (parse_u64(eq + 1, &v))
@@ -332,145 +332,238 @@ static int add_count(struct et_mix_count **arr, size_t *nr, size_t *cap,
 	return 0;
 }
 
+/* a header fact kept as text (ARCH .. KERNEL): where it goes, NULL none */
+static char **header_fact(struct et_mix *m, int rec)
+{
+	switch (rec) {
+	case MIX_R_ARCH: return &m->arch;
+	case MIX_R_BUILD_ID: return &m->build_id;
+	case MIX_R_SITES_SHA256: return &m->sites_sha256;
+	case MIX_R_TABLE_HASH: return &m->table_hash;
+	case MIX_R_MODE: return &m->mode;
+	case MIX_R_KERNEL: return &m->release;
+	case MIX_R_SAMPLES: return &m->samples_arg;
+	case MIX_R_TABLES: return &m->tables_arg;
+	case MIX_R_CALLS: return &m->calls_arg;
+	}
+	return NULL;
+}
+
+/* A stat line: a mean is a finite number no larger than the max. */
+static int parse_stat(struct et_mix *m, const struct mix_toks *t)
+{
+	struct et_mix_stat st = {
+		.name = intern(m, t->tok[MIX_POS(STAT, name)]),
+		.account = intern(m, t->tok[MIX_POS(STAT, account)]),
+		.n = t->u[MIX_POS(STAT, n)],
+		.runs = t->u[MIX_POS(STAT, runs)],
+		.sum = t->u[MIX_POS(STAT, sum)],
+		.min = t->u[MIX_POS(STAT, min)],
+		.p50 = t->u[MIX_POS(STAT, p50)],
+		.max = t->u[MIX_POS(STAT, max)],
+		.mean = t->d[MIX_POS(STAT, mean)],
+	};
+
+	if (st.mean < 0 || st.mean > (double)st.max + 1 || st.name < 0 || st.account < 0)
+		return -1;
+	if (et_grow((void **)&m->stats, &m->cap_stats, m->nr_stats + 1, sizeof(st)))
+		return -1;
+	m->stats[m->nr_stats++] = st;
+	return 0;
+}
+
+/* insn ID ADDR WHERE KIND[,CALLKIND]: ids from 0, in order */
+static int parse_insn(struct et_mix *m, const struct mix_toks *t)
+{
+	struct et_mix_insn in = { .kind = -1, .callkind = -1, .src = -1 };
+	char *kinds = t->tok[MIX_POS(INSN, kinds)], *comma;
+
+	if (t->u[MIX_POS(INSN, id)] != m->nr_insns)
+		return -1;
+	in.addr = t->u[MIX_POS(INSN, addr)];
+	in.where = intern(m, t->tok[MIX_POS(INSN, where)]);
+	comma = strchr(kinds, ',');
+	if (comma)
+		*comma = '\0';
+	if (strcmp(kinds, "-"))
+		in.kind = intern(m, kinds);
+	if (comma)
+		in.callkind = intern(m, comma + 1);
+	if (in.where < 0 || (strcmp(kinds, "-") && in.kind < 0) || (comma && in.callkind < 0))
+		return -1;
+	if (et_grow((void **)&m->insns, &m->cap_insns, m->nr_insns + 1, sizeof(in)))
+		return -1;
+	m->insns[m->nr_insns++] = in;
+	return 0;
+}
+
+/* src ID FRAME...: an insn line's, once; each frame FILE:LINE or FUNC@FILE:LINE */
+static int parse_src(struct et_mix *m, const struct mix_toks *t)
+{
+	uint64_t id = t->u[MIX_POS(SRC, insn)];
+	char frames[4096];
+	size_t len = 0;
+
+	if (t->n == MIX_POS(SRC, frames) || id >= m->nr_insns || m->insns[id].src >= 0)
+		return -1;
+	for (int i = MIX_POS(SRC, frames); i < t->n && len < sizeof(frames); i++) {
+		if (!strchr(t->tok[i], '@'))
+			return -1;
+		len += snprintf(frames + len, sizeof(frames) - len, "%s%s",
+				i > MIX_POS(SRC, frames) ? " " : "", t->tok[i]);
+	}
+	if (len >= sizeof(frames))
+		return -1;
+	m->insns[id].src = intern(m, frames);
+	m->nr_src++;
+	return m->insns[id].src < 0 ? -1 : 0;
+}
+
+/* cstat, ctotal, cat (version 3): the timing model's columns */
+static int parse_mets(struct et_mix *m, int rec, const struct mix_toks *t)
+{
+	uint64_t mv[ET_NR_MET];
+
+	_Static_assert((int)ET_NR_MET == (int)MIX_NR_METS, "ET_MET_* are mix-format.def's columns");
+	_Static_assert(MIX_POS(CSTAT, mets) + MIX_NR_METS <= MIX_FIXED_MAX &&
+		       MIX_POS(CAT, mets) + MIX_NR_METS <= MIX_FIXED_MAX, "typed in mix_toks");
+	switch (rec) {
+	case MIX_R_CTOTAL: {
+		int nm = intern(m, t->tok[MIX_POS(CTOTAL, name)]);
+
+		memcpy(mv, &t->u[MIX_POS(CTOTAL, mets)], sizeof(mv));
+		if (nm < 0 || et_grow((void **)&m->ctotals, &m->cap_ctotals, m->nr_ctotals + 1,
+				      sizeof(*m->ctotals)))
+			return -1;
+		m->ctotals[m->nr_ctotals].name = nm;
+		memcpy(m->ctotals[m->nr_ctotals++].m, mv, sizeof(mv));
+		return 0;
+	}
+	case MIX_R_CSTAT: {
+		struct et_mix_cstat c = { .name = intern(m, t->tok[MIX_POS(CSTAT, name)]),
+					  .account = intern(m, t->tok[MIX_POS(CSTAT, account)]),
+					  .n = t->u[MIX_POS(CSTAT, n)] };
+
+		memcpy(c.m, &t->u[MIX_POS(CSTAT, mets)], sizeof(c.m));
+		if (c.name < 0 || c.account < 0 ||
+		    et_grow((void **)&m->cstats, &m->cap_cstats, m->nr_cstats + 1, sizeof(c)))
+			return -1;
+		m->cstats[m->nr_cstats++] = c;
+		return 0;
+	}
+	}
+	/* cat: the at line just before it, in cycles and misses */
+	if (!m->nr_ats || m->ats[m->nr_ats - 1].insn != (int)t->u[MIX_POS(CAT, insn)] ||
+	    strcmp(m->names[m->ats[m->nr_ats - 1].name], t->tok[MIX_POS(CAT, name)]) ||
+	    strcmp(m->names[m->ats[m->nr_ats - 1].account], t->tok[MIX_POS(CAT, account)]))
+		return -1;
+	memcpy(m->ats[m->nr_ats - 1].m, &t->u[MIX_POS(CAT, mets)], sizeof(mv));
+	return 0;
+}
+
+/*
+ * One line: split, its shape checked against mix-format.def's record
+ * (mix-shape.h), then its fields taken.  -1 refused (m->bad says why when
+ * the shape was wrong or the check has more to say).
+ */
 static int parse_line(struct et_mix *m, char *line)
 {
 	char *tok[4096], *save = NULL;
-	int n = 0;
-	uint64_t v[7];
+	struct mix_toks t;
+	const char *word;
+	int n = 0, rec;
+	char **dst;
 
-	for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+	for (char *s = strtok_r(line, " \t", &save); s; s = strtok_r(NULL, " \t", &save)) {
 		if (n == (int)ET_ARRAY_SIZE(tok))
 			return -1;	/* more than a line holds: not dropped, refused */
-		tok[n++] = t;
+		tok[n++] = s;
 	}
 	if (!n)
 		return -1;
-#define IS(k) (!strcmp(tok[0], k))
-	if (IS("sample"))
-		return parse_sample(m, tok, n);
-	if (IS("stat")) {
-		struct et_mix_stat st = { 0 };
-		char *end;
+	word = tok[0];
+	rec = mix_record_of(word);
+	if (rec < 0)
+		/* "WORD VALUE": a header fact a newer plugin added; else unknown */
+		return n == 2 ? 0 : -1;
+	t.tok = tok + 1;
+	t.n = n - 1;
+	if (mix_shape_check(rec, m->version, &t, m->bad, sizeof(m->bad)))
+		return -1;
+	dst = header_fact(m, rec);
+	if (dst)
+		return xstrdup(dst, t.tok[0]) ? 0 : -1;
+	switch (rec) {
+	case MIX_R_SAMPLE:
+		return parse_sample(m, &t);
+	case MIX_R_STAT:
+		return parse_stat(m, &t);
+	case MIX_R_KINDS:
+	case MIX_R_CLASS: {
+		struct et_mix_sum s = {
+			.is_class = rec == MIX_R_CLASS,
+			.name = intern(m, t.tok[MIX_POS(KINDS, name)]),
+			.account = intern(m, t.tok[MIX_POS(KINDS, account)]),
+			.what = intern(m, t.tok[MIX_POS(KINDS, kind)]),
+			.sum = t.u[MIX_POS(KINDS, n)],
+		};
 
-		if (n != 10)
-			return -1;
-		for (int i = 0; i < 5; i++)
-			if (parse_u64(tok[3 + i], &v[i]))
-				return -1;
-		if (parse_u64(tok[9], &v[5]))
-			return -1;
-		st.name = intern(m, tok[1]);
-		st.account = intern(m, tok[2]);
-		st.n = v[0], st.runs = v[1], st.sum = v[2], st.min = v[3], st.p50 = v[4];
-		st.max = v[5];
-		st.mean = strtod(tok[8], &end);
-		/* a mean is a finite number no larger than the max (nan, inf: damage) */
-		if (*end || tok[8] == end || !isfinite(st.mean) || st.mean < 0 ||
-		    st.mean > (double)st.max + 1 || st.name < 0 || st.account < 0)
-			return -1;
-		if (et_grow((void **)&m->stats, &m->cap_stats, m->nr_stats + 1, sizeof(st)))
-			return -1;
-		m->stats[m->nr_stats++] = st;
-		return 0;
-	}
-	if (IS("kinds") || IS("class")) {
-		struct et_mix_sum s = { .is_class = IS("class") };
-
-		if (n != 5 || parse_u64(tok[4], &v[0]))
-			return -1;
-		s.name = intern(m, tok[1]);
-		s.account = intern(m, tok[2]);
-		s.what = intern(m, tok[3]);
-		s.sum = v[0];
+		_Static_assert(MIX_POS(KINDS, n) == MIX_POS(CLASS, n) &&
+			       MIX_POS(KINDS, kind) == MIX_POS(CLASS, class), "one shape");
 		if (s.name < 0 || s.account < 0 || s.what < 0)
 			return -1;
 		return add_sum(&m->sums, &m->nr_sums, &m->cap_sums, s);
 	}
-	if (IS("func")) {
-		struct et_mix_sum s = { 0 };
+	case MIX_R_FUNC: {
+		struct et_mix_sum s = {
+			.name = intern(m, t.tok[MIX_POS(FUNC, name)]),
+			.account = intern(m, t.tok[MIX_POS(FUNC, account)]),
+			.rank = (int)t.u[MIX_POS(FUNC, rank)],
+			.what = intern(m, t.tok[MIX_POS(FUNC, func)]),
+			.sum = t.u[MIX_POS(FUNC, n)],
+		};
 
-		if (n != 6 || parse_u64(tok[3], &v[0]) || parse_u64(tok[5], &v[1]))
-			return -1;
-		s.name = intern(m, tok[1]);
-		s.account = intern(m, tok[2]);
-		s.rank = (int)v[0];
 		if (m->version == 1 && s.rank > m->funcs_top)
 			m->funcs_top = s.rank;
-		s.what = intern(m, tok[4]);
-		s.sum = v[1];
 		if (s.name < 0 || s.account < 0 || s.what < 0)
 			return -1;
 		return add_sum(&m->funcs, &m->nr_funcs, &m->cap_funcs, s);
 	}
-	if (IS("count")) {
-		struct et_mix_count c;
+	case MIX_R_COUNT: {
+		struct et_mix_count c = { .name = intern(m, t.tok[MIX_POS(COUNT, name)]), .reason = -1,
+					  .n = t.u[MIX_POS(COUNT, n)] };
 
-		if (n != 3 || parse_u64(tok[2], &v[0]))
-			return -1;
-		c.name = intern(m, tok[1]);
-		c.reason = -1;
-		c.n = v[0];
 		return c.name < 0 ? -1 : add_count(&m->counts, &m->nr_counts, &m->cap_counts, c);
 	}
-	if (IS("setapart")) {
-		struct et_mix_count c;
+	case MIX_R_SETAPART: {
+		struct et_mix_count c = { .name = intern(m, t.tok[MIX_POS(SETAPART, name)]),
+					  .reason = intern(m, t.tok[MIX_POS(SETAPART, reason)]),
+					  .n = t.u[MIX_POS(SETAPART, n)] };
 
-		if (n != 4 || parse_u64(tok[3], &v[0]))
-			return -1;
-		c.name = intern(m, tok[1]);
-		c.reason = intern(m, tok[2]);
-		c.n = v[0];
-		m->setapart_sum += v[0];
+		m->setapart_sum += c.n;
 		return c.name < 0 ? -1 :
 		       add_count(&m->setapart, &m->nr_setapart, &m->cap_setapart, c);
 	}
-	if (IS("kind")) {
-		if (n != 4)
-			return -1;
+	case MIX_R_KIND:
 		if (et_grow((void **)&m->kind_names, &m->cap_kinds, m->nr_kinds + 1, sizeof(char *)) ||
 		    et_grow((void **)&m->kind_class, &m->cap_kclass, m->nr_kinds + 1, sizeof(char *)))
 			return -1;
-		m->kind_names[m->nr_kinds] = strdup(tok[2]);
-		m->kind_class[m->nr_kinds] = strdup(tok[3]);
+		m->kind_names[m->nr_kinds] = strdup(t.tok[MIX_POS(KIND, name)]);
+		m->kind_class[m->nr_kinds] = strdup(t.tok[MIX_POS(KIND, classes)]);
 		m->nr_kinds++;
 		return m->kind_names[m->nr_kinds - 1] && m->kind_class[m->nr_kinds - 1] ? 0 : -1;
-	}
-	if (IS("insn")) {
-		struct et_mix_insn in = { .kind = -1, .callkind = -1, .src = -1 };
-		char *end, *comma;
-
-		if (n != 5 || parse_u64(tok[1], &v[0]) || v[0] != m->nr_insns)
-			return -1;
-		errno = 0;
-		in.addr = strtoull(tok[2], &end, 16);
-		if (*end || errno || strncmp(tok[2], "0x", 2))
-			return -1;
-		in.where = intern(m, tok[3]);
-		comma = strchr(tok[4], ',');
-		if (comma)
-			*comma = '\0';
-		if (strcmp(tok[4], "-"))
-			in.kind = intern(m, tok[4]);
-		if (comma)
-			in.callkind = intern(m, comma + 1);
-		if (in.where < 0 || (strcmp(tok[4], "-") && in.kind < 0) || (comma && in.callkind < 0))
-			return -1;
-		if (et_grow((void **)&m->insns, &m->cap_insns, m->nr_insns + 1, sizeof(in)))
-			return -1;
-		m->insns[m->nr_insns++] = in;
-		return 0;
-	}
-	if (IS("at")) {
+	case MIX_R_INSN:
+		return parse_insn(m, &t);
+	case MIX_R_AT: {
 		struct et_mix_at a;
 
-		if (n != 5 || parse_u64(tok[3], &v[0]) || parse_u64(tok[4], &v[1]) ||
-		    v[0] >= m->nr_insns || !v[1])
+		if (t.u[MIX_POS(AT, insn)] >= m->nr_insns || !t.u[MIX_POS(AT, n)])
 			return -1;
 		memset(&a, 0, sizeof(a));
-		a.name = intern(m, tok[1]);
-		a.account = intern(m, tok[2]);
-		a.insn = (int)v[0];
-		a.n = v[1];
+		a.name = intern(m, t.tok[MIX_POS(AT, name)]);
+		a.account = intern(m, t.tok[MIX_POS(AT, account)]);
+		a.insn = (int)t.u[MIX_POS(AT, insn)];
+		a.n = t.u[MIX_POS(AT, n)];
 		if (a.name < 0 || a.account < 0)
 			return -1;
 		if (et_grow((void **)&m->ats, &m->cap_ats, m->nr_ats + 1, sizeof(a)))
@@ -478,132 +571,59 @@ static int parse_line(struct et_mix *m, char *line)
 		m->ats[m->nr_ats++] = a;
 		return 0;
 	}
-	if (IS("src")) {
-		char frames[4096];
-		size_t len = 0;
+	case MIX_R_SRC:
+		return parse_src(m, &t);
+	case MIX_R_FUNCTIONS: {
+		const char *extent = t.tok[MIX_POS(FUNCTIONS, extent)];
 
-		if (n < 3 || parse_u64(tok[1], &v[0]) || v[0] >= m->nr_insns ||
-		    m->insns[v[0]].src >= 0)
-			return -1;
-		for (int i = 2; i < n && len < sizeof(frames); i++) {
-			if (!strchr(tok[i], '@'))
-				return -1;
-			len += snprintf(frames + len, sizeof(frames) - len, "%s%s", i > 2 ? " " : "",
-					tok[i]);
-		}
-		if (len >= sizeof(frames))
-			return -1;
-		m->insns[v[0]].src = intern(m, frames);
-		m->nr_src++;
-		return m->insns[v[0]].src < 0 ? -1 : 0;
-	}
-	if (IS("functions")) {
-		if (n == 2 && !strcmp(tok[1], "all")) {
+		if (t.n == 1 && !strcmp(extent, "all")) {
 			m->funcs_all = true;
 			return 0;
 		}
-		if (n != 3 || strcmp(tok[1], "top") || parse_u64(tok[2], &v[0]) || !v[0])
+		if (t.n != 2 || strcmp(extent, "top") || !t.u[MIX_POS(FUNCTIONS, n)])
 			return -1;
-		m->funcs_top = (int)v[0];
+		m->funcs_top = (int)t.u[MIX_POS(FUNCTIONS, n)];
 		return 0;
 	}
-	/* version 3: the timing model (Documentation/cycles-model.md, "The .mix lines") */
-	if (m->version >= 3 && (IS("cstat") || IS("cat") || IS("ctotal"))) {
-		uint64_t mv[ET_NR_MET];
-		int first = IS("ctotal") ? 2 : 4;
+	case MIX_R_CSTAT:
+	case MIX_R_CTOTAL:
+	case MIX_R_CAT:
+		return parse_mets(m, rec, &t);
+	case MIX_R_MODEL:
+		return xstrdup(&m->model, t.tok[MIX_POS(MODEL, cpu)]) &&
+		       xstrdup(&m->model_hash, t.tok[MIX_POS(MODEL, hash)]) ? 0 : -1;
+	case MIX_R_MODEL_PARAM: {
+		int key = intern(m, t.tok[MIX_POS(MODEL_PARAM, key)]);
 
-		if (n != first + ET_NR_MET)
-			return -1;
-		for (int i = 0; i < ET_NR_MET; i++)
-			if (parse_u64(tok[first + i], &mv[i]))
-				return -1;
-		if (IS("ctotal")) {
-			int nm = intern(m, tok[1]);
-
-			if (nm < 0 || et_grow((void **)&m->ctotals, &m->cap_ctotals, m->nr_ctotals + 1,
-					      sizeof(*m->ctotals)))
-				return -1;
-			m->ctotals[m->nr_ctotals].name = nm;
-			memcpy(m->ctotals[m->nr_ctotals++].m, mv, sizeof(mv));
-			return 0;
-		}
-		if (parse_u64(tok[3], &v[0]))
-			return -1;
-		if (IS("cstat")) {
-			struct et_mix_cstat c = { .name = intern(m, tok[1]), .account = intern(m, tok[2]),
-						  .n = v[0] };
-
-			memcpy(c.m, mv, sizeof(mv));
-			if (c.name < 0 || c.account < 0 ||
-			    et_grow((void **)&m->cstats, &m->cap_cstats, m->nr_cstats + 1, sizeof(c)))
-				return -1;
-			m->cstats[m->nr_cstats++] = c;
-			return 0;
-		}
-		/* cat: the at line just before it, in cycles and misses */
-		if (!m->nr_ats || m->ats[m->nr_ats - 1].insn != (int)v[0] ||
-		    strcmp(m->names[m->ats[m->nr_ats - 1].name], tok[1]) ||
-		    strcmp(m->names[m->ats[m->nr_ats - 1].account], tok[2]))
-			return -1;
-		memcpy(m->ats[m->nr_ats - 1].m, mv, sizeof(mv));
-		return 0;
-	}
-	if (m->version >= 3 && IS("model")) {
-		if (n != 3)
-			return -1;
-		return xstrdup(&m->model, tok[1]) && xstrdup(&m->model_hash, tok[2]) ? 0 : -1;
-	}
-	if (m->version >= 3 && IS("model_param")) {
-		char *end;
-		int key;
-
-		if (n != 5 || (key = intern(m, tok[1])) < 0 ||
+		if (key < 0 ||
 		    et_grow((void **)&m->params, &m->cap_params, m->nr_params + 1, sizeof(*m->params)))
 			return -1;
 		m->params[m->nr_params].key = key;
-		for (int i = 0; i < 3; i++) {
-			m->params[m->nr_params].v[i] = strtod(tok[2 + i], &end);
-			if (*end || end == tok[2 + i] || !isfinite(m->params[m->nr_params].v[i]))
-				return -1;
-		}
+		for (int i = 0; i < 3; i++)
+			m->params[m->nr_params].v[i] = t.d[MIX_POS(MODEL_PARAM, low) + i];
 		m->nr_params++;
 		return 0;
 	}
-	if (m->version >= 3 && IS("model_drain"))
-		return 0;
-	if (IS("account")) {
-		/* account ID NAME PARENT: a stage, or the plugin's whole/total/gap/outside */
-		if (n != 4 || parse_u64(tok[1], &v[0]) ||
-		    (account_stage(tok[2]) < 0 && strcmp(tok[2], "whole") && strcmp(tok[2], "gap") &&
-		     strcmp(tok[2], "outside"))) {
+	case MIX_R_ACCOUNT: {
+		/* a stage, or the plugin's whole/total/gap/outside */
+		const char *name = t.tok[MIX_POS(ACCOUNT, name)];
+
+		if (account_stage(name) < 0 && strcmp(name, "whole") && strcmp(name, "gap") &&
+		    strcmp(name, "outside")) {
 			snprintf(m->bad, sizeof(m->bad), "account '%s': not a stage, whole, total, "
-				 "gap or outside", n > 2 ? tok[2] : "");
+				 "gap or outside", name);
 			return -1;
 		}
 		if (et_grow((void **)&m->accounts, &m->cap_accounts, m->nr_accounts + 1,
-			    sizeof(char *)) || !(m->accounts[m->nr_accounts] = strdup(tok[2])))
+			    sizeof(char *)) || !(m->accounts[m->nr_accounts] = strdup(name)))
 			return -1;
 		m->nr_accounts++;
 		return 0;
 	}
-	/* lines the analyzer has no use for, but knows */
-	if (IS("markers") || IS("unarmed") || IS("detail") ||
-	    IS("disas_diff") || IS("qemu_api"))
-		return 0;
-	if (n == 2) {
-		char **dst = IS("arch") ? &m->arch : IS("build_id") ? &m->build_id :
-			     IS("sites_sha256") ? &m->sites_sha256 :
-			     IS("table_hash") ? &m->table_hash : IS("mode") ? &m->mode :
-			     IS("kernel") ? &m->release : IS("samples") ? &m->samples_arg :
-			     IS("tables") ? &m->tables_arg : IS("calls") ? &m->calls_arg : NULL;
-
-		if (dst)
-			return xstrdup(dst, tok[1]) ? 0 : -1;
-		/* naming, vcpus, armed: header facts the tables do not need */
-		return 0;
 	}
-#undef IS
-	return -1;
+	/* naming, vcpus, armed, qemu_api, markers, unarmed, detail, disas_diff,
+	 * model_drain: known, their shape checked, not needed by the tables */
+	return 0;
 }
 
 /*
