@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "mix-shape.h"
 
 /* "entrytrace-mix": the first line's word (analyzer/include/mix-format.def) */
 #define MIX_MAGIC(str) static const char mix_magic[] = str;
@@ -426,6 +427,43 @@ static int write_body(FILE *f)
 	return (int)mism;
 }
 
+/*
+ * Every line written, after the first, against mix-format.def's records
+ * (mix-shape.h): the readers take a line's shape from there, so a line
+ * this file writes in another shape is the plugin's bug.  0, or -1 with
+ * the first such line named on stderr.
+ */
+static int check_shapes(char *buf, size_t len, int version)
+{
+	char *tok[4096], why[320];
+	size_t ln = 1;
+	char *p = memchr(buf, '\n', len), *end = buf + len;
+
+	for (p = p ? p + 1 : end; p < end; ln++) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *save = NULL, *line;
+		struct mix_toks t;
+		int n = 0, rec;
+
+		line = strndup(p, nl ? (size_t)(nl - p) : (size_t)(end - p));
+		if (!line)
+			die_oom();
+		for (char *s = strtok_r(line, " ", &save); s && n < 4096; s = strtok_r(NULL, " ", &save))
+			tok[n++] = s;
+		rec = n ? mix_record_of(tok[0]) : -1;
+		t.tok = tok + 1;
+		t.n = n - 1;
+		if (rec < 0 || mix_shape_check(rec, version, &t, why, sizeof(why))) {
+			fprintf(stderr, PLUGIN_NAME ": line %zu of the output is not a mix-format.def "
+				"record (%s): %.60s\n", ln + 1, rec < 0 ? "no such record" : why, p);
+			free(line);
+			return -1;
+		}
+		free(line);
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
 static void write_output(void)
 {
 	char tmp[4096], *buf = NULL;
@@ -440,6 +478,11 @@ static void write_output(void)
 		die_oom();
 	for (size_t i = 0; i < len; i++)
 		lines += buf[i] == '\n';
+	if (check_shapes(buf, len, P.model ? OUTPUT_VERSION_MODEL : OUTPUT_VERSION)) {
+		fprintf(stderr, PLUGIN_NAME ": %s not written\n", P.opt.out_path);
+		free(buf);
+		return;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", P.opt.out_path);
 	f = fopen(tmp, "w");
 	if (!f) {

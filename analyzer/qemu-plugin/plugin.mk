@@ -12,7 +12,7 @@
 
 QPLUGIN_SRCS := $(wildcard analyzer/qemu-plugin/*.c)
 QPLUGIN_HDRS := $(wildcard analyzer/qemu-plugin/*.h) $(O)/qemu-plugin/site-abi.h \
-		analyzer/include/mix-format.def
+		analyzer/include/mix-format.def analyzer/include/mix-shape.h
 QPLUGIN_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -Wall -Wextra -Werror \
 		  -Wno-unused-parameter -iquote $(O)/qemu-plugin -iquote analyzer/include
 
