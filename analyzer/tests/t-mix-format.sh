@@ -54,3 +54,50 @@ while read -r m v _; do
 	nc=$((nc + 1))
 done < py.txt
 check "...and in C, two of each version (${!seen[*]}: $nc files)" test -z "$bad" -a "$nc" -ge 4
+
+# ---- the records: each line's fields, spelled once -------------------------------
+# mix-format.def's MIX_RECORD lists give every line's fields and their
+# types; the C reader (mix-shape.h) and mixfile.py take a line's shape from
+# there and name the field that is wrong.
+nrec=$(grep -c '^MIX_RECORD(' "$DEF")
+expect_eq "mixfile.py reads the records of mix-format.def ($nrec)" \
+	"$(cd "$TOP/scripts/lib" && python3 -c 'import mixfile; print(len(mixfile.RECORDS))')" "$nrec"
+check "...some 30 of them (a list the search below would find empty)" test "$nrec" -ge 30
+# no reader picks a field by its place on the line: C by MIX_POS, Python by name
+hits=$(grep -nE 'tok\[[1-9][0-9]?\]|IS\("' "$TOP/analyzer/lib/mix.c" || true)
+check "mix.c takes no field by a token number (${hits:-none})" test -z "$hits"
+hits=$(sed -n '/def _line/,/def clean/p' "$TOP/scripts/lib/mixfile.py" | grep -nE '\bt\[[2-9]' || true)
+check "mixfile.py takes no field by a token number (${hits:-none})" test -z "$hits"
+check "...the search read mixfile.py's line reader" grep -q 'def _line' "$TOP/scripts/lib/mixfile.py"
+
+# the same damage, named the same way by both readers, through the real format
+G=$(ls "$DATA"/mix-*-7.2-entrytrace-*.mix.gz | head -1)
+zcat "$G" | sed '1d;$d' > body.txt
+plant() {	# plant NAME SED-EXPR [VERSION-LINE]: a version 2 file with its CRC
+	(cd "$TOP/scripts/lib" && python3 -c '
+import sys, mixfile
+lines = open(sys.argv[2]).read().rstrip("\n").split("\n")
+mixfile.write(sys.argv[1], [sys.argv[3]] + lines)' "$OLDPWD/$1" "$OLDPWD/$1.txt" "${3:-entrytrace-mix 2}")
+}
+mixpy() { (cd "$TOP/scripts/lib" && python3 -c '
+import sys, mixfile
+try:
+    mixfile.Mix(sys.argv[1])
+except mixfile.MixError as e:
+    print(e); sys.exit(3)' "$OLDPWD/$1"); }
+sed '0,/^stat /s/^\(stat [^ ]* [^ ]*\) .*/\1 5/' body.txt > short.mix.txt; plant short.mix
+expect_exit "C: a stat line of 3 fields is refused" 3 "$ET" report short.mix
+check "...naming the record's fields" grep -q 'short.mix line [0-9]*: malformed stat line: 3 fields after its word, not 9 (name account n runs sum min p50 mean max)' <("$ET" report short.mix 2>&1)
+check "...and so does mixfile.py" grep -q 'malformed stat line (3 fields after its word, not 9)' <(mixpy short.mix)
+sed '0,/^stat /s/^\(stat [^ ]* [^ ]* [^ ]* [^ ]* [^ ]* [^ ]*\) [^ ]*/\1 x/' body.txt > p50.mix.txt; plant p50.mix
+check "C: a p50 that is no number is named" grep -q "malformed stat line: its p50 'x' is not an unsigned number" <("$ET" report p50.mix 2>&1)
+check "...and refused by mixfile.py" grep -q 'malformed stat line' <(mixpy p50.mix)
+awk '{ print } /^at / && !d { print "cstat getppid whole 1 1 1 1 1 1 1 1 1"; d = 1 }' body.txt > v2c.mix.txt; plant v2c.mix
+check "C: a version 3 line in a version 2 file is refused" grep -q 'a cstat line in a version 2 file (version 3 on)' <("$ET" report v2c.mix 2>&1)
+check "...and by mixfile.py" grep -q 'a cstat line in a version 2 file (version 3 on)' <(mixpy v2c.mix)
+sed '0,/^insn /s/^\(insn [0-9]*\) 0x\([0-9a-f]*\)/\1 \2/' body.txt > hex.mix.txt; plant hex.mix
+check "C: an insn address without its 0x is named" grep -q "malformed insn line: its addr '[0-9a-f]*' is not 0x and hexadecimal digits" <("$ET" report hex.mix 2>&1)
+check "...and refused by mixfile.py" grep -q 'malformed insn line' <(mixpy hex.mix)
+cp body.txt same.mix.txt; plant same.mix
+check "...the same body, planted the same way, reads" bash -c '"$ET" report same.mix >/dev/null'
+check "...in mixfile.py too" mixpy same.mix

@@ -35,23 +35,104 @@ class MixError(Exception):
 
 def _vocabulary():
     """analyzer/include/mix-format.def, the format's one list: the magic,
-    the versions, the classes, the sample flags, the model's columns."""
+    the versions, the classes, the sample flags, the model's columns and
+    the records (each line's word, first version, fields and their types)."""
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..',
                         'analyzer', 'include', 'mix-format.def')
     text = open(path).read()
     calls = re.findall(r'^(MIX_\w+)\(([^\n]*)\)$', text, re.M)
-    got = {}
+    got, records, sym = {}, {}, {}
     for macro, args in calls:
-        got.setdefault(macro, []).append([a.strip() for a in args.split(',', 2)])
+        a = [x.strip() for x in args.split(',', 3)]
+        got.setdefault(macro, []).append(a)
+        if macro == 'MIX_RECORD':
+            sym[a[0]] = records[a[1]] = Record(a[1], int(a[2]), [], None)
+        elif macro == 'MIX_FIELD':
+            sym[a[0]].fields.append((a[1], a[2]))
+        elif macro == 'MIX_REST':
+            sym[a[0]].rest = (a[1], a[2])
+    for r in records.values():
+        r.fixed = sum(len(got['MIX_MET']) if kind == 'METS' else 1 for _, kind in r.fields)
     magic = got['MIX_MAGIC'][0][0].strip('"')
     return (magic, tuple(int(a[0]) for a in got['MIX_VERSION']),
             tuple(a[1] for a in got['MIX_CLASS']), {a[0]: a[1] for a in got['MIX_FLAG']},
-            tuple(a[1] for a in got['MIX_MET']))
+            tuple(a[1] for a in got['MIX_MET']), records)
 
 
-MAGIC, VERSIONS, CLASSES, FLAG, MET = _vocabulary()
+class Record:
+    """A line kind of mix-format.def: its word, first version, fixed fields
+    [(name, TYPE)] and the type its rest (any number of fields) takes."""
+    def __init__(self, word, since, fields, rest):
+        self.word, self.since, self.fields, self.rest = word, since, fields, rest
+
+
+MAGIC, VERSIONS, CLASSES, FLAG, MET, RECORDS = _vocabulary()
 FLAGS = tuple(FLAG.values())    # a sample's flags in bit order; FLAG: by SYM
 # MET: the timing model's columns (cstat, ctotal, cat lines), in order
+# RECORDS: by first word
+
+
+def _num(v):
+    if not v.isdigit():
+        raise ValueError(v)
+    return int(v)
+
+
+def _hex(v):
+    if not v.startswith('0x') or not v[2:] or v[2:].strip('0123456789abcdefABCDEF'):
+        raise ValueError(v)
+    return int(v, 16)
+
+
+def _real(v):
+    f = float(v)
+    if f != f or f in (float('inf'), float('-inf')):
+        raise ValueError(v)
+    return f
+
+
+def _pair(v):
+    if '=' not in v:
+        raise ValueError(v)
+    return v
+
+
+_TYPED = dict(NUM=_num, METS=_num, HEX=_hex, REAL=_real, PAIR=_pair, WORD=str)
+
+
+def fields(t, version):
+    """A line's tokens t (its word first) as {field: value} by its record in
+    mix-format.def, typed (METS: {column: n}; the rest: a list); None for a
+    "WORD VALUE" header fact of no record.  ValueError on another shape."""
+    r = RECORDS.get(t[0])
+    if r is None:
+        if len(t) == 2:
+            return None
+        raise ValueError(f'unknown record {t[0]!r}')
+    if version < r.since:
+        raise ValueError(f'a {t[0]} line in a version {version} file (version {r.since} on)')
+    fixed = r.fixed
+    if len(t) - 1 < fixed or (not r.rest and len(t) - 1 > fixed):
+        raise ValueError(f'{len(t) - 1} fields after its word, not '
+                         f'{"at least " if r.rest else ""}{fixed}')
+    out, pos = {}, 1
+    for name, kind in r.fields:
+        if kind == 'METS':
+            out[name] = dict(zip(MET, map(_num, t[pos:pos + len(MET)])))
+            pos += len(MET)
+        else:
+            out[name] = _TYPED[kind](t[pos])
+            pos += 1
+    if r.rest:
+        name, kind = r.rest
+        rest = t[pos:]
+        if kind == 'PAIR':              # a sample's values: checked, kept as text
+            if not all('=' in x for x in rest):
+                raise ValueError(f'{name}: KEY=VALUE')
+        elif kind != 'WORD':
+            rest = [_TYPED[kind](x) for x in rest]
+        out[name] = rest
+    return out
 
 
 def read_lines(path):
@@ -130,8 +211,8 @@ class Mix:
             k = t[0]
             try:
                 self._line(k, t, line)
-            except (IndexError, ValueError):
-                raise MixError(f'{path} line {n}: malformed {k} line: {line[:80]!r}')
+            except (IndexError, ValueError) as e:
+                raise MixError(f'{path} line {n}: malformed {k} line ({e}): {line[:80]!r}')
         for need in ('arch', 'build_id', 'table_hash', 'mode'):
             if need not in self.head:
                 raise MixError(f'{path}: no {need} line')
@@ -139,68 +220,70 @@ class Mix:
             raise MixError(f'{path}: no "count syscalls" line')
 
     def _line(self, k, t, line):
-        if k == 'count':
-            self.count[t[1]] = int(t[2])
+        f = fields(t, self.version)
+        if f is None:
+            self.head[k] = t[1]             # a header fact of no record
+        elif k == 'count':
+            self.count[f['name']] = f['n']
         elif k == 'stat':
-            self.stat[(t[1], t[2])] = dict(n=int(t[3]), runs=int(t[4]), sum=int(t[5]),
-                                           min=int(t[6]), p50=int(t[7]),
-                                           mean=float(t[8]), max=int(t[9]))
+            self.stat[(f['name'], f['account'])] = {x: f[x] for x in
+                                                    ('n', 'runs', 'sum', 'min', 'p50', 'mean', 'max')}
         elif k == 'sample':
-            s = dict(seq=int(t[1]), name=t[2], flags=set(t[3].split(',')), acc={})
-            for kv in t[4:]:
-                key, val = kv.split('=')
-                if key == 'user':
+            acc = {}
+            s = dict(seq=f['seq'], name=f['name'], flags=set(f['flags'].split(',')), acc=acc)
+            for kv in f['values']:
+                key, _, val = kv.partition('=')
+                head = key[:2]
+                if head == 's.':
+                    acc[key[2:]] = int(val)
+                elif key == 'user':
                     s['user'] = None if val == '-' else int(val)
-                elif key.startswith('s.'):
-                    s['acc'][key[2:]] = int(val)
-                elif key.startswith('r.'):
+                elif head == 'r.':
                     s.setdefault('runs', {})[key[2:]] = int(val)
                 else:
                     s[key] = int(val)
                     if key in ('whole', 'total', 'gap', 'outside'):
-                        s['acc'][key] = int(val)
+                        acc[key] = int(val)
             self.samples.append(s)
         elif k == 'kinds':
-            self.kinds.append((t[1], t[2], t[3], int(t[4])))
+            self.kinds.append((f['name'], f['account'], f['kind'], f['n']))
         elif k == 'class':
-            self.classes.append((t[1], t[2], t[3], int(t[4])))
+            self.classes.append((f['name'], f['account'], f['class'], f['n']))
         elif k == 'func':
-            self.funcs.append((t[1], t[2], int(t[3]), t[4], int(t[5])))
+            self.funcs.append((f['name'], f['account'], f['rank'], f['func'], f['n']))
         elif k == 'insn':
-            self.insn[int(t[1])] = dict(addr=int(t[2], 16), where=t[3], kinds=t[4])
+            self.insn[f['id']] = dict(addr=f['addr'], where=f['where'], kinds=f['kinds'])
         elif k == 'at':
-            self.at.append((t[1], t[2], int(t[3]), int(t[4])))
+            self.at.append((f['name'], f['account'], f['insn'], f['n']))
         elif k == 'src':
-            self.src[int(t[1])] = t[2:]
+            self.src[f['insn']] = f['frames']
         elif k == 'model':
-            self.model = dict(cpu=t[1], hash=t[2])
+            self.model = dict(cpu=f['cpu'], hash=f['hash'])
         elif k == 'model_param':
-            self.model_param[t[1]] = tuple(float(x) for x in t[2:5])
+            self.model_param[f['key']] = (f['low'], f['mid'], f['high'])
         elif k == 'model_drain':
-            self.model_drain = [] if t[1:] == ['-'] else t[1:]
+            self.model_drain = [] if f['kinds'] == ['-'] else f['kinds']
         elif k == 'cstat':
-            self.cstat[(t[1], t[2])] = dict(n=int(t[3]), **dict(zip(MET, map(int, t[4:12]))))
+            self.cstat[(f['name'], f['account'])] = dict(n=f['n'], **f['mets'])
         elif k == 'ctotal':
-            self.ctotal[t[1]] = dict(zip(MET, map(int, t[2:10])))
+            self.ctotal[f['name']] = f['mets']
         elif k == 'cat':
-            self.cat[(t[1], t[2], int(t[3]))] = dict(zip(MET, map(int, t[4:12])))
+            self.cat[(f['name'], f['account'], f['insn'])] = f['mets']
         elif k == 'unarmed':
             self.mismatch.append(line)
         elif k == 'markers':
-            self.markers[t[1]] = tuple(int(x) for x in t[2:5])
+            self.markers[f['role']] = (f['listed'], f['checked'], f['hits'])
         elif k == 'setapart':
-            self.setapart[(t[1], t[2])] = int(t[3])
+            self.setapart[(f['name'], f['reason'])] = f['n']
         elif k == 'account':
-            self.parent[t[2]] = t[3]
+            self.parent[f['name']] = f['parent']
             self.head.setdefault(k, []).append(t[1:])
         elif k == 'functions':
             self.head[k] = ' '.join(t[1:])
         elif k in ('detail', 'kind', 'disas_diff', 'qemu_api'):
             self.head.setdefault(k, []).append(t[1:])
-        elif len(t) == 2:
-            self.head[k] = t[1]
         else:
-            raise ValueError(k)
+            self.head[k] = t[1]             # arch, build_id, mode ...: one WORD
 
     def clean(self, name):
         """samples of name with no interrupt, switch or anomaly inside"""
