@@ -899,8 +899,8 @@ struct et_diff_report;
 
 /*
  * A kind of input as the outputs see it (lib/source.c holds one row per
- * kind): its words, what its values are, and what it adds to a report.
- * A hook left NULL adds nothing.
+ * kind): its words and what its values are.  What it adds to a report or
+ * a diff is the renderers' (lib/sections.c, by key).
  */
 struct et_file_kind {
 	const char *key;	/* "trace", "mix", "live" (JSON "kind") */
@@ -915,19 +915,10 @@ struct et_file_kind {
 	const char *slowest;	/* report --slowest: what the list shows; NULL: a trace's */
 	/* what holes the file has beyond its pages' (into @buf), or NULL */
 	const char *(*damage)(const struct et_report_file *f, char *buf, size_t size);
-	/* report: the file's text header, instead of a trace's */
-	void (*text_header)(const struct et_report_file *f, FILE *out);
-	/* report: after the text tables, and after the JSON's last key */
-	void (*text_tail)(const struct et_report *rep, FILE *out);
-	void (*json_file)(const struct et_report_file *f, FILE *out);	/* more keys */
-	void (*json_tail)(const struct et_report_file *files, int nr_files, FILE *out);
 	/* diff (both sides are of one kind): why values are exact, on the
 	 * replicates line, and the header's line on the values; NULL: a clock's */
 	const char *diff_exact;
 	const char *diff_values;
-	/* diff: after the text tables, and more JSON keys after "unit" */
-	void (*diff_text_tail)(const struct et_diff_report *r, FILE *out);
-	void (*diff_json)(const struct et_diff_report *r, FILE *out);
 };
 
 struct et_report_file {

@@ -515,6 +515,24 @@ size_t et_mix_diff_names(const struct et_mix *base, const struct et_filter *filt
 void et_text_mix_diff_tail(const struct et_diff_report *r, FILE *out);
 void et_json_mix_diff(const struct et_diff_report *r, FILE *out);
 
+/*
+ * sections.c: what a kind of input adds to the outputs, by its key (a
+ * member left NULL adds nothing; a kind with no row, nothing at all)
+ */
+struct et_sections {
+	const char *key;	/* et_file_kind.key */
+	/* report: the file's text header, instead of a trace's */
+	void (*text_header)(const struct et_report_file *f, FILE *out);
+	/* report: after the text tables, and after the JSON's last key */
+	void (*text_tail)(const struct et_report *rep, FILE *out);
+	void (*json_file)(const struct et_report_file *f, FILE *out);	/* more keys */
+	void (*json_tail)(const struct et_report_file *files, int nr_files, FILE *out);
+	/* diff: after the text tables, and more JSON keys after "unit" */
+	void (*diff_text_tail)(const struct et_diff_report *r, FILE *out);
+	void (*diff_json)(const struct et_diff_report *r, FILE *out);
+};
+const struct et_sections *et_sections_of(const struct et_file_kind *k);
+
 /* render_where.c: plugin output by place (lib/mix_where.c) */
 void et_text_where_diff(const struct et_mix *base, const struct et_mix *test,
 			const char *const *names, size_t nr_names, int insn_rows, FILE *out);

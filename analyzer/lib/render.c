@@ -218,8 +218,8 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	size_t nr_inv;
 	char buf[1024];
 
-	if (f->kind->text_header) {
-		f->kind->text_header(f, out);
+	if (et_sections_of(f->kind)->text_header) {
+		et_sections_of(f->kind)->text_header(f, out);
 		return;
 	}
 	fprintf(out, "file:        %s\n", in->path);
@@ -528,8 +528,8 @@ static int render_text(const struct et_report *rep, FILE *out)
 			rep->filtered_out);
 	if (!et_stats_syscalls(rep->stats)) {
 		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
-		if (k && k->text_tail)
-			k->text_tail(rep, out);
+		if (et_sections_of(k)->text_tail)
+			et_sections_of(k)->text_tail(rep, out);
 		return 0;
 	}
 	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within %s%s%s\n",
@@ -551,8 +551,8 @@ static int render_text(const struct et_report *rep, FILE *out)
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 			text_groups(rep, by, out);
 	text_excluded(rep, out);
-	if (k && k->text_tail)
-		k->text_tail(rep, out);
+	if (et_sections_of(k)->text_tail)
+		et_sections_of(k)->text_tail(rep, out);
 	return 0;
 }
 
@@ -578,8 +578,8 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, "    {\"path\": ");
 	et_json_str(out, in->path);
 	fprintf(out, ", \"kind\": \"%s\"", f->kind->key);
-	if (f->kind->json_file)
-		f->kind->json_file(f, out);
+	if (et_sections_of(f->kind)->json_file)
+		et_sections_of(f->kind)->json_file(f, out);
 	fprintf(out, ", \"uname\": ");
 	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
@@ -766,8 +766,8 @@ static int render_json(const struct et_report *rep, FILE *out)
 		}
 		fprintf(out, "%s]", rep->nr_excluded ? "\n  " : "");
 	}
-	if (k && k->json_tail)
-		k->json_tail(rep->files, rep->nr_files, out);
+	if (et_sections_of(k)->json_tail)
+		et_sections_of(k)->json_tail(rep->files, rep->nr_files, out);
 	fprintf(out, "\n}\n");
 	return 0;
 }

@@ -404,8 +404,8 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
-	if (r->base_files[0].kind->diff_text_tail)
-		r->base_files[0].kind->diff_text_tail(r, out);
+	if (et_sections_of(r->base_files[0].kind)->diff_text_tail)
+		et_sections_of(r->base_files[0].kind)->diff_text_tail(r, out);
 }
 
 
@@ -453,8 +453,8 @@ static void json(const struct et_diff_report *r, FILE *out)
 		et_mode_name(r->test_files[0].info.mode));
 	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"unit\": \"%s\"", et_file_unit(&r->base_files[0]));
-	if (r->base_files[0].kind->diff_json)
-		r->base_files[0].kind->diff_json(r, out);
+	if (et_sections_of(r->base_files[0].kind)->diff_json)
+		et_sections_of(r->base_files[0].kind)->diff_json(r, out);
 	fprintf(out, ",\n  \"gate\": ");
 	if (r->gate) {
 		const char *m = r->gate->messages ? r->gate->messages : "";

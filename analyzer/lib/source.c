@@ -225,12 +225,9 @@ static const struct source_kind kinds[] = {
 		 .slowest = "total, guest instructions; the number is the plugin's: its line "
 			    "'sample N ...'",
 		 .damage = mix_damage,
-		 .text_header = et_text_mix_file, .text_tail = et_text_mix,
-		 .json_file = et_json_mix_file, .json_tail = et_json_mix,
 		 .diff_exact = "plugin counts",
 		 .diff_values = "counts in guest instructions (QEMU plugin, events off); "
-				"contribution = change of a stage's mean count per syscall",
-		 .diff_text_tail = et_text_mix_diff_tail, .diff_json = et_json_mix_diff },
+				"contribution = change of a stage's mean count per syscall" },
 	  .probe = et_mix_probe, .open = mix_open, .feed = mix_feed, .damaged = mix_damaged },
 	{ .k = { .key = "kit", .what = "a kit archive", .counts = "workload runs" },
 	  .probe = et_kit_probe, .open = kit_open },
