@@ -161,25 +161,9 @@ void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 }
 
 
-/* The syscall a task is inside for overlay purposes, or NULL. */
-static struct et_syscall *in_kernel(struct et_timeline *tl, struct et_task *t)
+/* A mode with no span to test an interval against (summary: one event at the end). */
+struct et_syscall *tl_no_kernel(struct et_timeline *tl, struct et_task *t)
 {
-	switch (tl->mode) {
-	case ET_MODE_STOCK:
-		if (t->has_cur)
-			return CUR(t);
-		if (tl->have_ct && t->has_pend && !t->pend_returned)
-			return PEND(t);
-		return NULL;
-	case ET_MODE_STAGES:
-		/* between its first event and its exit stages */
-		if (t->has_cur && !(CUR(t)->stage_mask & tl->exit_mask &
-				    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
-			return CUR(t);
-		return NULL;
-	case ET_MODE_SUMMARY:
-		return NULL;	/* one event at the end: no span to test */
-	}
 	return NULL;
 }
 
@@ -188,7 +172,7 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *prev = ev->sw.prev_pid ? tl_task_get(tl, ev->sw.prev_pid) : NULL;
 	struct et_task *next = ev->sw.next_pid ? tl_task_get(tl, ev->sw.next_pid) : NULL;
 
-	if (tl->mode == ET_MODE_STAGES) {
+	if (tl->ops->spans) {
 		/* placed when the syscall's burst says where it was */
 		if (prev) {
 			tl_task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
@@ -204,7 +188,7 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 		return;
 	}
 	if (prev) {
-		struct et_syscall *sc = in_kernel(tl, prev);
+		struct et_syscall *sc = tl->ops->in_kernel(tl, prev);
 
 		tl_task_name(tl, prev, ev->sw.prev_comm, ev->sw.prev_comm);
 		if (sc) {
@@ -217,7 +201,7 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 	if (next) {
 		tl_task_name(tl, next, ev->sw.next_comm, ev->sw.next_comm);
 		if (next->off_cpu && next->off_gen == next->gen) {
-			struct et_syscall *sc = in_kernel(tl, next);
+			struct et_syscall *sc = tl->ops->in_kernel(tl, next);
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
 				sc_add(sc, ET_SLOT_OFF_CPU, ev->ts - next->off_ts, 1);
@@ -243,7 +227,7 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 			t = ev->pid ? tl_task_find(tl, ev->pid) : NULL;
 			c->pid = ev->pid;
 			c->start = ev->ts;
-			c->in_syscall = t && (tl->mode == ET_MODE_STAGES || in_kernel(tl, t));
+			c->in_syscall = t && (tl->ops->spans || tl->ops->in_kernel(tl, t));
 			c->gen = t ? t->gen : 0;
 		}
 		return;
@@ -251,12 +235,12 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 	if (c->depth == 0 || --c->depth || !c->in_syscall)
 		return;	/* unmatched, nested, or not inside a syscall */
 	t = tl_task_find(tl, c->pid);
-	if (t && tl->mode == ET_MODE_STAGES) {
+	if (t && tl->ops->spans) {
 		span_push(t, c->start, ev->ts, ET_SLOT_IRQ);
 		return;
 	}
 	if (t && t->gen == c->gen) {
-		struct et_syscall *sc = in_kernel(tl, t);
+		struct et_syscall *sc = tl->ops->in_kernel(tl, t);
 
 		if (sc) {
 			sc_add(sc, ET_SLOT_IRQ, ev->ts - c->start, 1);

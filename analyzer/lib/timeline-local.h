@@ -15,8 +15,11 @@
  *   timeline.c          the events in: dispatch, lost events,
  *                       fork/exit/exec, the timeline's life
  *
- * A lower file reaches a mode only through the timeline's finalize hook
- * (set by timeline.c).  Nothing here is seen outside the timeline.
+ * A lower file reaches a mode only through the timeline's mode ops
+ * (struct tl_mode, one per recording mode, chosen by timeline.c): the
+ * timeline is one core, and what a stock kernel's events, an entrytrace
+ * kernel's stamps and its summaries do differently is a row there.
+ * Nothing here is seen outside the timeline.
  */
 #ifndef _ET_TIMELINE_LOCAL_H
 #define _ET_TIMELINE_LOCAL_H
@@ -121,13 +124,46 @@ struct et_cpu {
 	struct et_task *task;	/* the task of the CPU's last event: a lookup cache */
 };
 
+struct et_timeline;
+
+/*
+ * A recording mode (et_mode) as the timeline core sees it.  Stock: a
+ * syscall is paired from raw_syscalls and overlaid as events come.
+ * Stages: the kernel's stamps, in one burst at the syscall's end, switch
+ * and interrupt intervals placed by them.  Summary: one event per syscall,
+ * its stages' sums, no stamp times.
+ */
+struct tl_mode {
+	enum et_mode mode;
+	/*
+	 * the kernel stamped it: numbers are checked against its table,
+	 * argument events are placed by the stamps, and a paired syscall can
+	 * still get stages (deferred ones) until the next one's burst
+	 */
+	bool stamped;
+	/* switches and interrupts wait as spans for the stamps that hold them */
+	bool spans;
+	/* no stamp times: the last stamp is placed from t0 and the stages */
+	bool stampless;
+	/* the last word on a syscall before it is emitted; NULL: none */
+	void (*finalize)(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
+	/* the syscall a task is inside for overlay purposes, or NULL */
+	struct et_syscall *(*in_kernel)(struct et_timeline *tl, struct et_task *t);
+	/* a syscall still open: at the end of the trace, is its end cut off
+	 * (ET_SC_OPEN_END)?  when its pid is reused, was its exit lost? */
+	bool (*open_end)(const struct et_timeline *tl, const struct et_syscall *sc);
+	bool (*no_exit)(const struct et_timeline *tl, const struct et_syscall *sc);
+	/* the time between the stamps no stage covers; false: not known */
+	bool (*untimed)(struct et_timeline *tl, const struct et_syscall *sc, uint64_t *out);
+};
+
+extern const struct tl_mode tl_mode_stock, tl_mode_stages, tl_mode_summary;
+
 struct et_timeline {
 	const struct et_trace *trace;
-	enum et_mode mode;
+	const struct tl_mode *ops;	/* the recording's mode */
 	bool have_ct;
 	et_syscall_fn sink;
-	/* the mode's last word on a syscall before it is emitted (stage modes) */
-	void (*finalize)(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 	void *data;
 
 	struct et_task **slots;	/* open addressing by pid */
@@ -245,8 +281,6 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_e
 void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_args_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
-/* the stage modes' finalize hook (et_timeline's finalize) */
-void tl_stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 
 /* timeline-hist.c: aggregated cells to the sink as ET_SC_CELL records */
 void tl_hist_event(struct et_timeline *tl, const struct et_event *ev);
@@ -254,6 +288,7 @@ void tl_hist_finish(struct et_timeline *tl);
 void tl_hist_free(struct et_timeline *tl);
 
 /* overlay.c */
+struct et_syscall *tl_no_kernel(struct et_timeline *tl, struct et_task *t);
 void tl_settle(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 void tl_on_switch(struct et_timeline *tl, const struct et_event *ev);
 void tl_on_irq(struct et_timeline *tl, const struct et_event *ev);

@@ -96,7 +96,7 @@ static bool stage_gaps(struct et_timeline *tl, const struct et_syscall *sc,
 	int order[ET_SLOT_NR], n = 0;
 
 	*out = 0;
-	if (tl->mode != ET_MODE_STAGES || !top || (top & ~sc->start_mask))
+	if (!top || (top & ~sc->start_mask))
 		return false;
 	/* emit is no gap: it is the tracer's own interval */
 	if (et_sc_has(sc, ET_STAGE_EMIT) && (sc->start_mask & (1ull << ET_STAGE_EMIT)))
@@ -137,7 +137,7 @@ static bool summary_untimed(struct et_timeline *tl, const struct et_syscall *sc,
 	uint64_t sum, core = 0;
 
 	*out = 0;
-	if (tl->mode != ET_MODE_SUMMARY || !sc->span)
+	if (!sc->span)
 		return false;
 	for (uint64_t m = top_stages(sc, &sum) & ~tl->deferred_mask; m; m &= m - 1)
 		core += sc->ns[__builtin_ctzll(m)];
@@ -152,27 +152,26 @@ static bool summary_untimed(struct et_timeline *tl, const struct et_syscall *sc,
  * total and the user gap before it are computed here, from the kernel's
  * own stamps.
  */
-void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
-			   struct et_syscall *sc)
+static void stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 {
 	bool tail = sc->stage_mask & tl->deferred_mask;
 	uint64_t total, gaps, raw_end = 0;
 	bool have_gaps;
 
 	sc->clock_offset = tl->clock_offset;
-	if (tl->mode == ET_MODE_STAGES)
+	if (tl->ops->spans)
 		tl_spans_place(tl, t, sc);
 	if (sc->flags & ET_SC_NORETURN)
 		return;
 	if (!tail)
 		sc->flags |= ET_SC_NO_TAIL;
-	have_gaps = stage_gaps(tl, sc, &gaps) || summary_untimed(tl, sc, &gaps);
+	have_gaps = tl->ops->untimed(tl, sc, &gaps);
 	/*
 	 * Summary mode has no stamp times: the syscall's last stamp is placed
 	 * at t0 plus its stages as they were stamped (the stamps' own cost is
 	 * time that passed), the tracer's interval included (no user time).
 	 */
-	if (tl->mode == ET_MODE_SUMMARY) {
+	if (tl->ops->stampless) {
 		top_stages(sc, &raw_end);
 		if (et_sc_has(sc, ET_STAGE_EMIT))
 			raw_end += sc->ns[ET_STAGE_EMIT];
@@ -184,7 +183,7 @@ void tl_stage_finalize(struct et_timeline *tl, struct et_task *t,
 	/* what lies between the first and the last stamp outside every stage */
 	if (have_gaps)
 		sc_set(sc, ET_SLOT_UNTIMED, gaps);
-	if (tl->mode == ET_MODE_SUMMARY)
+	if (tl->ops->stampless)
 		sc->t1 = raw_end + (sc->span ? gaps : 0);
 	if (tail)
 		sc_span(sc, ET_SLOT_TOTAL, sc->t0, total);
@@ -417,3 +416,46 @@ void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev)
 		tl->sample = tl->counts.sample = ev->calib.sample;
 	tl->counts.pmu |= ev->calib.source == 1;
 }
+
+/* Stage mode: inside from its first event until its exit stages begin. */
+static struct et_syscall *stages_in_kernel(struct et_timeline *tl, struct et_task *t)
+{
+	if (t->has_cur && !(CUR(t)->stage_mask & tl->exit_mask &
+			    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
+		return CUR(t);
+	return NULL;
+}
+
+/* no exit stage came: the burst that would have carried it did not */
+static bool no_exit_stage(const struct et_timeline *tl, const struct et_syscall *sc)
+{
+	return !(sc->stage_mask & tl->exit_mask);
+}
+
+/* a summary is the syscall's last word: none is open at the end */
+static bool summary_open(const struct et_timeline *tl, const struct et_syscall *sc)
+{
+	return false;
+}
+
+const struct tl_mode tl_mode_stages = {
+	.mode = ET_MODE_STAGES,
+	.stamped = true,
+	.spans = true,
+	.finalize = stage_finalize,
+	.in_kernel = stages_in_kernel,
+	.open_end = no_exit_stage,
+	.no_exit = no_exit_stage,
+	.untimed = stage_gaps,
+};
+
+const struct tl_mode tl_mode_summary = {
+	.mode = ET_MODE_SUMMARY,
+	.stamped = true,
+	.stampless = true,
+	.finalize = stage_finalize,
+	.in_kernel = tl_no_kernel,
+	.open_end = summary_open,
+	.no_exit = no_exit_stage,
+	.untimed = summary_untimed,
+};

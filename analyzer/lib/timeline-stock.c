@@ -153,3 +153,29 @@ void tl_stock_rseq(struct et_task *t)
 	if (t->has_pend && !t->pend_returned && !t->has_cur)
 		PEND(t)->work |= ET_WORK(RSEQ);
 }
+
+/*
+ * Inside a syscall for overlay purposes: from sys_enter to sys_exit, and
+ * on to context_tracking's user_enter where the trace has it.
+ */
+static struct et_syscall *stock_in_kernel(struct et_timeline *tl, struct et_task *t)
+{
+	if (t->has_cur)
+		return CUR(t);
+	if (tl->have_ct && t->has_pend && !t->pend_returned)
+		return PEND(t);
+	return NULL;
+}
+
+/* an open syscall never saw its sys_exit */
+static bool stock_open(const struct et_timeline *tl, const struct et_syscall *sc)
+{
+	return true;
+}
+
+const struct tl_mode tl_mode_stock = {
+	.mode = ET_MODE_STOCK,
+	.in_kernel = stock_in_kernel,
+	.open_end = stock_open,
+	.no_exit = stock_open,
+};

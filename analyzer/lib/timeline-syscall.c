@@ -134,7 +134,7 @@ void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc)
 	uint32_t reason, flags;
 
 	tl_settle(tl, t, sc);
-	if (tl->mode != ET_MODE_STOCK) {
+	if (tl->ops->stamped) {
 		if (!sc->shape)
 			args_place(t, sc);
 		if (sc->ts_exit > t->args_floor)
@@ -219,8 +219,8 @@ void tl_flush_pend(struct et_timeline *tl, struct et_task *t)
 {
 	if (!t->has_pend)
 		return;
-	if (tl->finalize)
-		tl->finalize(tl, t, PEND(t));
+	if (tl->ops->finalize)
+		tl->ops->finalize(tl, t, PEND(t));
 	tl_emit(tl, t, PEND(t));
 	t->has_pend = false;
 }
@@ -242,11 +242,10 @@ void tl_task_reset(struct et_timeline *tl, struct et_task *t)
 	if (t->has_cur) {
 		if (is_noreturn(tl, CUR(t)->nr))
 			CUR(t)->flags |= ET_SC_NORETURN;
-		else if (tl->mode == ET_MODE_STOCK ||
-			 !(CUR(t)->stage_mask & tl->exit_mask))
+		else if (tl->ops->no_exit(tl, CUR(t)))
 			CUR(t)->flags |= ET_SC_NO_EXIT;
-		if (tl->finalize)
-			tl->finalize(tl, t, CUR(t));
+		if (tl->ops->finalize)
+			tl->ops->finalize(tl, t, CUR(t));
 		tl_emit(tl, t, CUR(t));
 		t->has_cur = false;
 	}

@@ -45,7 +45,7 @@ static void on_lost(struct et_timeline *tl, const struct et_event *ev)
 		 * of it can still arrive: deferred stages, or the exit span
 		 * up to context_tracking:user_enter.
 		 */
-		if (t->has_pend && (tl->mode != ET_MODE_STOCK ||
+		if (t->has_pend && (tl->ops->stamped ||
 				    (tl->have_ct && !t->pend_returned)))
 			PEND(t)->flags |= ET_SC_LOST;
 		t->user_exit_valid = false;
@@ -216,12 +216,11 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	if (!tl)
 		return NULL;
 	tl->trace = trace;
-	tl->mode = info->mode;
-	/* the stage modes finish a syscall from its stamps before it is emitted */
-	tl->finalize = tl->mode != ET_MODE_STOCK ? tl_stage_finalize : NULL;
+	tl->ops = info->mode == ET_MODE_STAGES ? &tl_mode_stages :
+		  info->mode == ET_MODE_SUMMARY ? &tl_mode_summary : &tl_mode_stock;
 	tl->bounds = tl_bounds_of(info);
 	/* an entrytrace kernel's syscall numbers: within its table, or ENOSYS */
-	if (tl->mode != ET_MODE_STOCK)
+	if (tl->ops->stamped)
 		tl->bounds.nr_max = et_syscall_table_size(trace);
 	tl->have_ct = info->present & ET_HAVE_CT;
 	tl->sink = sink;
@@ -286,12 +285,10 @@ void et_timeline_finish(struct et_timeline *tl)
 			continue;
 		if (is_noreturn(tl, CUR(t)->nr))
 			CUR(t)->flags |= ET_SC_NORETURN;
-		else if (tl->mode == ET_MODE_STOCK ||
-			 (tl->mode == ET_MODE_STAGES &&
-			  !(CUR(t)->stage_mask & tl->exit_mask)))
+		else if (tl->ops->open_end(tl, CUR(t)))
 			CUR(t)->flags |= ET_SC_OPEN_END;
-		if (tl->mode != ET_MODE_STOCK)
-			tl_stage_finalize(tl, t, CUR(t));
+		if (tl->ops->finalize)
+			tl->ops->finalize(tl, t, CUR(t));
 		tl_emit(tl, t, CUR(t));
 		t->has_cur = false;
 	}
