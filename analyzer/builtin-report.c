@@ -192,10 +192,7 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 		struct et_plot_panel *p;
 
 		snprintf(title, sizeof(title), "%s %s", name ? name : "?", et_stages[c->stage].name);
-		snprintf(note, sizeof(note), "n %llu, median %llu %s, p99 %llu %s",
-			 (unsigned long long)c->hist.count,
-			 (unsigned long long)et_hist_quantile(&c->hist, 0.5), unit,
-			 (unsigned long long)et_hist_quantile(&c->hist, 0.99), unit);
+		et_stat_note(&c->hist, unit, note, sizeof(note));
 		p = et_plot_add(&pl, title, note);
 		p->series[0] = (struct et_plot_series){ "syscalls", &c->hist, "#1f77b4" };
 		p->nr_series = 1;

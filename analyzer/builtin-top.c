@@ -59,9 +59,9 @@ static const char top_usage[] =
 	"\n"
 	"On a terminal, top draws one screen that fits it, as perf top does: a\n"
 	"three-line header, then a row per syscall, the busiest first, as many as\n"
-	"fit (calls, rate, mean, p50, p90, p99, max, its share of all syscall time\n"
-	"and the stages it spends most in; columns come with the width, times carry\n"
-	"their unit).  Keys (on a terminal):\n"
+	"fit (calls, rate, %s,\n"
+	"its share of all syscall time and the stages it spends most in; columns\n"
+	"come with the width, times carry their unit).  Keys (on a terminal):\n"
 	"  q        quit\n"
 	"  s        next sort key: %s\n"
 	"  f        filter: type a part of a syscall's name, Enter; empty clears\n"
@@ -81,13 +81,14 @@ static const char top_usage[] =
 	"exit status: 0 done, 1 runtime failure (tracefs, writing the output), 2 usage\n"
 	"error.\n";
 
-/* The help text, with the sort keys of lib/columns.c. */
+/* The help text, with the columns and sort keys of lib/columns.c. */
 static void top_help(FILE *out)
 {
-	char keys[256];
+	char cols[256], keys[256];
 
+	et_top_cols_str(cols, sizeof(cols));
 	et_sort_keys(keys, sizeof(keys));
-	fprintf(out, top_usage, keys);
+	fprintf(out, top_usage, cols, keys);
 }
 
 enum {

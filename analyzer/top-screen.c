@@ -2,8 +2,8 @@
 /*
  * entrytrace top's terminal screen.  A short header, then one row per
  * syscall, the busiest first (by the sort key), as many as the terminal
- * holds: calls, rate, mean, p50, p90, p99, max, its share of all syscall
- * time and the stages it spends most in.  Columns are added as the
+ * holds: calls, rate, the statistics of lib/columns.c's top list, its
+ * share of all syscall time and the stages it spends most in.  Columns are added as the
  * terminal widens; times carry their own unit (ns, us, ms, s), as perf
  * trace prints them.  With 'x' each syscall's stages follow it, indented
  * under their parents.
@@ -194,29 +194,19 @@ static void stages_text(const struct sc_row *r, int width, char *buf, size_t siz
 }
 
 /*
- * The statistic columns, left to right after the calls (and the rate),
- * each from the width at which it shows: the library's column table reads
- * and names them.
+ * The columns shown at a width, left to right: the statistic columns after
+ * the calls (and the rate) are the library's (et_top_col(), lib/columns.c:
+ * which, in what order, from what width), which reads and names them too.
  */
-static const struct {
-	const char *key;
-	int from;
-} stat_cols[] = {
-	{ "mean", 0 }, { "p50", 0 }, { "p90", 130 }, { "p99", 0 }, { "max", 100 },
-	{ "stddev", 130 },
-};
-#define NR_STAT_COLS (sizeof(stat_cols) / sizeof(stat_cols[0]))
-
-/* The columns shown at a width, left to right. */
 struct cols {
 	bool rate;
-	int stat[NR_STAT_COLS], nr_stat;	/* et_stat_col() of each shown */
+	int stat[32], nr_stat;	/* et_stat_col() of each shown (et_top_col()) */
 	int stage_width;
 };
 
 static struct cols layout(int width)
 {
-	/* syscall 16, calls 7, mean p50 p99 7 each, %time 5: 60 with blanks */
+	/* syscall 16, calls 7, the statistics 7 each, %time 5, with blanks */
 	struct cols c = { 0 };
 	int used = 16 + 8 + 6 + 2;
 
@@ -224,10 +214,14 @@ static struct cols layout(int width)
 		c.rate = true;
 		used += 8;
 	}
-	for (size_t i = 0; i < NR_STAT_COLS; i++) {
-		if (width < stat_cols[i].from)
+	for (size_t i = 0;; i++) {
+		int from, col = et_top_col(i, &from);
+
+		if (col < 0 || c.nr_stat == (int)(sizeof(c.stat) / sizeof(c.stat[0])))
+			break;
+		if (width < from)
 			continue;
-		c.stat[c.nr_stat++] = et_stat_col(stat_cols[i].key);
+		c.stat[c.nr_stat++] = col;
 		used += 8;
 	}
 	c.stage_width = width - used > 0 ? width - used : 0;

@@ -976,6 +976,11 @@ void et_cols_names(char *buf, size_t size);
 int et_stat_col(const char *key);
 const char *et_stat_col_heading(int col);
 double et_stat_col_value(int col, const struct et_hist *h);
+/* top's i-th statistic column (et_stat_col), shown from a terminal width on; -1 past the last */
+int et_top_col(size_t i, int *from_width);
+void et_top_cols_str(char *buf, size_t size);	/* "mean, p50, ...": for its help */
+/* a plot panel's note on a histogram: its count and quantiles (lib/columns.c) */
+void et_stat_note(const struct et_hist *h, const char *unit, char *buf, size_t size);
 int et_unit_by_name(const char *name);
 
 /*

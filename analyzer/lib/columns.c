@@ -54,6 +54,26 @@ static const enum et_col group_cols[] = {
 	ET_COL_MAX, ET_COL_TOTAL,
 };
 
+/*
+ * top's statistic columns, left to right, each from the terminal width it
+ * needs on (0: at 80 columns too).
+ */
+static const struct {
+	enum et_col col;
+	int from;
+} top_cols[] = {
+	{ ET_COL_MEAN, 0 }, { ET_COL_P50, 0 }, { ET_COL_P90, 130 }, { ET_COL_P99, 0 },
+	{ ET_COL_MAX, 100 }, { ET_COL_STDDEV, 130 },
+};
+
+/* A plot panel's note on a histogram: its count, median and p99. */
+static const struct {
+	enum et_col col;
+	const char *label;
+} note_cols[] = {
+	{ ET_COL_COUNT, "n" }, { ET_COL_P50, "median" }, { ET_COL_P99, "p99" },
+};
+
 static const double unit_div[] = { 1, 1e3, 1e6, 1e9 };
 
 int et_col_by_key(const char *key)
@@ -129,6 +149,39 @@ static uint64_t col_u64(enum et_col c, const struct et_hist *h)
 		return h->total;
 	default:
 		return cols[c].type == COL_QUANTILE ? et_hist_quantile(h, cols[c].q) : 0;
+	}
+}
+
+int et_top_col(size_t i, int *from_width)
+{
+	if (i >= ET_ARRAY_SIZE(top_cols))
+		return -1;
+	*from_width = top_cols[i].from;
+	return top_cols[i].col;
+}
+
+void et_top_cols_str(char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ET_ARRAY_SIZE(top_cols) && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "",
+				      cols[top_cols[i].col].key);
+}
+
+void et_stat_note(const struct et_hist *h, const char *unit, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < ET_ARRAY_SIZE(note_cols) && n < size; i++) {
+		enum et_col c = note_cols[i].col;
+
+		n += (size_t)snprintf(buf + n, size - n, "%s%s %" PRIu64 "%s%s", i ? ", " : "",
+				      note_cols[i].label, col_u64(c, h),
+				      cols[c].type == COL_COUNT ? "" : " ",
+				      cols[c].type == COL_COUNT ? "" : unit);
 	}
 }
 
