@@ -371,9 +371,13 @@ def image_of(path):
 def data(d, dest, arch, config, command):
     s = json.load(open(os.path.join(d, 'summary.json')))
     top = os.path.abspath(os.path.join(os.path.dirname(__file__), '../../..'))
-    rows, fixed = [], {}
+    rows, fixed, compat = [], {}, {}
     for run in s['runs']:
         src = os.path.join(run_dir(d, run['kernel'], run['cell'], run['mode']), 'out', 'stress.dat')
+        qc = os.path.join(run_dir(d, run['kernel'], run['cell'], run['mode']), 'guest', 'qemu-command')
+        m = re.search(r'max-cpu-compat=(\w+)', open(qc).read()) if os.path.exists(qc) else None
+        if m:
+            compat.setdefault(m.group(1), set()).add(run['cell'])
         name = f'{run["kernel"]}-{run["cell"]}-{run["mode"]}.dat'
         shutil.copyfile(src, os.path.join(dest, name))
         label, fix = image_of(run['image'])
@@ -413,6 +417,15 @@ derives the recordings' figures again and prints the table
 ''')
         for r in sorted(rows):
             f.write(r + '\n')
+        for cpu, cells in sorted(compat.items()):
+            f.write(f'''
+The guests of cell {', '.join(sorted(cells))} ran the POWER10 model in {cpu.upper()}
+compatibility mode (`-M pseries,...,max-cpu-compat={cpu}`: scripts/guest/run-guest
+does so for more than one CPU under -icount and says why): their kernels
+took {cpu.upper()}'s paths ("{cpu.upper()} (architected)"), and user space was not
+offered ISA 3.1.  A comparison of such a cell with a one-CPU cell mixes
+the two.
+''')
         for k, (base, pats) in sorted(fixed.items()):
             f.write(f'''
 The {k} kernel is `{base}`
