@@ -134,7 +134,6 @@ struct et_timeline;
  * its stages' sums, no stamp times.
  */
 struct tl_mode {
-	enum et_mode mode;
 	/*
 	 * the kernel stamped it: numbers are checked against its table,
 	 * argument events are placed by the stamps, and a paired syscall can
@@ -147,7 +146,10 @@ struct tl_mode {
 	bool stampless;
 	/* the last word on a syscall before it is emitted; NULL: none */
 	void (*finalize)(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
-	/* the syscall a task is inside for overlay purposes, or NULL */
+	/*
+	 * the syscall a task is inside for overlay purposes, or NULL; a mode
+	 * without spans only (a span mode's intervals wait for its stamps)
+	 */
 	struct et_syscall *(*in_kernel)(struct et_timeline *tl, struct et_task *t);
 	/* a syscall still open: at the end of the trace, is its end cut off
 	 * (ET_SC_OPEN_END)?  when its pid is reused, was its exit lost? */
@@ -267,6 +269,9 @@ void tl_emit(struct et_timeline *tl, struct et_task *t, struct et_syscall *sc);
 void tl_flush_pend(struct et_timeline *tl, struct et_task *t);
 void tl_cur_to_pend(struct et_timeline *tl, struct et_task *t);
 void tl_task_reset(struct et_timeline *tl, struct et_task *t);
+void tl_close_cur(struct et_timeline *tl, struct et_task *t,
+		  bool (*lost)(const struct et_timeline *tl, const struct et_syscall *sc),
+		  uint32_t flag);
 
 /* timeline-stock.c */
 void tl_stock_enter(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);

@@ -417,15 +417,6 @@ void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev)
 	tl->counts.pmu |= ev->calib.source == 1;
 }
 
-/* Stage mode: inside from its first event until its exit stages begin. */
-static struct et_syscall *stages_in_kernel(struct et_timeline *tl, struct et_task *t)
-{
-	if (t->has_cur && !(CUR(t)->stage_mask & tl->exit_mask &
-			    (1ull << ET_STAGE_ARCH_EXIT_PREPARE)))
-		return CUR(t);
-	return NULL;
-}
-
 /* no exit stage came: the burst that would have carried it did not */
 static bool no_exit_stage(const struct et_timeline *tl, const struct et_syscall *sc)
 {
@@ -439,18 +430,15 @@ static bool summary_open(const struct et_timeline *tl, const struct et_syscall *
 }
 
 const struct tl_mode tl_mode_stages = {
-	.mode = ET_MODE_STAGES,
 	.stamped = true,
 	.spans = true,
 	.finalize = stage_finalize,
-	.in_kernel = stages_in_kernel,
 	.open_end = no_exit_stage,
 	.no_exit = no_exit_stage,
 	.untimed = stage_gaps,
 };
 
 const struct tl_mode tl_mode_summary = {
-	.mode = ET_MODE_SUMMARY,
 	.stamped = true,
 	.stampless = true,
 	.finalize = stage_finalize,

@@ -174,7 +174,6 @@ static bool stock_open(const struct et_timeline *tl, const struct et_syscall *sc
 }
 
 const struct tl_mode tl_mode_stock = {
-	.mode = ET_MODE_STOCK,
 	.in_kernel = stock_in_kernel,
 	.open_end = stock_open,
 	.no_exit = stock_open,

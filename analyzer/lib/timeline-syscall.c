@@ -235,20 +235,31 @@ void tl_cur_to_pend(struct et_timeline *tl, struct et_task *t)
 	t->has_cur = false;
 }
 
+/*
+ * Emit a task's syscall that is still open (the trace ended, or its pid
+ * now names another task): a noreturn one as such, else with @flag when
+ * the mode's @lost says its end did not come, finished as every other.
+ */
+void tl_close_cur(struct et_timeline *tl, struct et_task *t,
+		  bool (*lost)(const struct et_timeline *tl, const struct et_syscall *sc),
+		  uint32_t flag)
+{
+	if (is_noreturn(tl, CUR(t)->nr))
+		CUR(t)->flags |= ET_SC_NORETURN;
+	else if (lost(tl, CUR(t)))
+		CUR(t)->flags |= flag;
+	if (tl->ops->finalize)
+		tl->ops->finalize(tl, t, CUR(t));
+	tl_emit(tl, t, CUR(t));
+	t->has_cur = false;
+}
+
 /* The pid now names another task: emit everything of the old one. */
 void tl_task_reset(struct et_timeline *tl, struct et_task *t)
 {
 	tl_flush_pend(tl, t);
-	if (t->has_cur) {
-		if (is_noreturn(tl, CUR(t)->nr))
-			CUR(t)->flags |= ET_SC_NORETURN;
-		else if (tl->ops->no_exit(tl, CUR(t)))
-			CUR(t)->flags |= ET_SC_NO_EXIT;
-		if (tl->ops->finalize)
-			tl->ops->finalize(tl, t, CUR(t));
-		tl_emit(tl, t, CUR(t));
-		t->has_cur = false;
-	}
+	if (t->has_cur)
+		tl_close_cur(tl, t, tl->ops->no_exit, ET_SC_NO_EXIT);
 	t->have_return = false;
 	t->user_exit_valid = false;
 	t->off_cpu = false;

@@ -281,16 +281,8 @@ void et_timeline_finish(struct et_timeline *tl)
 		if (!t)
 			continue;
 		tl_flush_pend(tl, t);
-		if (!t->has_cur)
-			continue;
-		if (is_noreturn(tl, CUR(t)->nr))
-			CUR(t)->flags |= ET_SC_NORETURN;
-		else if (tl->ops->open_end(tl, CUR(t)))
-			CUR(t)->flags |= ET_SC_OPEN_END;
-		if (tl->ops->finalize)
-			tl->ops->finalize(tl, t, CUR(t));
-		tl_emit(tl, t, CUR(t));
-		t->has_cur = false;
+		if (t->has_cur)
+			tl_close_cur(tl, t, tl->ops->open_end, ET_SC_OPEN_END);
 	}
 	tl_hist_finish(tl);
 	/* never renamed in the trace: the saved cmdlines name is right */
