@@ -213,13 +213,14 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 
 static void text_file(const struct et_report_file *f, FILE *out)
 {
+	const struct et_sections *sec = et_sections_of(f->kind);
 	const struct et_trace_info *in = &f->info;
 	const char *inv[8];
 	size_t nr_inv;
 	char buf[1024];
 
-	if (et_sections_of(f->kind)->text_header) {
-		et_sections_of(f->kind)->text_header(f, out);
+	if (sec->text_header) {
+		sec->text_header(f, out);
 		return;
 	}
 	fprintf(out, "file:        %s\n", in->path);
@@ -517,6 +518,7 @@ static void text_excluded(const struct et_report *rep, FILE *out)
 static int render_text(const struct et_report *rep, FILE *out)
 {
 	const struct et_file_kind *k = report_kind(rep);
+	const struct et_sections *sec = et_sections_of(k);
 
 	for (int i = 0; i < rep->nr_files; i++) {
 		if (i)
@@ -528,8 +530,8 @@ static int render_text(const struct et_report *rep, FILE *out)
 			rep->filtered_out);
 	if (!et_stats_syscalls(rep->stats)) {
 		fprintf(out, "\nno complete syscall matched: nothing to tabulate\n");
-		if (et_sections_of(k)->text_tail)
-			et_sections_of(k)->text_tail(rep, out);
+		if (sec->text_tail)
+			sec->text_tail(rep, out);
 		return 0;
 	}
 	fprintf(out, "\n%" PRIu64 " syscalls in the table; %s; percentiles within %s%s%s\n",
@@ -551,8 +553,8 @@ static int render_text(const struct et_report *rep, FILE *out)
 		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++)
 			text_groups(rep, by, out);
 	text_excluded(rep, out);
-	if (et_sections_of(k)->text_tail)
-		et_sections_of(k)->text_tail(rep, out);
+	if (sec->text_tail)
+		sec->text_tail(rep, out);
 	return 0;
 }
 
@@ -570,6 +572,7 @@ static void json_per_cpu(FILE *out, const char *key, const uint64_t *v, int nr_c
 }
 static void json_file(const struct et_report_file *f, FILE *out)
 {
+	const struct et_sections *sec = et_sections_of(f->kind);
 	const struct et_trace_info *in = &f->info;
 	const char *inv[8];
 	size_t nr_inv;
@@ -578,8 +581,8 @@ static void json_file(const struct et_report_file *f, FILE *out)
 	fprintf(out, "    {\"path\": ");
 	et_json_str(out, in->path);
 	fprintf(out, ", \"kind\": \"%s\"", f->kind->key);
-	if (et_sections_of(f->kind)->json_file)
-		et_sections_of(f->kind)->json_file(f, out);
+	if (sec->json_file)
+		sec->json_file(f, out);
 	fprintf(out, ", \"uname\": ");
 	et_json_str(out, in->uname);
 	fprintf(out, ", \"machine\": ");
@@ -678,6 +681,7 @@ static int render_json(const struct et_report *rep, FILE *out)
 	char nb[32], wb[160], eb[16];
 	bool first = true;
 	const struct et_file_kind *k = report_kind(rep);
+	const struct et_sections *sec = et_sections_of(k);
 	double div = k && k->samples ? 1 : 1e9;	/* exemplars: sample numbers, or ns */
 
 	fprintf(out, "{\n  \"stage_abi\": %d,\n  \"unit\": \"%s\",\n  \"files\": [\n",
@@ -766,8 +770,8 @@ static int render_json(const struct et_report *rep, FILE *out)
 		}
 		fprintf(out, "%s]", rep->nr_excluded ? "\n  " : "");
 	}
-	if (et_sections_of(k)->json_tail)
-		et_sections_of(k)->json_tail(rep->files, rep->nr_files, out);
+	if (sec->json_tail)
+		sec->json_tail(rep->files, rep->nr_files, out);
 	fprintf(out, "\n}\n");
 	return 0;
 }

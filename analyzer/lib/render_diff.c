@@ -295,6 +295,7 @@ static bool parent_in_group(const struct et_diff *df, const struct et_diff_cell 
 
 static void text(const struct et_diff_report *r, FILE *out)
 {
+	const struct et_sections *sec = et_sections_of(r->base_files[0].kind);
 	const struct et_diff *df = r->diff;
 	char nb[96], wb[160], label[224];
 	size_t rows = 0, hidden = 0;
@@ -404,8 +405,8 @@ static void text(const struct et_diff_report *r, FILE *out)
 	if (!r->all)
 		fprintf(out, "Shown: totals, significant cells, cells on one side only (--all shows\n"
 			"every cell).\n");
-	if (et_sections_of(r->base_files[0].kind)->diff_text_tail)
-		et_sections_of(r->base_files[0].kind)->diff_text_tail(r, out);
+	if (sec->diff_text_tail)
+		sec->diff_text_tail(r, out);
 }
 
 
@@ -441,6 +442,7 @@ static const char *sh(double v, char *buf, size_t size)
 
 static void json(const struct et_diff_report *r, FILE *out)
 {
+	const struct et_sections *sec = et_sections_of(r->base_files[0].kind);
 	const struct et_diff *df = r->diff;
 	char nb[32], wb[160], lo[32], hi[32];
 
@@ -453,8 +455,8 @@ static void json(const struct et_diff_report *r, FILE *out)
 		et_mode_name(r->test_files[0].info.mode));
 	et_json_str(out, r->test_files[0].info.uname);
 	fprintf(out, "},\n  \"unit\": \"%s\"", et_file_unit(&r->base_files[0]));
-	if (et_sections_of(r->base_files[0].kind)->diff_json)
-		et_sections_of(r->base_files[0].kind)->diff_json(r, out);
+	if (sec->diff_json)
+		sec->diff_json(r, out);
 	fprintf(out, ",\n  \"gate\": ");
 	if (r->gate) {
 		const char *m = r->gate->messages ? r->gate->messages : "";
