@@ -99,6 +99,17 @@ static inline bool mix_num(const char *s, uint64_t *v, int base)
 	return !*end && !errno;
 }
 
+/* A record's field names, "name account n ...", for a message. */
+static inline void mix_field_names(const struct mix_record_def *r, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int f = r->fi + 1; f < r->end && o < size; f++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s%s", o ? " " : "", mix_fields[f].name,
+				      mix_fields[f].rest ? "..." : "");
+}
+
 /*
  * Check tokens t->tok[0 .. n-1] (after the word) against record @rec in a
  * file of version @version, and type them into t->u and t->d.  NULL if the
@@ -110,15 +121,10 @@ static inline const char *mix_shape_check(int rec, int version, struct mix_toks 
 	const struct mix_record_def *r = &mix_records[rec];
 	const struct mix_field_def *rest = NULL;
 	int fixed = 0, pos = 0;
-	char names[256];
-	size_t o = 0;
 
-	names[0] = '\0';
 	for (int f = r->fi + 1; f < r->end; f++) {
 		const struct mix_field_def *fd = &mix_fields[f];
 
-		o += (size_t)snprintf(names + o, o < sizeof(names) ? sizeof(names) - o : 0, "%s%s%s",
-				      o ? " " : "", fd->name, fd->rest ? "..." : "");
 		if (fd->rest)
 			rest = fd;
 		else
@@ -130,6 +136,9 @@ static inline const char *mix_shape_check(int rec, int version, struct mix_toks 
 		return why;
 	}
 	if (t->n < fixed || (!rest && t->n > fixed)) {
+		char names[256];
+
+		mix_field_names(r, names, sizeof(names));
 		snprintf(why, len, "malformed %s line: %d field%s after its word, not %s%d (%.100s)", r->word,
 			 t->n, t->n == 1 ? "" : "s", rest ? "at least " : "", fixed, names);
 		return why;

@@ -454,7 +454,8 @@ static int check_shapes(char *buf, size_t len, int version)
 		t.n = n - 1;
 		if (rec < 0 || mix_shape_check(rec, version, &t, why, sizeof(why))) {
 			fprintf(stderr, PLUGIN_NAME ": line %zu of the output is not a mix-format.def "
-				"record (%s): %.60s\n", ln + 1, rec < 0 ? "no such record" : why, p);
+				"record (%s): %.*s\n", ln + 1, rec < 0 ? "no such record" : why,
+				(int)(nl && nl - p < 60 ? nl - p : 60), p);
 			free(line);
 			return -1;
 		}
