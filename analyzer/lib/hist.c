@@ -62,9 +62,14 @@ bool et_hist_reserve(struct et_hist *h, uint32_t idx)
 
 	if (idx < h->nr_buckets)
 		return true;
-	n = h->nr_buckets ? h->nr_buckets : 256;
-	while (n <= idx)
-		n *= 2;
+	/*
+	 * To the end of idx's power of two, not the next doubling: one far
+	 * outlier would otherwise double a cell's buckets (~30 per cell of
+	 * a getppid loop, most of a report's heap).
+	 */
+	n = (idx | ((1u << ET_HIST_SUB_BITS) - 1)) + 1;
+	if (n < 2u << ET_HIST_SUB_BITS)
+		n = 2u << ET_HIST_SUB_BITS;
 	b = realloc(h->buckets, n * sizeof(*b));
 	if (!b)
 		return false;
