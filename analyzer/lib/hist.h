@@ -29,17 +29,11 @@ static inline uint32_t et_hist_index_inline(uint64_t v)
 	return (uint32_t)((shift + 1) * sub + ((v >> shift) - sub));
 }
 
-static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts)
+/* The count, extremes and moments of an add; the buckets are the caller's. */
+static inline void et_hist_add_moments_inline(struct et_hist *h, uint64_t v, uint64_t ts)
 {
-	uint32_t idx = h->moments_only ? 0 : et_hist_index_inline(v);
 	int64_t x;
 
-	if (!h->moments_only) {
-		if (__builtin_expect(idx >= h->nr_buckets, 0) &&
-		    !et_hist_reserve(h, idx))
-			return false;
-		h->buckets[idx]++;
-	}
 	if (__builtin_expect(!h->count, 0)) {
 		h->shift = v;
 		h->min = h->max = v;
@@ -57,6 +51,19 @@ static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts
 	x = (int64_t)(v - h->shift);
 	h->sum += x;
 	h->sumsq += (unsigned __int128)((__int128)x * x);
+}
+
+static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts)
+{
+	if (!h->moments_only) {
+		uint32_t idx = et_hist_index_inline(v);
+
+		if (__builtin_expect(idx >= h->nr_buckets, 0) &&
+		    !et_hist_reserve(h, idx))
+			return false;
+		h->buckets[idx]++;
+	}
+	et_hist_add_moments_inline(h, v, ts);
 	return true;
 }
 

@@ -19,6 +19,7 @@ struct et_map {
 
 /* All cells of one syscall (x signature), indexed by stage. */
 #define GROUP_CACHE 4	/* tasks interleave: a few per row, not one */
+#define LAST_GROUPS 4	/* a power of two */
 
 struct et_row {
 	int nr;
@@ -28,6 +29,12 @@ struct et_row {
 	/* lookup caches: the groups this row's last few syscalls went to */
 	struct et_group *recent[ET_BY_NR_BREAKDOWNS][GROUP_CACHE];
 	uint8_t next_recent[ET_BY_NR_BREAKDOWNS];
+	/* the groups of the last syscall of a few tasks (by pid), and its keys */
+	struct et_last_groups {
+		struct et_group *g[ET_BY_NR_BREAKDOWNS];
+		long key[ET_BY_NR_BREAKDOWNS];
+		char comm[ET_COMM_LEN];
+	} last[LAST_GROUPS];
 };
 
 struct et_stats {
@@ -36,6 +43,7 @@ struct et_stats {
 		bool by_arg;		/* ...and by argument shape */
 		bool exclusive;		/* subtract interrupts and preemption (sub) */
 		bool no_overhead;	/* subtract the tracer's own events (ovh) */
+		bool plain;		/* neither: a stage's value is its time */
 	} opts;
 	struct et_map cell_map;		/* (nr, work) -> row */
 	struct et_row **rows;
@@ -129,6 +137,7 @@ struct et_stats *et_stats_new(unsigned int flags)
 		st->opts.by_arg = flags & ET_STATS_BY_ARG;
 		st->opts.exclusive = flags & ET_STATS_EXCLUSIVE;
 		st->opts.no_overhead = flags & ET_STATS_NO_OVERHEAD;
+		st->opts.plain = !st->opts.exclusive && !st->opts.no_overhead;
 	}
 	return st;
 }
@@ -275,32 +284,55 @@ static uint64_t value(const struct et_stats *st, const struct et_syscall *sc,
 	return off < v ? v - off : 0;
 }
 
+/* A breakdown's group of sc, looked up in the row's recent ones first. */
+static struct et_group *group_of(struct et_stats *st, struct et_row *r, int by,
+				 const struct et_syscall *sc, long key)
+{
+	const char *comm = by == ET_BY_PID ? sc->comm : NULL;
+	struct et_group *g;
+
+	for (int i = 0; i < GROUP_CACHE; i++) {
+		g = r->recent[by][i];
+		if (g && g->key == key && (!comm || same_comm(g->comm, comm)))
+			return g;
+	}
+	g = group_get(st, by, sc->nr, key, comm);
+	if (g)
+		r->recent[by][r->next_recent[by]++ % GROUP_CACHE] = g;
+	return g;
+}
+
+/*
+ * The syscall's total into its task's, CPU's and errno's groups.  Most
+ * syscalls of a task come from the CPU and have the result of its last one
+ * in the row: one test finds all three (tasks interleave: a slot per pid's
+ * low bits).  Only the task's group keeps buckets.
+ */
 static bool add_groups(struct et_stats *st, struct et_row *r,
 		       const struct et_syscall *sc, uint64_t total)
 {
-	for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
-		long key = by == ET_BY_PID ? sc->pid :
-			   by == ET_BY_CPU ? sc->cpu_enter : errno_key(sc);
-		const char *comm = by == ET_BY_PID ? sc->comm : NULL;
-		struct et_group *g = NULL;
+	struct et_last_groups *last = &r->last[(unsigned int)sc->pid & (LAST_GROUPS - 1)];
+	long key[ET_BY_NR_BREAKDOWNS];
 
-		for (int i = 0; i < GROUP_CACHE; i++) {
-			struct et_group *c = r->recent[by][i];
-
-			if (c && c->key == key && (!comm || same_comm(c->comm, comm))) {
-				g = c;
-				break;
-			}
-		}
-		if (!g) {
-			g = group_get(st, by, sc->nr, key, comm);
-			if (!g)
+	_Static_assert(ET_BY_PID == 0 && ET_BY_NR_BREAKDOWNS == 3,
+		       "add_groups() spells out the three breakdowns");
+	key[ET_BY_PID] = sc->pid;
+	key[ET_BY_CPU] = sc->cpu_enter;
+	key[ET_BY_RET] = errno_key(sc);
+	if (!last->g[0] || last->key[0] != key[0] || last->key[1] != key[1] ||
+	    last->key[2] != key[2] || !same_comm(last->comm, sc->comm)) {
+		for (int by = 0; by < ET_BY_NR_BREAKDOWNS; by++) {
+			last->g[by] = group_of(st, r, by, sc, key[by]);
+			if (!last->g[by])
 				return false;
-			r->recent[by][r->next_recent[by]++ % GROUP_CACHE] = g;
+			last->key[by] = key[by];
 		}
-		if (!et_hist_add_inline(&g->hist, total, sc->ts_enter))
-			return false;
+		memcpy(last->comm, sc->comm, ET_COMM_LEN);
 	}
+	if (!et_hist_add_inline(&last->g[ET_BY_PID]->hist, total, sc->ts_enter))
+		return false;
+	for (int by = 1; by < ET_BY_NR_BREAKDOWNS; by++)
+		et_hist_add_moments_inline(&last->g[by]->hist, total, sc->ts_enter);
 	return true;
 }
 
@@ -357,15 +389,16 @@ bool et_stats_add(struct et_stats *st, const struct et_syscall *sc)
 	while (mask) {
 		int stage = __builtin_ctzll(mask);
 		struct et_cell *c = cell_get(st, r, stage);
-		uint64_t v = value(st, sc, stage, c);
 
 		mask &= mask - 1;
-		if (!c || !et_hist_add_inline(&c->hist, v, sc->ts_enter))
+		if (!c || !et_hist_add_inline(&c->hist, st->opts.plain ? sc->ns[stage] :
+					      value(st, sc, stage, c), sc->ts_enter))
 			return false;
 		c->agg_count += sc->count[stage];
 	}
 	if (et_sc_has(sc, ET_SLOT_TOTAL))
-		return add_groups(st, r, sc, value(st, sc, ET_SLOT_TOTAL, NULL));
+		return add_groups(st, r, sc, st->opts.plain ? sc->ns[ET_SLOT_TOTAL] :
+				  value(st, sc, ET_SLOT_TOTAL, NULL));
 	return true;
 }
 

@@ -5,6 +5,7 @@
  * the numerically stable stddev, and the stage vocabulary's invariants.
  * Prints one "ok - ..." or "not ok - ..." line per check.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include "entrytrace-private.h"
 #include "entrytrace-kit.h"
+#include "entrytrace-local.h"
 
 static int failures;
 
@@ -99,6 +101,74 @@ static void hist_error_bound(void)
 	      "q=0 and q=1 are min and max");
 	et_hist_fini(&h);
 	free(v);
+}
+
+/* A histogram grows to the end of its largest value's power of two. */
+static void hist_growth(void)
+{
+	struct et_hist h;
+	uint32_t sub = 1u << ET_HIST_SUB_BITS, idx;
+
+	et_hist_init(&h);
+	et_hist_add(&h, 100, 1);
+	CHECK(h.nr_buckets == 2 * sub, "a small value: %u buckets (%u)", h.nr_buckets, 2 * sub);
+	/* just past 1024 buckets: a doubling would make 2048 */
+	idx = 8 * sub + 6;
+	et_hist_add(&h, et_hist_lower(idx), 2);
+	CHECK(et_hist_index(et_hist_lower(idx)) == idx && h.nr_buckets == 9 * sub,
+	      "%" PRIu64 " ns (bucket %u): %u buckets, to its power of two's end (%u), "
+	      "not a doubling", et_hist_lower(idx), idx, h.nr_buckets, 9 * sub);
+	CHECK(h.buckets[et_hist_index(100)] == 1 && h.buckets[idx] == 1 &&
+	      et_hist_quantile(&h, 1.0) >= et_hist_lower(idx), "both values in their buckets");
+	et_hist_fini(&h);
+}
+
+/*
+ * Breakdowns: two tasks whose pids share the stats' cache slot (1 and 5),
+ * interleaved, changing CPU and result on the way: every syscall lands in
+ * its own task's, CPU's and result's group.
+ */
+static void stats_groups(void)
+{
+	struct et_stats *st = et_stats_new(0);
+	static const struct { int pid, cpu; long ret; } seq[] = {
+		{ 1, 0, 0 }, { 5, 1, 0 }, { 1, 0, 0 }, { 5, 1, -2 }, { 1, 1, 0 },
+		{ 5, 1, -2 }, { 1, 1, -9 }, { 5, 0, 0 }, { 1, 0, 0 }, { 5, 0, 0 },
+	};
+	struct et_syscall sc;
+	uint64_t want[3][10] = { { 0 } };	/* [by][key] */
+	bool ok = st != NULL;
+
+	for (size_t i = 0; ok && i < sizeof(seq) / sizeof(seq[0]); i++) {
+		memset(&sc, 0, sizeof(sc));
+		sc.pid = seq[i].pid;
+		sc.nr = 39;
+		sc.ret = seq[i].ret;
+		sc.cpu_enter = sc.cpu_exit = seq[i].cpu;
+		snprintf(sc.comm, sizeof(sc.comm), "task%d", seq[i].pid);
+		sc.ts_enter = 1000 * (i + 1);
+		sc.ts_exit = sc.ts_enter + 100 + i;
+		sc.stage_mask = sc.start_mask = 1ull << ET_SLOT_TOTAL;
+		sc.ns[ET_SLOT_TOTAL] = 100 + i;
+		ok = et_stats_add(st, &sc);
+		want[ET_BY_PID][seq[i].pid]++;
+		want[ET_BY_CPU][seq[i].cpu]++;
+		want[ET_BY_RET][-seq[i].ret]++;
+	}
+	CHECK(ok, "ten syscalls added");
+	for (int by = 0; ok && by < ET_BY_NR_BREAKDOWNS; by++) {
+		uint64_t n = 0, bad = 0;
+
+		for (size_t i = 0; i < et_stats_nr_groups(st, by); i++) {
+			const struct et_group *g = et_stats_group_at(st, by, i);
+
+			n += et_hist_count(et_group_hist(g));
+			bad += et_hist_count(et_group_hist(g)) != want[by][et_group_key(g)];
+		}
+		CHECK(n == 10 && !bad, "breakdown %d: ten syscalls, each group its own count "
+		      "(%" PRIu64 " in all, %" PRIu64 " groups off)", by, n, bad);
+	}
+	et_stats_free(st);
 }
 
 static void hist_merge_and_stddev(void)
@@ -309,6 +379,8 @@ int main(void)
 	hist_geometry();
 	hist_error_bound();
 	hist_merge_and_stddev();
+	hist_growth();
+	stats_groups();
 	vocabulary();
 	student_t();
 	json_reader();
