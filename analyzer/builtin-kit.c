@@ -1976,21 +1976,6 @@ bad:
 /* ------------------------------------------------------------------ */
 /* Reading: report KIT, diff KIT_A KIT_B                                */
 
-bool et_kit_operands(char *const *paths, int n, const char *who, int *err)
-{
-	int kits = 0;
-
-	for (int i = 0; i < n; i++)
-		kits += et_kit_probe(paths[i]);
-	*err = 0;
-	if (kits && kits != n) {
-		fprintf(stderr, "%s: give kit archives alone, not with traces or plugin output "
-			"(%d of the %d files are kits)\n", who, kits, n);
-		*err = ET_EXIT_USAGE;
-	}
-	return kits > 0;
-}
-
 static struct et_kit *open_kit(const char *who, const char *path, int *ret)
 {
 	enum et_err e;

@@ -31,8 +31,9 @@ int cmd_kit(int argc, char **argv);
 
 /*
  * Kit archives (builtin-kit.c): report and diff read them instead of
- * traces.  et_kit_operands(): true when the operands are kits; *err set
- * (usage, said) when kits and other files are mixed.
+ * traces.  et_kit_operands() (options.c, beside report's own code): true
+ * when the operands are kits; *err set (usage, said) when kits and other
+ * files are mixed.
  */
 struct et_kit_diff_opts;
 bool et_kit_operands(char *const *paths, int n, const char *who, int *err);

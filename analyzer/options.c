@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "builtin.h"
+#include "entrytrace-kit.h"
 #include "entrytrace-private.h"
 
 struct int_list {
@@ -502,4 +503,20 @@ int et_plot_write(const struct et_plot *p, const char *path, const char *who,
 	if (et_output_close(&o, ret == 0))
 		ret = -1;
 	return ret;
+}
+
+/* report KIT, diff KIT_A KIT_B: a command's operands are kits or traces */
+bool et_kit_operands(char *const *paths, int n, const char *who, int *err)
+{
+	int kits = 0;
+
+	for (int i = 0; i < n; i++)
+		kits += et_kit_probe(paths[i]);
+	*err = 0;
+	if (kits && kits != n) {
+		fprintf(stderr, "%s: give kit archives alone, not with traces or plugin output "
+			"(%d of the %d files are kits)\n", who, kits, n);
+		*err = ET_EXIT_USAGE;
+	}
+	return kits > 0;
 }
