@@ -53,9 +53,6 @@ $(O)/rel/%.o: analyzer/%.c $(HDRS) | deps-check
 	@mkdir -p $(dir $@)
 	$(CC) $(ET_CFLAGS) $(OPT_CFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(O)/rel/libentrytrace.a: $(call objs,$(O)/rel,$(LIB_SRCS))
-	$(AR) rcs $@ $^
-
 # The program links its objects in this order, report's path first: the
 # kernel maps a file's pages in windows around each page a process runs,
 # so a report (the command scripts/host/bench-analyzer weighs) maps only
