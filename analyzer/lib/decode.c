@@ -814,45 +814,21 @@ static void task_event(struct et_event *ev, enum et_event_kind kind, int pid,
 	ev->task.exec = false;
 }
 
-bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
-	       struct et_scratch *s, struct et_event *ev)
+/* Every event but the two of every syscall: out of et_decode()'s way. */
+static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
+						   const struct et_rec *rec,
+						   struct et_scratch *s, struct et_event *ev,
+						   int id)
 {
-	int id = (int)rd_field(d, rec, &d->common_type);
 	const char *str;
 	int len;
 
-	if (id < 0 || id > d->max_id) {
-		s->unregistered += d->unregistered_out;
-		return false;
-	}
-	if (__builtin_expect(rec->size < d->min_size[id], 0)) {
-		s->short_records++;
-		return false;
-	}
-	ev->pid = (int)rd_fixed(d, rec, &d->common_pid);
 	switch (d->active[id]) {
 	case H_NONE:
 		return false;
 	case H_UNREGISTERED:
 		s->unregistered++;
 		return false;
-	case H_SYS_ENTER:
-		ev->kind = ET_EV_SYS_ENTER;
-		ev->enter.nr = rd_fixed(d, rec, &d->enter_id);
-		ev->enter.nargs = 0;
-		if (d->enter_arg_size && d->enter_args.offset + ET_SC_ARGS * d->enter_arg_size <= rec->size) {
-			const char *p = (const char *)rec->data + d->enter_args.offset;
-
-			/* every sys_enter: the native case is one copy */
-			if (d->enter_arg_size == sizeof(long) && !d->swap)
-				memcpy(ev->enter.arg, p, sizeof(ev->enter.arg));
-			else
-				for (int i = 0; i < ET_SC_ARGS; i++)
-					ev->enter.arg[i] = (long)rd_u(d, p + i * d->enter_arg_size,
-								      d->enter_arg_size);
-			ev->enter.nargs = ET_SC_ARGS;
-		}
-		return true;
 	case H_SYS_ARGS:
 		for (int i = 0; i < d->nr_args_ev; i++) {
 			const struct et_args_event *a = &d->args_ev[i];
@@ -867,11 +843,6 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 			return true;
 		}
 		return false;
-	case H_SYS_EXIT:
-		ev->kind = ET_EV_SYS_EXIT;
-		ev->exit.nr = rd_fixed(d, rec, &d->exit_id);
-		ev->exit.ret = rd_fixed(d, rec, &d->exit_ret);
-		return true;
 	case H_USER_EXIT:
 		ev->kind = ET_EV_USER_EXIT;
 		return true;
@@ -1014,6 +985,48 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	}
 	}
 	return false;
+}
+
+bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
+	       struct et_scratch *s, struct et_event *ev)
+{
+	int id = (int)rd_field(d, rec, &d->common_type);
+
+	if (id < 0 || id > d->max_id) {
+		s->unregistered += d->unregistered_out;
+		return false;
+	}
+	if (__builtin_expect(rec->size < d->min_size[id], 0)) {
+		s->short_records++;
+		return false;
+	}
+	ev->pid = (int)rd_fixed(d, rec, &d->common_pid);
+	switch (d->active[id]) {
+	case H_SYS_ENTER:
+		ev->kind = ET_EV_SYS_ENTER;
+		ev->enter.nr = rd_fixed(d, rec, &d->enter_id);
+		ev->enter.nargs = 0;
+		if (d->enter_arg_size && d->enter_args.offset + ET_SC_ARGS * d->enter_arg_size <= rec->size) {
+			const char *p = (const char *)rec->data + d->enter_args.offset;
+
+			/* every sys_enter: the native case is one copy */
+			if (d->enter_arg_size == sizeof(long) && !d->swap)
+				memcpy(ev->enter.arg, p, sizeof(ev->enter.arg));
+			else
+				for (int i = 0; i < ET_SC_ARGS; i++)
+					ev->enter.arg[i] = (long)rd_u(d, p + i * d->enter_arg_size,
+								      d->enter_arg_size);
+			ev->enter.nargs = ET_SC_ARGS;
+		}
+		return true;
+	case H_SYS_EXIT:
+		ev->kind = ET_EV_SYS_EXIT;
+		ev->exit.nr = rd_fixed(d, rec, &d->exit_id);
+		ev->exit.ret = rd_fixed(d, rec, &d->exit_ret);
+		return true;
+	default:
+		return decode_other(d, rec, s, ev, id);
+	}
 }
 
 enum et_event_kind et_event_kind(const struct et_event *ev)
