@@ -331,8 +331,9 @@ const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl
 #define ET_HIST_SUB_BITS 7
 
 struct et_hist {
-	uint64_t *buckets;
-	uint32_t nr_buckets;
+	uint64_t *buckets;	/* of buckets first .. nr_buckets - 1 */
+	uint32_t first;		/* the lowest bucket held (a power of two's first) */
+	uint32_t nr_buckets;	/* one past the highest */
 	bool moments_only;	/* no buckets: count, min, max, mean, stddev */
 	uint64_t count;
 	uint64_t min;
@@ -344,6 +345,12 @@ struct et_hist {
 	__int128 sum;		/* of value - shift, in exact integers, so */
 	unsigned __int128 sumsq; /* mean and stddev lose nothing to rounding */
 };
+
+/* Bucket i's count: 0 outside the buckets held. */
+static inline uint64_t et_hist_bucket(const struct et_hist *h, uint32_t i)
+{
+	return i >= h->first && i < h->nr_buckets ? h->buckets[i - h->first] : 0;
+}
 
 /* A histogram inside another structure: init, and fini to free its buckets. */
 void et_hist_init(struct et_hist *h);

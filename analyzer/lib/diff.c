@@ -135,7 +135,7 @@ static bool cdf_init(struct cdf *c, const struct et_hist *h)
 	if (!c->cum)
 		return false;
 	for (uint32_t i = 0; i < c->n; i++)
-		c->cum[i] = run += h->buckets[i];
+		c->cum[i] = run += et_hist_bucket(h, i);
 	return true;
 }
 
@@ -189,8 +189,8 @@ static void mann_whitney(const struct et_hist *b, const struct et_hist *t,
 	double below = 0, u = 0, ties = 0, mu, sigma;
 
 	for (uint32_t i = 0; i < n; i++) {
-		double cb = i < b->nr_buckets ? (double)b->buckets[i] : 0;
-		double ct = i < t->nr_buckets ? (double)t->buckets[i] : 0;
+		double cb = (double)et_hist_bucket(b, i);
+		double ct = (double)et_hist_bucket(t, i);
 		double tie = cb + ct;
 
 		u += ct * (below + cb / 2);
@@ -577,13 +577,13 @@ static size_t wvals(const struct et_hist *h, struct wval *out)
 {
 	size_t n = 0;
 
-	for (uint32_t i = 0; i < h->nr_buckets; i++) {
+	for (uint32_t i = h->first; i < h->nr_buckets; i++) {
 		uint64_t l = et_hist_lower(i), u = et_hist_upper(i);
 
-		if (!h->buckets[i])
+		if (!et_hist_bucket(h, i))
 			continue;
 		out[n].v = (int64_t)(l + (u - l) / 2);
-		out[n++].w = (double)h->buckets[i];
+		out[n++].w = (double)et_hist_bucket(h, i);
 	}
 	return n;
 }

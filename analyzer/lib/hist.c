@@ -4,8 +4,9 @@
  * their own; above, each power of two is split into 2^B equal buckets.
  * With B = ET_HIST_SUB_BITS = 7 a bucket spans at most 1/128 of its lower
  * bound, and reporting its midpoint bounds the relative error by 1/256.
- * The bucket array grows to the largest value seen, so memory depends on
- * the range of the data, not on how many values were added.
+ * The buckets held are those of the powers of two from the smallest value
+ * seen to the largest, so memory depends on the range of the data, not on
+ * how many values were added.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,27 +56,38 @@ void et_hist_init(struct et_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/*
+ * Hold bucket idx: the buckets held grow to the start or the end of idx's
+ * power of two, no further (one far outlier would otherwise double a
+ * cell's buckets, or a cell of microseconds hold every nanosecond's).
+ */
 bool et_hist_reserve(struct et_hist *h, uint32_t idx)
 {
-	uint32_t n;
+	uint32_t first, end, held = h->nr_buckets - h->first;
 	uint64_t *b;
 
-	if (idx < h->nr_buckets)
+	if (h->buckets && idx >= h->first && idx < h->nr_buckets)
 		return true;
-	/*
-	 * To the end of idx's power of two, not the next doubling: one far
-	 * outlier would otherwise double a cell's buckets (~30 per cell of
-	 * a getppid loop, most of a report's heap).
-	 */
-	n = (idx | ((1u << ET_HIST_SUB_BITS) - 1)) + 1;
-	if (n < 2u << ET_HIST_SUB_BITS)
-		n = 2u << ET_HIST_SUB_BITS;
-	b = realloc(h->buckets, n * sizeof(*b));
+	first = idx & ~(SUB - 1);
+	end = (idx | (SUB - 1)) + 1;
+	if (h->buckets) {
+		first = first < h->first ? first : h->first;
+		end = end > h->nr_buckets ? end : h->nr_buckets;
+	}
+	b = realloc(h->buckets, (size_t)(end - first) * sizeof(*b));
 	if (!b)
 		return false;
-	memset(b + h->nr_buckets, 0, (n - h->nr_buckets) * sizeof(*b));
+	if (h->buckets && first < h->first) {
+		memmove(b + (h->first - first), b, held * sizeof(*b));
+		memset(b, 0, (h->first - first) * sizeof(*b));
+		held += h->first - first;
+	} else if (!h->buckets) {
+		held = 0;
+	}
+	memset(b + held, 0, (end - first - held) * sizeof(*b));
 	h->buckets = b;
-	h->nr_buckets = n;
+	h->first = first;
+	h->nr_buckets = end;
 	return true;
 }
 
@@ -90,11 +102,12 @@ bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
 		return true;
 	if (src->moments_only)
 		dst->moments_only = true;
-	if (!dst->moments_only) {
-		if (!et_hist_reserve(dst, src->nr_buckets - 1))
+	if (!dst->moments_only && src->buckets) {
+		if (!et_hist_reserve(dst, src->first) ||
+		    !et_hist_reserve(dst, src->nr_buckets - 1))
 			return false;
-		for (uint32_t i = 0; i < src->nr_buckets; i++)
-			dst->buckets[i] += src->buckets[i];
+		for (uint32_t i = src->first; i < src->nr_buckets; i++)
+			dst->buckets[i - dst->first] += src->buckets[i - src->first];
 	}
 	if (!dst->count || src->min < dst->min) {
 		dst->min = src->min;
@@ -135,8 +148,8 @@ uint64_t et_hist_quantile(const struct et_hist *h, double q)
 	rank = (uint64_t)ceil(q * (double)h->count);
 	if (rank < 1)
 		rank = 1;
-	for (uint32_t i = 0; i < h->nr_buckets; i++) {
-		seen += h->buckets[i];
+	for (uint32_t i = h->first; i < h->nr_buckets; i++) {
+		seen += h->buckets[i - h->first];
 		if (seen >= rank) {
 			uint64_t lo = et_hist_lower(i), hi = et_hist_upper(i);
 			uint64_t mid = lo + (hi - lo) / 2;
@@ -275,13 +288,13 @@ uint64_t et_hist_step(const struct et_hist *h)
 
 	if (h->moments_only || !h->buckets)
 		return 1;
-	for (uint32_t i = 0; i < h->nr_buckets && et_hist_lower(i) < 1024; i++)
-		in += h->buckets[i];
+	for (uint32_t i = h->first; i < h->nr_buckets && et_hist_lower(i) < 1024; i++)
+		in += et_hist_bucket(h, i);
 	if (in < 100)
 		return 1;
 	floor_n = in / 2000 > 2 ? in / 2000 : 2;
-	for (uint32_t i = 0; i < h->nr_buckets && et_hist_lower(i) < 1024 && nc < 65; i++) {
-		uint64_t lo = et_hist_lower(i), n = h->buckets[i];
+	for (uint32_t i = h->first; i < h->nr_buckets && et_hist_lower(i) < 1024 && nc < 65; i++) {
+		uint64_t lo = et_hist_lower(i), n = et_hist_bucket(h, i);
 
 		if (n < floor_n)
 			continue;

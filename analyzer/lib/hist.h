@@ -9,6 +9,7 @@
 
 #include "entrytrace-local.h"
 
+/* Make bucket idx one the histogram holds (hist.c). */
 bool et_hist_reserve(struct et_hist *h, uint32_t idx);
 /*
  * A bucket's bounds in a log-linear histogram of @bits sub-buckets per
@@ -58,10 +59,10 @@ static inline bool et_hist_add_inline(struct et_hist *h, uint64_t v, uint64_t ts
 	if (!h->moments_only) {
 		uint32_t idx = et_hist_index_inline(v);
 
-		if (__builtin_expect(idx >= h->nr_buckets, 0) &&
+		if (__builtin_expect(idx - h->first >= h->nr_buckets - h->first, 0) &&
 		    !et_hist_reserve(h, idx))
 			return false;
-		h->buckets[idx]++;
+		h->buckets[idx - h->first]++;
 	}
 	et_hist_add_moments_inline(h, v, ts);
 	return true;

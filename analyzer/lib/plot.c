@@ -105,12 +105,12 @@ static void curve(FILE *out, const struct et_hist *h, const char *color,
 
 	fprintf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" points=\"%.1f,%.1f",
 		color, px, py);
-	for (uint32_t i = 0; i < h->nr_buckets; i++) {
+	for (uint32_t i = h->first; i < h->nr_buckets; i++) {
 		double x, y;
 
-		if (!h->buckets[i])
+		if (!et_hist_bucket(h, i))
 			continue;
-		run += h->buckets[i];
+		run += et_hist_bucket(h, i);
 		x = xpos((double)et_hist_upper(i) + 1, lo, hi, x0, w);
 		y = y0 + ht * (1 - (double)run / (double)h->count);
 		fprintf(out, " %.1f,%.1f %.1f,%.1f", x, py, x, y);

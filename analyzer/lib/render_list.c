@@ -220,15 +220,15 @@ counted:
 	if (!h->min && nrows) {	/* a zero value: the first row starts at 0 */
 		rows[0].lo = 0;
 	}
-	for (uint32_t b = 0; b < h->nr_buckets; b++) {
+	for (uint32_t b = h->first; b < h->nr_buckets; b++) {
 		uint64_t v;
 
-		if (!h->buckets[b])
+		if (!et_hist_bucket(h, b))
 			continue;
 		v = et_hist_lower(b);
 		for (size_t r = 0; r < nrows; r++)
 			if ((v >= rows[r].lo || r == 0) && (v < rows[r].hi || r == nrows - 1)) {
-				rows[r].n += h->buckets[b];
+				rows[r].n += et_hist_bucket(h, b);
 				break;
 			}
 	}

@@ -134,7 +134,7 @@ static bool span_hist(struct et_timeline *tl, struct et_hist *h, const struct et
 		idx = et_hist_index(round_ns(f * (double)mid + k));
 		if (!et_hist_reserve(h, idx))
 			return false;
-		h->buckets[idx] += b;
+		h->buckets[idx - h->first] += b;
 		seen += b;
 	}
 	/* buckets that do not add up to the count: the cell is damaged */

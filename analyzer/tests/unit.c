@@ -103,23 +103,49 @@ static void hist_error_bound(void)
 	free(v);
 }
 
-/* A histogram grows to the end of its largest value's power of two. */
+/*
+ * A histogram holds the buckets of the powers of two from its smallest
+ * value's to its largest's, and no others.
+ */
 static void hist_growth(void)
 {
-	struct et_hist h;
-	uint32_t sub = 1u << ET_HIST_SUB_BITS, idx;
+	struct et_hist h, m;
+	uint32_t sub = 1u << ET_HIST_SUB_BITS, idx = 8 * sub + 6, low = 3 * sub + 5;
+	bool zero = true, merged;
 
 	et_hist_init(&h);
 	et_hist_add(&h, 100, 1);
-	CHECK(h.nr_buckets == 2 * sub, "a small value: %u buckets (%u)", h.nr_buckets, 2 * sub);
+	CHECK(h.first == 0 && h.nr_buckets == sub, "100 ns: buckets 0..%u held (0..%u)",
+	      h.nr_buckets - 1, sub - 1);
 	/* just past 1024 buckets: a doubling would make 2048 */
-	idx = 8 * sub + 6;
 	et_hist_add(&h, et_hist_lower(idx), 2);
-	CHECK(et_hist_index(et_hist_lower(idx)) == idx && h.nr_buckets == 9 * sub,
-	      "%" PRIu64 " ns (bucket %u): %u buckets, to its power of two's end (%u), "
-	      "not a doubling", et_hist_lower(idx), idx, h.nr_buckets, 9 * sub);
-	CHECK(h.buckets[et_hist_index(100)] == 1 && h.buckets[idx] == 1 &&
+	CHECK(et_hist_index(et_hist_lower(idx)) == idx && h.first == 0 && h.nr_buckets == 9 * sub,
+	      "%" PRIu64 " ns (bucket %u): buckets to its power of two's end (%u), not a doubling",
+	      et_hist_lower(idx), idx, h.nr_buckets);
+	CHECK(et_hist_bucket(&h, et_hist_index(100)) == 1 && et_hist_bucket(&h, idx) == 1 &&
 	      et_hist_quantile(&h, 1.0) >= et_hist_lower(idx), "both values in their buckets");
+	et_hist_fini(&h);
+
+	/* microseconds only: no bucket of the nanoseconds below them */
+	et_hist_add(&h, et_hist_lower(idx), 1);
+	CHECK(h.first == 8 * sub && h.nr_buckets == 9 * sub,
+	      "%" PRIu64 " ns alone: buckets %u..%u held", et_hist_lower(idx), h.first,
+	      h.nr_buckets - 1);
+	et_hist_add(&h, et_hist_lower(low), 2);
+	for (uint32_t i = 0; i < 9 * sub; i++)
+		zero &= et_hist_bucket(&h, i) == (i == idx || i == low);
+	CHECK(h.first == 3 * sub && h.nr_buckets == 9 * sub && zero,
+	      "then %" PRIu64 " ns: held from its power of two (%u..%u), both counted once",
+	      et_hist_lower(low), h.first, h.nr_buckets - 1);
+	et_hist_init(&m);
+	et_hist_add(&m, 7, 3);
+	merged = et_hist_merge(&m, &h);
+	CHECK(merged && m.first == 0 && m.nr_buckets == 9 * sub &&
+	      et_hist_bucket(&m, 7) == 1 && et_hist_bucket(&m, low) == 1 &&
+	      et_hist_bucket(&m, idx) == 1 && et_hist_quantile(&m, 0.5) == et_hist_lower(low) +
+	      (et_hist_upper(low) - et_hist_lower(low)) / 2,
+	      "merged into one that holds lower buckets: the three values, the median the middle one");
+	et_hist_fini(&m);
 	et_hist_fini(&h);
 }
 
@@ -201,9 +227,15 @@ static void hist_merge_and_stddev(void)
 	et_hist_merge(&a, &b);
 	CHECK(a.count == all.count && a.total == all.total && a.min == all.min &&
 	      a.max == all.max, "merge keeps count, total, min and max");
-	CHECK(a.nr_buckets >= all.nr_buckets &&
-	      !memcmp(a.buckets, all.buckets, all.nr_buckets * sizeof(uint64_t)),
-	      "merge gives the same buckets as adding everything to one");
+	{
+		uint32_t lo = a.first < all.first ? a.first : all.first;
+		uint32_t hi = a.nr_buckets > all.nr_buckets ? a.nr_buckets : all.nr_buckets;
+		bool same = true;
+
+		for (uint32_t i = lo; i < hi; i++)
+			same &= et_hist_bucket(&a, i) == et_hist_bucket(&all, i);
+		CHECK(same, "merge gives the same buckets as adding everything to one");
+	}
 	CHECK(fabs(et_hist_stddev(&all) - sd) < 1e-6 * sd,
 	      "stddev of 1e12+U(0,100) matches two-pass (%.4f vs %.4f)", et_hist_stddev(&all), sd);
 	CHECK(fabs(et_hist_stddev(&a) - sd) < 1e-6 * sd, "merged stddev matches (%.4f)",
