@@ -489,6 +489,23 @@ uint64_t et_mix_sum(const struct et_mix *m, const char *name, const char *accoun
 		    const char *what, bool is_class);
 const struct et_mix_stat *et_mix_stat(const struct et_mix *m, const char *name,
 				      const char *account);
+/*
+ * Two files' rows (lib/mix_diff.c): a syscall's account on the base (a),
+ * the test (b) or both; the base's rows in its order, then the test's
+ * the base lacks.  *out is the caller's to free.
+ */
+struct et_mix_pair {
+	const char *name, *account;
+	const struct et_mix_stat *a, *b;
+};
+size_t et_mix_pairs(const struct et_mix *ma, const struct et_mix *mb,
+		    struct et_mix_pair **out);
+/*
+ * A class or kind's count in a row, per call of its account (the row's N)
+ * or per syscall (the syscall's "whole" N); 0 without that N.
+ */
+double et_mix_per(const struct et_mix *m, const struct et_mix_stat *st, const char *what,
+		  bool is_class, bool per_syscall);
 /* The stage an account is (total: ET_SLOT_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
 int et_mix_account_stage(const char *account);
 int et_mix_version(const struct et_mix *m);		/* 1 or 2 */

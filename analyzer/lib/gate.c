@@ -212,7 +212,7 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 		      FILE *msg)
 {
 	const struct et_mix *ma = rep->base_files[0].mix, *mb = rep->test_files[0].mix;
-	const struct et_mix_stat *st;
+	struct et_mix_pair *pairs;
 	bool tripped = false, known = false;
 	size_t n, checked = 0;
 	char where[768];
@@ -243,24 +243,27 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 			list);
 		return ET_GATE_NOTHING;
 	}
-	n = et_mix_stats(ma, &st);
+	n = et_mix_pairs(ma, mb, &pairs);
+	if (!pairs) {
+		fprintf(msg, "entrytrace diff: --fail-on '%s': out of memory\n", rb);
+		return ET_GATE_NOTHING;
+	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = et_mix_name(ma, st[i].name);
-		const char *acc = et_mix_name(ma, st[i].account);
+		const char *name = pairs[i].name, *acc = pairs[i].account;
 		const struct et_mix_stat *wa = et_mix_stat(ma, name, "whole");
 		const struct et_mix_stat *wb = et_mix_stat(mb, name, "whole");
-		const struct et_mix_stat *b = et_mix_stat(mb, name, acc);
 		double va, vb;
 
 		if (r->syscall && strcmp(r->syscall, name))
 			continue;
 		if (r->account ? strcmp(r->account, acc) : !strcmp(acc, "total"))
 			continue;
-		if (!b || !wa || !wb || !wa->n || !wb->n)
+		/* both sides ran it, and both have the syscall's own count */
+		if (!pairs[i].a || !pairs[i].b || !wa || !wb || !wa->n || !wb->n)
 			continue;
 		checked++;
-		va = (double)et_mix_sum(ma, name, acc, r->what, is_class(r->what)) / wa->n;
-		vb = (double)et_mix_sum(mb, name, acc, r->what, is_class(r->what)) / wb->n;
+		va = et_mix_per(ma, pairs[i].a, r->what, is_class(r->what), true);
+		vb = et_mix_per(mb, pairs[i].b, r->what, is_class(r->what), true);
 		if (vb - va > r->limit + 1e-9) {
 			et_where_culprit(ma, mb, name, r->what, where, sizeof(where));
 			fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "
@@ -269,6 +272,7 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 			tripped = true;
 		}
 	}
+	free(pairs);
 	if (!checked) {
 		fprintf(msg, "entrytrace diff: --fail-on '%s' checked nothing: no syscall x "
 			"account it names is in both files' tables\n", rb);

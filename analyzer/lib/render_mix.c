@@ -28,8 +28,7 @@ static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct 
 	r->calls = (double)st->n;
 	r->insns = st->n ? (double)st->sum / st->n : 0;
 	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
-		r->cls[c] = st->n ? (double)et_mix_sum(m, r->name, r->account, et_mix_classes[c], true) /
-				    st->n : 0;
+		r->cls[c] = et_mix_per(m, st, et_mix_classes[c], true, false);
 }
 
 /* The kinds the mix names: barriers (x86 wrmsr/iret are barriers too) and counted calls. */
@@ -446,8 +445,8 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 			/* each kind once: from the base, or from the test if the base lacks it */
 			if (k == 1 && et_mix_sum(ma, name, acc, what, false))
 				continue;
-			va = a->n ? (double)et_mix_sum(ma, name, acc, what, false) / a->n : 0;
-			vb = b->n ? (double)et_mix_sum(mb, name, acc, what, false) / b->n : 0;
+			va = et_mix_per(ma, a, what, false, false);
+			vb = et_mix_per(mb, b, what, false, false);
 			if (fabs(vb - va) < 0.005)
 				continue;
 			len += snprintf(buf + len, size - len, "%s%s %+g", len ? " " : "",
@@ -775,10 +774,15 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 		      const struct et_filter *filter, const struct et_trace *names,
 		      const struct et_diff *df, bool all, int where_rows, FILE *out)
 {
-	const struct et_mix_stat *sa, *sb;
-	size_t na = et_mix_stats(ma, &sa), nb = et_mix_stats(mb, &sb), shown = 0, same = 0;
+	struct et_mix_pair *pairs;
+	size_t np = et_mix_pairs(ma, mb, &pairs), shown = 0, same = 0;
 	const char *last = "";
 	char kb[512];
+
+	if (!pairs) {
+		fprintf(stderr, "entrytrace diff: out of memory pairing the instruction mix\n");
+		return;
+	}
 
 	fprintf(out, "\ninstruction mix, base -> test (per call; classes: test minus base; "
 		"the syscalls of the plugin's tables)\n");
@@ -786,55 +790,44 @@ void et_text_mix_diff(const struct et_mix *ma, const struct et_mix *mb,
 	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
 		fprintf(out, " %8s", et_mix_classes[c]);
 	fprintf(out, "  %s\n", "barriers and calls by kind");
-	for (int side = 0; side < 2; side++) {
-		const struct et_mix *m = side ? mb : ma, *o = side ? ma : mb;
-		const struct et_mix_stat *s = side ? sb : sa;
-		size_t n = side ? nb : na;
+	for (size_t i = 0; i < np; i++) {
+		const struct et_mix_stat *a = pairs[i].a, *b = pairs[i].b;
+		struct mix_row ra, rb;
 
-		for (size_t i = 0; i < n; i++) {
-			const char *name = et_mix_name(m, s[i].name);
-			const char *acc = et_mix_name(m, s[i].account);
-			const struct et_mix_stat *other = et_mix_stat(o, name, acc);
-			struct et_mix_stat none = { .name = s[i].name, .account = s[i].account };
-			const struct et_mix_stat *a, *b;
-			struct mix_row ra, rb;
-
-			if (side && other)
-				continue;	/* printed with the base */
-			if (!row_wanted(filter, names, m, &s[i], NULL, df))
-				continue;
-			a = side ? NULL : &s[i];
-			b = side ? &s[i] : other;
-			memset(&ra, 0, sizeof(ra));
-			memset(&rb, 0, sizeof(rb));
-			if (a)
-				row_of(ma, a, &ra);
-			if (b)
-				row_of(mb, b, &rb);
-			if (a && b && !all && !row_changed(&ra, &rb)) {
-				same++;
-				continue;
-			}
-			kinds_delta(ma, a ? a : &none, mb, b ? b : &none, kb, sizeof(kb));
-			if (!a || !b)
-				snprintf(kb, sizeof(kb), "ran on the %s only", a ? "base" : "test");
-			fprintf(out, "%-16s %-18s", strcmp(name, last) ? name : "", acc);
-			last = name;
-			if (a)
-				fprintf(out, " %10.1f", ra.insns);
-			else
-				fprintf(out, " %10s", "-");
-			if (b)
-				fprintf(out, " %10.1f", rb.insns);
-			else
-				fprintf(out, " %10s", "-");
-			fprintf(out, " %+9.1f", rb.insns - ra.insns);
-			for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
-				fprintf(out, " %+8.2f", rb.cls[c] - ra.cls[c]);
-			fprintf(out, "  %s\n", kb);
-			shown++;
+		if (!row_wanted(filter, names, a ? ma : mb, a ? a : b, NULL, df))
+			continue;
+		memset(&ra, 0, sizeof(ra));
+		memset(&rb, 0, sizeof(rb));
+		if (a)
+			row_of(ma, a, &ra);
+		if (b)
+			row_of(mb, b, &rb);
+		if (a && b && !all && !row_changed(&ra, &rb)) {
+			same++;
+			continue;
 		}
+		if (a && b)
+			kinds_delta(ma, a, mb, b, kb, sizeof(kb));
+		else
+			snprintf(kb, sizeof(kb), "ran on the %s only", a ? "base" : "test");
+		fprintf(out, "%-16s %-18s", strcmp(pairs[i].name, last) ? pairs[i].name : "",
+			pairs[i].account);
+		last = pairs[i].name;
+		if (a)
+			fprintf(out, " %10.1f", ra.insns);
+		else
+			fprintf(out, " %10s", "-");
+		if (b)
+			fprintf(out, " %10.1f", rb.insns);
+		else
+			fprintf(out, " %10s", "-");
+		fprintf(out, " %+9.1f", rb.insns - ra.insns);
+		for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
+			fprintf(out, " %+8.2f", rb.cls[c] - ra.cls[c]);
+		fprintf(out, "  %s\n", kb);
+		shown++;
 	}
+	free(pairs);
 	if (same)
 		fprintf(out, "(%zu rows with the same counts on both sides not shown; --all shows them)\n",
 			same);
