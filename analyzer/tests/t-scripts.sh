@@ -250,3 +250,14 @@ expect_eq "selinux_setup stops the plan on it (exit 1), naming the mode and why"
 	"$($gsh -c '. "$1"; selinux_setup enforce; echo went on' sh "$S/guest/selinux/policy.sh" 2>&1; echo "rc=$?")" \
 	"plan: POLICY=enforce: unknown mode 'enforce'
 rc=1"
+
+# public-audit: who calls the library's public functions (issue 49)
+pa=$("$TOP/scripts/host/public-audit" 2>&1)
+expect_eq "public-audit exit ($pa)" "$?" 0
+set -- $(printf '%s\n' "$pa" | sed -n 's/^\([0-9]*\) public functions: \([0-9]*\) used, \([0-9]*\) lib-only, \([0-9]*\) tests-only, \([0-9]*\) none$/\1 \2 \3 \4 \5/p')
+check "public-audit reads 100 or more functions from entrytrace.h" test "${1:-0}" -ge 100
+expect_eq "public-audit: its kinds add up to the functions" "$(( ${2:-0} + ${3:-0} + ${4:-0} + ${5:-0} ))" "${1:-x}"
+check "public-audit: the program calls et_hist_count (report's plot, top)" \
+	sh -c '"$1" -v | grep -q "^tests-only: .*" && ! "$1" -v | grep -qw et_hist_count' sh "$TOP/scripts/host/public-audit"
+"$TOP/scripts/host/public-audit" --max-test-only 0 >/dev/null 2>&1
+expect_eq "public-audit --max-test-only 0 fails while any is tests-only" "$?" 1
