@@ -173,13 +173,13 @@ static int plot(const char *path, const struct et_stats *st, const struct et_tra
 	if (et_plot_init(&pl, max_panels) || !order)
 		goto done;
 	for (size_t i = 0; i < n; i++)
-		if (cells[i]->hist.count >= 30 &&
+		if (et_hist_count(&cells[i]->hist) >= 30 &&
 		    (!filter->stages || filter->stages & (1ull << cells[i]->stage)))
 			order[k++] = i;
 	/* by total time, largest first (insertion sort: k is small) */
 	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && cells[order[j]]->hist.total >
-					    cells[order[j - 1]]->hist.total; j--) {
+		for (size_t j = i; j > 0 && et_hist_total(&cells[order[j]]->hist) >
+					    et_hist_total(&cells[order[j - 1]]->hist); j--) {
 			size_t tmp = order[j];
 
 			order[j] = order[j - 1];

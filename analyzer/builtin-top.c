@@ -186,7 +186,7 @@ static unsigned long long stat_value(const char *stats, const char *key)
 static void kernel_stats(struct top *t)
 {
 	struct tracefs_instance *inst = et_session_instance(t->s);
-	int cpus = et_trace_info(et_source_trace(t->src))->cpus;
+	int cpus = et_trace_cpus(et_source_trace(t->src));
 
 	t->k_read = t->k_overrun = t->k_dropped = t->k_entries = 0;
 	for (int i = 0; i < cpus; i++) {
@@ -481,14 +481,14 @@ static int top(struct et_session_opts *so, double delay, int iterations,
 			t.filter.syscalls[i] = et_syscall_number(et_source_trace(t.src), syscalls[i]);
 			if (t.filter.syscalls[i] < 0) {
 				fprintf(stderr, WHO ": --syscall '%s': no such syscall on %s\n",
-					syscalls[i], et_trace_info(et_source_trace(t.src))->machine);
+					syscalls[i], et_trace_machine(et_source_trace(t.src)));
 				ret = ET_EXIT_USAGE;
 				goto out;
 			}
 		}
 		t.filter.nr_syscalls = nr_syscalls;
 	}
-	t.lost0 = calloc(et_trace_info(et_source_trace(t.src))->cpus, sizeof(*t.lost0));
+	t.lost0 = calloc(et_trace_cpus(et_source_trace(t.src)), sizeof(*t.lost0));
 	t.stats = et_stats_new(0);
 	if (!t.stats || !t.lost0)
 		goto out;

@@ -170,21 +170,22 @@ static void stages_text(const struct sc_row *r, int width, char *buf, size_t siz
 		if (!busy_stage(c->stage))
 			continue;
 		for (int k = 0; k < 3; k++)
-			if (!best[k] || c->hist.total > best[k]->hist.total) {
+			if (!best[k] || et_hist_total(&c->hist) > et_hist_total(&best[k]->hist)) {
 				memmove(&best[k + 1], &best[k], (2 - k) * sizeof(best[0]));
 				best[k] = c;
 				break;
 			}
 	}
-	for (int k = 0; k < 3 && best[k] && r->total->hist.total; k++) {
+	for (int k = 0; k < 3 && best[k] && et_hist_total(&r->total->hist); k++) {
 		char item[48];
 		int n;
 
-		if (200 * best[k]->hist.total < r->total->hist.total)
+		if (200 * et_hist_total(&best[k]->hist) < et_hist_total(&r->total->hist))
 			break;	/* under 0.5%: not where it spends its time */
 		n = snprintf(item, sizeof(item), "%s%s %.0f%%", k ? " " : "",
 				 et_stages[best[k]->stage].name,
-				 100.0 * (double)best[k]->hist.total / (double)r->total->hist.total);
+				 100.0 * (double)et_hist_total(&best[k]->hist) /
+				 (double)et_hist_total(&r->total->hist));
 
 		if ((int)(len + n) > width || len + n >= size)
 			break;
@@ -248,11 +249,11 @@ static void cell_row(struct screen *s, const struct cols *c, const char *label,
 		     const struct et_hist *h, double period, double all, const char *stages)
 {
 	char buf[512], a[16], e[16];
-	int n = snprintf(buf, sizeof(buf), "%-16.16s %7s", label, c7((double)h->count, a, sizeof(a)));
+	int n = snprintf(buf, sizeof(buf), "%-16.16s %7s", label, c7((double)et_hist_count(h), a, sizeof(a)));
 
 	if (c->rate)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
-			      period > 0 ? c7((double)h->count / period, a, sizeof(a)) : "-");
+			      period > 0 ? c7((double)et_hist_count(h) / period, a, sizeof(a)) : "-");
 	for (int i = 0; i < c->nr_stat; i++)
 		n += snprintf(buf + n, sizeof(buf) - n, " %7s",
 			      t7(et_stat_col_value(c->stat[i], h), e, sizeof(e)));
@@ -362,7 +363,7 @@ void top_screen(FILE *out, const struct top_view *v, const struct top_frame *f)
 			snprintf(nb, sizeof(nb), "sys_%d", t->nr);
 			name = nb;
 		}
-		all += (double)t->hist.total;
+		all += (double)et_hist_total(&t->hist);
 		if (v->filter[0] && !strstr(name, v->filter))
 			continue;
 		rows[nr] = (struct sc_row){ .nr = t->nr, .total = t, .stages = cells + i + 1,
