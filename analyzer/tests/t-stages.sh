@@ -179,10 +179,15 @@ check "$pair: diff summary -> stages: emit grows significantly, by more than 500
 # too, and the stamps of boundaries that are not switches (the stage file
 # takes those off): within two stamps of the stage file's, below it; the
 # same stamps make its untimed differ, which the next check leaves out.
-# The medians read up to one histogram bucket apart (above).
+# The medians read up to one histogram bucket apart (above), either way:
+# ppc64le 7.2-legacy's kill(self, SIGUSR1) total is 10421..10490 in the
+# summary file (mean 10484) and 10476..10523 in the per-stage one (mean
+# 10478), both medians in the bucket [10432, 10495], read as its midpoint
+# 10463 (summary) and its midpoint clipped to the min, 10476 (per-stage):
+# a d_median of +13 inside one bucket, which orders nothing.
 if "$ET" report "$cp.dat" 2>/dev/null | grep -q "total is the kernel's span"; then
 	check "$pair: diff summary (with span) -> stages: total within two stamps and one bucket, the summary's the higher" jget d.json \
-		"(lambda t, s: len(t) >= 3 and all(-2 * s - 0.5 - (1 << max(0, int(c['median_base']).bit_length() - 8)) <= c['d_median'] <= 0 for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30], json.load(open('$(basename "$st").json'))['files'][0]['syscalls']['stamp_ns']) or sys.exit(1)"
+		"(lambda t, s: len(t) >= 3 and all(-2 * s - 0.5 - (1 << max(0, int(c['median_base']).bit_length() - 8)) <= c['d_median'] <= (0 if c['median_base'] < 256 else 1 << (int(c['median_base']).bit_length() - 8)) for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30], json.load(open('$(basename "$st").json'))['files'][0]['syscalls']['stamp_ns']) or sys.exit(1)"
 else
 	check "$pair: diff summary -> stages: total moves by the untimed glue only (0..15%)" jget d.json \
 		"(lambda t: len(t) >= 3 and all(0 <= c['d_median'] <= 0.15 * c['median_base'] for c in t))([c for c in d['cells'] if c['stage'] == 'total' and 'ptrace' not in c['work'].split('|') and c['n_base'] >= 30 and c['n_test'] >= 30]) or sys.exit(1)"

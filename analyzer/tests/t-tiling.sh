@@ -249,6 +249,27 @@ for kb in $known; do
 	check "... its second stamp and code ($g ns less a stamp) are the summary's extra untimed (${u[$k]} - ${u[$a-$NEWEST]} ns)" \
 		python3 -c "import sys; sys.exit(not abs(($g - ${sn[$k]}) - (${u[$k]} - ${u[$a-$NEWEST]})) <= $tol)"
 done
+# The same-tree variant (SAMETREE, 7.2-legacy: 6.12's stage series on 7.2's
+# tree), recorded as the bases are (scripts/kernel/record/ppc-fixtures,
+# ppc64le only; PROVENANCE-ppc64le.md): the legacy stages tile on it too,
+# per-stage within one stamp, the summary's span within two (its
+# system_call_exception() stamps no kstack_rand boundary of its own, as
+# 6.12's does not).
+if [ -n "$SAMETREE" ]; then
+	k=ppc64le-$SAMETREE
+	if [ -f "$DATA/$k-stage.dat" ] && [ -f "$DATA/$k-compact.dat" ]; then
+		read -r u50 stamp nu ns < <(untimed "$DATA/$k-stage.dat")
+		check "v3 $k-stage: getppid's untimed p50 $u50 ns is at most one stamp ($stamp ns): v3 tiles" \
+			python3 -c "import sys; sys.exit(not $u50 <= $stamp)"
+		expect_eq "v3 $k-stage: untimed counted for every getppid" "$nu" "$ns"
+		read -r u50 stamp nu ns < <(untimed "$DATA/$k-compact.dat")
+		check "v3 $k-compact (span): getppid's untimed p50 $u50 ns is at most two stamps ($stamp ns)" \
+			python3 -c "import sys; sys.exit(not 0 < $u50 <= 2 * $stamp)"
+		expect_eq "v3 $k-compact: untimed counted for every getppid" "$nu" "$ns"
+	else
+		_fail "$k-stage.dat/-compact.dat missing (ARCH=ppc64le scripts/kernel/record/ppc-fixtures --no-seed $SAMETREE)"
+	fi
+fi
 # The 32-bit guests (ppc32-fixtures, series v3): the stamps read the
 # timebase, whose tick is coarse under -icount: g3beige's 16.6 MHz is 60.2
 # instructions a tick (ppc750), mpc8544ds's 400 MHz 2.5 (ppce500;

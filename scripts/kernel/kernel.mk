@@ -182,7 +182,7 @@ kernel-legacy:
 		$(LEGACY_RUNS)-$(KERNEL_SAMETREE)-entrytrace/enforcing-1.mix
 	scripts/kernel/check/kernel-stage-compare --lines $(LEGACY_RUNS)-$(KERNEL_SAMETREE)-entrytrace/enforcing-1.mix \
 		$(LEGACY_RUNS)-$(KERNEL_CONVERSION)-entrytrace/enforcing-1.mix
-	ARCH=ppc64le scripts/kernel/check/kernel-parity --parallel $(KERNEL_SAMETREE)
+	ARCH=ppc64le scripts/kernel/check/kernel-parity --icount $(KERNEL_SAMETREE)
 
 kernel-own-analyzer:
 	scripts/kernel/record/kernel-own-analyzer
