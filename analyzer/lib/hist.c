@@ -63,7 +63,7 @@ void et_hist_init(struct et_hist *h)
  */
 bool et_hist_reserve(struct et_hist *h, uint32_t idx)
 {
-	uint32_t first, end, held = h->nr_buckets - h->first;
+	uint32_t first, end, held = h->buckets ? h->nr_buckets - h->first : 0;
 	uint64_t *b;
 
 	if (h->buckets && idx >= h->first && idx < h->nr_buckets)
@@ -81,8 +81,6 @@ bool et_hist_reserve(struct et_hist *h, uint32_t idx)
 		memmove(b + (h->first - first), b, held * sizeof(*b));
 		memset(b, 0, (h->first - first) * sizeof(*b));
 		held += h->first - first;
-	} else if (!h->buckets) {
-		held = 0;
 	}
 	memset(b + held, 0, (end - first - held) * sizeof(*b));
 	h->buckets = b;

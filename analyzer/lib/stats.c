@@ -336,11 +336,6 @@ static bool add_groups(struct et_stats *st, struct et_row *r,
 	return true;
 }
 
-/*
- * An aggregated cell (ET_SC_CELL): merged into its cell as it is; the
- * total's count is the syscalls.  Cells have no task, CPU of entry or
- * errno: the breakdowns do not see them.
- */
 /* A syscall's row beside its number: path signature, argument shape. */
 static inline uint32_t row_key(const struct et_stats *st, const struct et_syscall *sc)
 {
@@ -351,6 +346,11 @@ static inline uint32_t row_key(const struct et_stats *st, const struct et_syscal
 	return key;
 }
 
+/*
+ * An aggregated cell (ET_SC_CELL): merged into its cell as it is; the
+ * total's count is the syscalls.  Cells have no task, CPU of entry or
+ * errno: the breakdowns do not see them.
+ */
 static bool add_cell(struct et_stats *st, const struct et_syscall *sc)
 {
 	uint32_t work = row_key(st, sc);
