@@ -501,11 +501,12 @@ struct et_mix_pair {
 size_t et_mix_pairs(const struct et_mix *ma, const struct et_mix *mb,
 		    struct et_mix_pair **out);
 /*
- * A class or kind's count in a row, per call of its account (the row's N)
- * or per syscall (the syscall's "whole" N); 0 without that N.
+ * A class or kind's count in row st over the N of row over: st itself
+ * for a count per call of its account, the syscall's "whole" row for one
+ * per syscall; 0 without that N.
  */
 double et_mix_per(const struct et_mix *m, const struct et_mix_stat *st, const char *what,
-		  bool is_class, bool per_syscall);
+		  bool is_class, const struct et_mix_stat *over);
 /* The stage an account is (total: ET_SLOT_TOTAL), ET_STAGE_NONE for whole/gap/outside. */
 int et_mix_account_stage(const char *account);
 int et_mix_version(const struct et_mix *m);		/* 1 or 2 */

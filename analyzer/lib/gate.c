@@ -262,8 +262,8 @@ static int class_gate(const struct rule *r, const char *rb, const struct et_diff
 		if (!pairs[i].a || !pairs[i].b || !wa || !wb || !wa->n || !wb->n)
 			continue;
 		checked++;
-		va = et_mix_per(ma, pairs[i].a, r->what, is_class(r->what), true);
-		vb = et_mix_per(mb, pairs[i].b, r->what, is_class(r->what), true);
+		va = et_mix_per(ma, pairs[i].a, r->what, is_class(r->what), wa);
+		vb = et_mix_per(mb, pairs[i].b, r->what, is_class(r->what), wb);
 		if (vb - va > r->limit + 1e-9) {
 			et_where_culprit(ma, mb, name, r->what, where, sizeof(where));
 			fprintf(msg, "entrytrace diff: --fail-on %s tripped: %s %s %s %+.2f per "

@@ -37,13 +37,10 @@ size_t et_mix_pairs(const struct et_mix *ma, const struct et_mix *mb,
 }
 
 double et_mix_per(const struct et_mix *m, const struct et_mix_stat *st, const char *what,
-		  bool is_class, bool per_syscall)
+		  bool is_class, const struct et_mix_stat *over)
 {
-	const char *name = et_mix_name(m, st->name);
-	const struct et_mix_stat *by = per_syscall ? et_mix_stat(m, name, "whole") : st;
-
-	if (!by || !by->n)
+	if (!over || !over->n)
 		return 0;
-	return (double)et_mix_sum(m, name, et_mix_name(m, st->account), what, is_class) /
-	       (double)by->n;
+	return (double)et_mix_sum(m, et_mix_name(m, st->name), et_mix_name(m, st->account),
+				  what, is_class) / (double)over->n;
 }

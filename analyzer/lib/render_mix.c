@@ -28,7 +28,7 @@ static void row_of(const struct et_mix *m, const struct et_mix_stat *st, struct 
 	r->calls = (double)st->n;
 	r->insns = st->n ? (double)st->sum / st->n : 0;
 	for (size_t c = 0; c < ET_MIX_NR_CLASSES; c++)
-		r->cls[c] = et_mix_per(m, st, et_mix_classes[c], true, false);
+		r->cls[c] = et_mix_per(m, st, et_mix_classes[c], true, st);
 }
 
 /* The kinds the mix names: barriers (x86 wrmsr/iret are barriers too) and counted calls. */
@@ -445,8 +445,8 @@ static void kinds_delta(const struct et_mix *ma, const struct et_mix_stat *a,
 			/* each kind once: from the base, or from the test if the base lacks it */
 			if (k == 1 && et_mix_sum(ma, name, acc, what, false))
 				continue;
-			va = et_mix_per(ma, a, what, false, false);
-			vb = et_mix_per(mb, b, what, false, false);
+			va = et_mix_per(ma, a, what, false, a);
+			vb = et_mix_per(mb, b, what, false, b);
 			if (fabs(vb - va) < 0.005)
 				continue;
 			len += snprintf(buf + len, size - len, "%s%s %+g", len ? " " : "",
