@@ -4,6 +4,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -586,25 +587,63 @@ static void json(const struct et_diff_report *r, FILE *out)
 	fprintf(out, "\n  ]\n}\n");
 }
 
+/*
+ * diff --csv: a cell per row, its columns in this table - each named and
+ * formatted once.  Values of a side the cell did not run on are 0.
+ */
+#define CSV_D(field, fmt) { #field, fmt, offsetof(struct et_diff_cell, field), false }
+static const struct csv_col {
+	const char *name;
+	const char *fmt;	/* of a double; NULL: a bool, 0 or 1 */
+	size_t off;		/* its et_diff_cell field */
+	bool nan_0;		/* NaN (nothing to divide by) written as 0 */
+} csv_cols[] = {
+	CSV_D(mean_base, "%.3f"), CSV_D(mean_test, "%.3f"), CSV_D(d_mean, "%.3f"),
+	CSV_D(d_mean_lo, "%.3f"), CSV_D(d_mean_hi, "%.3f"),
+	CSV_D(median_base, "%.1f"), CSV_D(median_test, "%.1f"), CSV_D(d_median, "%.1f"),
+	CSV_D(d_median_lo, "%.1f"), CSV_D(d_median_hi, "%.1f"),
+	CSV_D(p, "%.6g"), CSV_D(p_adj, "%.6g"), CSV_D(cliff, "%.4f"),
+	CSV_D(significant, NULL), CSV_D(contrib, "%.3f"),
+	{ "share", "%.5f", offsetof(struct et_diff_cell, share), true },
+	CSV_D(shift, "%.1f"), CSV_D(shift_lo, "%.1f"), CSV_D(shift_hi, "%.1f"),
+};
+
+static void csv_value(FILE *out, const struct et_diff_cell *c, const struct csv_col *col)
+{
+	const char *at = (const char *)c + col->off;
+	double v;
+
+	if (!col->fmt) {
+		fprintf(out, ",%d", *(const bool *)at);
+		return;
+	}
+	memcpy(&v, at, sizeof(v));
+	if (isnan(v) && col->nan_0)
+		v = 0;
+	fputc(',', out);
+	fprintf(out, col->fmt, v);
+}
+
 static void csv(const struct et_diff_report *r, FILE *out)
 {
 	const struct et_diff *df = r->diff;
 	char nb[96], wb[160];
 
-	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test,mean_base,mean_test,d_mean,d_mean_lo,d_mean_hi,median_base,median_test,d_median,d_median_lo,d_median_hi,p,p_adj,cliff,significant,contrib,share,shift,shift_lo,shift_hi\n");
+	fprintf(out, "syscall,nr,work,stage,status,n_base,n_test");
+	for (size_t k = 0; k < sizeof(csv_cols) / sizeof(csv_cols[0]); k++)
+		fprintf(out, ",%s", csv_cols[k].name);
+	fprintf(out, "\n");
 	for (size_t i = 0; i < df->nr_cells; i++) {
 		const struct et_diff_cell *c = &df->sorted[i];
 
-		fprintf(out, "%s,%d,\"%s\",%s,%s,%" PRIu64 ",%" PRIu64
-			",%.3f,%.3f,%.3f,%.3f,%.3f,%.1f,%.1f,%.1f,%.1f,%.1f,%.6g,%.6g,%.4f,%d,%.3f,%.5f,%.1f,%.1f,%.1f\n",
+		fprintf(out, "%s,%d,\"%s\",%s,%s,%" PRIu64 ",%" PRIu64,
 			sc_label(r, c->nr, c->work, nb, sizeof(nb)), c->nr,
 			et_work_str(c->work, wb, sizeof(wb)), et_stages[c->stage].name,
 			status_key(c->status), c->base ? c->base->count : 0,
-			c->test ? c->test->count : 0, c->mean_base, c->mean_test, c->d_mean,
-			c->d_mean_lo, c->d_mean_hi, c->median_base, c->median_test,
-			c->d_median, c->d_median_lo, c->d_median_hi, c->p, c->p_adj,
-			c->cliff, c->significant, c->contrib, isnan(c->share) ? 0 : c->share,
-			c->shift, c->shift_lo, c->shift_hi);
+			c->test ? c->test->count : 0);
+		for (size_t k = 0; k < sizeof(csv_cols) / sizeof(csv_cols[0]); k++)
+			csv_value(out, c, &csv_cols[k]);
+		fprintf(out, "\n");
 	}
 }
 

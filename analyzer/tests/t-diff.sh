@@ -87,6 +87,12 @@ expect_exit "only one file" 2 "$ET" diff "$base"
 # Formats and the plot.
 "$ET" diff --replicates=syscalls --csv "$base" "$spin" > d.csv
 expect_eq "CSV rows = JSON cells" "$(($(wc -l < d.csv) - 1))" "$(jget d.json "len(d['cells'])")"
+ncol=$(head -1 d.csv | tr ',' '\n' | wc -l)
+check "every CSV row has the header's $ncol columns (the work field quoted)" \
+	awk -F, -v n="$ncol" 'NR > 1 { gsub(/"[^"]*"/, "w") } NF != n { bad = 1 } END { exit bad || NR < 2 }' d.csv
+expect_eq "CSV: a row's mean_base is the JSON cell's" \
+	"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "mean_base") k = i } NR == 2 { gsub(/"[^"]*"/, "w"); print $k }' d.csv)" \
+	"$(jget d.json "'%.3f' % d['cells'][0]['mean_base']")"
 check "text is sorted by contribution, user_gap on top" \
 	awk '/^syscall \[work\] +stage/ { getline; exit !($3 == "user_gap") }' <("$ET" diff --replicates=syscalls "$base" "$spin")
 "$ET" diff --replicates=syscalls --plot d.svg "$base" "$spin" > /dev/null
