@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,7 +217,8 @@ int cmd_diff(int argc, char **argv)
 	int nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
 	uint64_t min_count = 30;
 	bool all = false, rep_auto = true, exact;
-	char **files, err[512], *end;
+	char **files, err[512];
+	long long v;
 	FILE *out = stdout;
 	struct et_output o;
 	enum et_err e;
@@ -236,46 +238,35 @@ int cmd_diff(int argc, char **argv)
 	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
 		case OPT_BOOTSTRAP:
-			dopts.bootstrap = (int)strtol(optarg, &end, 10);
-			if (*end || dopts.bootstrap < 100 || dopts.bootstrap > 1000000) {
-				et_bad_value("entrytrace diff", "--bootstrap", optarg,
-					     "expected 100 to 1000000 replicates");
+			if (et_opt_int(com.who, "--bootstrap", optarg, 100, 1000000,
+				       "expected 100 to 1000000 replicates", &v))
 				goto bad;
-			}
+			dopts.bootstrap = (int)v;
 			break;
 		case OPT_SEED:
-			dopts.seed = strtoull(optarg, &end, 0);
-			if (*end) {
-				et_bad_value("entrytrace diff", "--seed", optarg, "expected a number");
+			if (et_opt_u64(com.who, "--seed", optarg, "expected a number", &dopts.seed))
 				goto bad;
-			}
 			break;
 		case OPT_ALPHA:
-			dopts.alpha = strtod(optarg, &end);
-			if (*end || !(dopts.alpha > 0 && dopts.alpha < 1)) {
-				et_bad_value("entrytrace diff", "--alpha", optarg,
-					     "expected a level between 0 and 1, e.g. 0.05");
+			if (et_opt_real(com.who, "--alpha", optarg, 0, 1,
+					ET_OPT_OPEN_LO | ET_OPT_OPEN_HI,
+					"expected a level between 0 and 1, e.g. 0.05", &dopts.alpha))
 				goto bad;
-			}
 			break;
 		case OPT_ALL:
 			all = true;
 			break;
 		case OPT_THRESHOLD:
-			kit_threshold = strtod(optarg, &end) / 100;
-			if (*end || !(kit_threshold >= 0 && kit_threshold < 1)) {
-				et_bad_value("entrytrace diff", "--threshold", optarg,
-					     "expected a percentage, 0 to 100, e.g. 1");
+			if (et_opt_real(com.who, "--threshold", optarg, 0, 100, ET_OPT_OPEN_HI,
+					"expected a percentage, 0 to 100, e.g. 1", &kit_threshold))
 				goto bad;
-			}
+			kit_threshold /= 100;
 			break;
 		case OPT_TOP:
-			top = (int)strtol(optarg, &end, 10);
-			if (*end || top < 0) {
-				et_bad_value("entrytrace diff", "--top", optarg,
-					     "expected a number of rows (0: all)");
+			if (et_opt_int(com.who, "--top", optarg, 0, INT_MAX,
+				       "expected a number of rows (0: all)", &v))
 				goto bad;
-			}
+			top = (int)v;
 			break;
 		case OPT_FAIL_ON:
 			if (et_gate_parse(rules, optarg))
@@ -285,20 +276,16 @@ int cmd_diff(int argc, char **argv)
 			plot_path = optarg;
 			break;
 		case OPT_MIN_COUNT:
-			min_count = strtoull(optarg, &end, 10);
-			if (*end || optarg[0] == '-') {
-				et_bad_value("entrytrace diff", "--min-count", optarg,
-					     "expected a number of syscalls");
+			if (et_opt_int(com.who, "--min-count", optarg, 0, LLONG_MAX,
+				       "expected a number of syscalls", &v))
 				goto bad;
-			}
+			min_count = (uint64_t)v;
 			break;
 		case OPT_WHERE:
-			where = optarg ? (int)strtol(optarg, &end, 10) : 20;
-			if (optarg && (*end || where < 1)) {
-				et_bad_value("entrytrace diff", "--where", optarg,
-					     "expected a number of places");
+			if (optarg && et_opt_int(com.who, "--where", optarg, 1, INT_MAX,
+						 "expected a number of places", &v))
 				goto bad;
-			}
+			where = optarg ? (int)v : 20;
 			break;
 		case OPT_BY_ARG:
 			com.load.stats_flags |= ET_STATS_BY_ARG;

@@ -1647,18 +1647,14 @@ static int parse_modes(struct kit *k, const char *arg)
 
 static bool positive(const char *opt, const char *arg, long lo, long hi, long *v)
 {
-	char *end;
+	char what[96];
+	long long n;
 
-	*v = strtol(arg, &end, 10);
-	if (*arg && !*end && *v >= lo && *v <= hi)
-		return true;
-	{
-		char what[96];
-
-		snprintf(what, sizeof(what), "expected a whole number, %ld to %ld", lo, hi);
-		et_bad_value("entrytrace kit", opt, arg, what);
-	}
-	return false;
+	snprintf(what, sizeof(what), "expected a whole number, %ld to %ld", lo, hi);
+	if (et_opt_int("entrytrace kit", opt, arg, lo, hi, what, &n))
+		return false;
+	*v = (long)n;
+	return true;
 }
 
 enum { OPT_MERGE = 256, OPT_RECORD, OPT_METRICS, OPT_CHECK };

@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,10 +82,13 @@ static bool parse_dur(const char *s, uint64_t *ns, bool *unit)
 	char *end;
 	double v = strtod(s, &end);
 
-	if (end == s || !(v >= 0))
+	if (end == s || !(v >= 0) || !isfinite(v))
 		return false;
 	for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++)
 		if (!strcmp(end, u[i].unit)) {
+			/* 2^64 ns and more (585 years) does not fit */
+			if (!(v * u[i].mul + 0.5 < 18446744073709551616.0))
+				return false;
 			*ns = (uint64_t)(v * u[i].mul + 0.5);
 			*unit = i > 0;
 			return true;
@@ -108,12 +112,12 @@ int cmd_list(int argc, char **argv)
 	struct et_load ld = { 0 };
 	struct et_output o = { 0 };
 	const char *output = NULL;
-	long nr_slowest = 0;
+	long long nr_slowest = 0;
 	const char *min_dur_arg = NULL;
 	bool min_dur_unit = false;
 	struct et_cmdline cl = { .longopts = opts, .output = &output };
 	int ret = ET_EXIT_OK, c;
-	char err[512], *end;
+	char err[512];
 	enum et_err e;
 
 	et_common_init(&com);
@@ -129,12 +133,9 @@ int cmd_list(int argc, char **argv)
 			}
 			break;
 		case OPT_SLOWEST:
-			nr_slowest = strtol(optarg, &end, 10);
-			if (*end || nr_slowest < 1 || nr_slowest > 100000) {
-				et_bad_value(WHO, "--slowest", optarg,
-					     "expected a number of syscalls, 1 to 100000");
+			if (et_opt_int(WHO, "--slowest", optarg, 1, 100000,
+				       "expected a number of syscalls, 1 to 100000", &nr_slowest))
 				goto bad;
-			}
 			break;
 		case ET_OPT_HELP:
 			fputs(list_usage, stdout);

@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -754,8 +755,9 @@ int cmd_record(int argc, char **argv)
 		.output = "trace.dat",
 		.file_version = 7,
 	};
-	char **events = NULL, *end;
+	char **events = NULL;
 	bool clean = false;
+	long long v;
 	int c, ret;
 
 	optind = 1;
@@ -774,22 +776,19 @@ int cmd_record(int argc, char **argv)
 			break;
 		}
 		case 'b':
-			o.session.buffer_kb = strtoul(optarg, &end, 10);
-			if (*end || !o.session.buffer_kb) {
-				et_bad_value("entrytrace record", "--buffer-size", optarg,
-					     "expected KB per CPU, at least 1");
+			if (et_opt_int("entrytrace record", "--buffer-size", optarg, 1, INT_MAX,
+				       "expected KB per CPU, at least 1", &v))
 				goto bad;
-			}
+			o.session.buffer_kb = (unsigned long)v;
 			break;
 		case 'a':
 			o.session.all = true;
 			break;
 		case 'p':
-			o.session.pid = (int)strtol(optarg, &end, 10);
-			if (*end || o.session.pid <= 0) {
-				et_bad_value("entrytrace record", "--pid", optarg, "expected a process id");
+			if (et_opt_int("entrytrace record", "--pid", optarg, 1, INT_MAX,
+				       "expected a process id", &v))
 				goto bad;
-			}
+			o.session.pid = (int)v;
 			break;
 		case OPT_SUMMARY:
 			o.session.summary = true;
@@ -798,12 +797,10 @@ int cmd_record(int argc, char **argv)
 			o.session.aggregate = true;
 			break;
 		case OPT_FILE_VERSION:
-			o.file_version = (int)strtol(optarg, &end, 10);
-			if (*end || (o.file_version != 6 && o.file_version != 7)) {
-				et_bad_value("entrytrace record", "--file-version", optarg,
-					     "expected 6 or 7");
+			if (et_opt_int("entrytrace record", "--file-version", optarg, 6, 7,
+				       "expected 6 or 7", &v))
 				goto bad;
-			}
+			o.file_version = (int)v;
 			break;
 		case OPT_COMPRESSION:
 			o.compression = optarg;

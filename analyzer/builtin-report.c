@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,7 @@ int cmd_report(int argc, char **argv)
 	struct et_report rep;
 	struct et_output o;
 	char err[512];
+	long long v;
 	enum et_err e;
 
 	et_common_init(&com);
@@ -267,43 +269,27 @@ int cmd_report(int argc, char **argv)
 		case OPT_PLOT:
 			plot_path = optarg;
 			break;
-		case OPT_SLOWEST: {
-			char *end;
-			long v = strtol(optarg, &end, 10);
-
-			if (*end || v < 1 || v > 100000) {
-				et_bad_value("entrytrace report", "--slowest", optarg,
-					     "expected a number of syscalls, 1 to 100000");
+		case OPT_SLOWEST:
+			if (et_opt_int(com.who, "--slowest", optarg, 1, 100000,
+				       "expected a number of syscalls, 1 to 100000", &v))
 				goto bad;
-			}
 			nr_slowest = (size_t)v;
 			break;
-		}
 		case OPT_HIST:
 			hist = true;
 			break;
-		case OPT_WHERE: {
-			char *end = "";
-
-			where = optarg ? (int)strtol(optarg, &end, 10) : 8;
-			if (*end || where < 1) {
-				et_bad_value("entrytrace report", "--where", optarg,
-					     "expected a number of places per stage");
+		case OPT_WHERE:
+			if (optarg && et_opt_int(com.who, "--where", optarg, 1, INT_MAX,
+						 "expected a number of places per stage", &v))
 				goto bad;
-			}
+			where = optarg ? (int)v : 8;
 			break;
-		}
-		case OPT_TOP: {
-			char *end;
-
-			top = (int)strtol(optarg, &end, 10);
-			if (*end || top < 1) {
-				et_bad_value("entrytrace report", "--top", optarg,
-					     "expected a number of syscalls, 1 or more");
+		case OPT_TOP:
+			if (et_opt_int(com.who, "--top", optarg, 1, INT_MAX,
+				       "expected a number of syscalls, 1 or more", &v))
 				goto bad;
-			}
+			top = (int)v;
 			break;
-		}
 		case OPT_SORT:
 			sort = et_sort_by_name(optarg);
 			if (sort < 0) {

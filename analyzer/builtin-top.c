@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -530,7 +531,8 @@ int cmd_top(int argc, char **argv)
 	bool delta = false, breakdown = false;
 	double delay = 1.0;
 	int iterations = 0, c, ret;
-	char **events = NULL, *end, **syscalls = NULL;
+	char **events = NULL, **syscalls = NULL;
+	long long v;
 	int nr_syscalls = 0;
 
 	optind = 1;
@@ -547,28 +549,23 @@ int cmd_top(int argc, char **argv)
 			}
 			break;
 		case 'd':
-			delay = strtod(optarg, &end);
-			if (*end || !(delay >= 0.05 && delay <= 3600)) {
-				et_bad_value(WHO, "--delay", optarg, "expected 0.05 to 3600 seconds");
+			if (et_opt_real(WHO, "--delay", optarg, 0.05, 3600, 0,
+					"expected 0.05 to 3600 seconds", &delay))
 				goto bad;
-			}
 			break;
 		case 'n':
-			iterations = (int)strtol(optarg, &end, 10);
-			if (*end || iterations <= 0) {
-				et_bad_value(WHO, "--iterations", optarg, "expected a number of tables");
+			if (et_opt_int(WHO, "--iterations", optarg, 1, INT_MAX,
+				       "expected a number of tables", &v))
 				goto bad;
-			}
+			iterations = (int)v;
 			break;
 		case 'a':
 			so.all = true;
 			break;
 		case 'p':
-			so.pid = (int)strtol(optarg, &end, 10);
-			if (*end || so.pid <= 0) {
-				et_bad_value(WHO, "--pid", optarg, "expected a process id");
+			if (et_opt_int(WHO, "--pid", optarg, 1, INT_MAX, "expected a process id", &v))
 				goto bad;
-			}
+			so.pid = (int)v;
 			break;
 		case OPT_DELTA:
 			delta = true;
@@ -586,11 +583,10 @@ int cmd_top(int argc, char **argv)
 			break;
 		}
 		case 'b':
-			so.buffer_kb = strtoul(optarg, &end, 10);
-			if (*end || !so.buffer_kb) {
-				et_bad_value(WHO, "--buffer-size", optarg, "expected KB per CPU, at least 1");
+			if (et_opt_int(WHO, "--buffer-size", optarg, 1, INT_MAX,
+				       "expected KB per CPU, at least 1", &v))
 				goto bad;
-			}
+			so.buffer_kb = (unsigned long)v;
 			break;
 		case OPT_SUMMARY:
 			so.summary = true;

@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -28,10 +30,12 @@ static int add_int(const char *s, void *data)
 {
 	struct int_list *l = data;
 	char *end;
-	long v = strtol(s, &end, 10);
+	long v;
 	int *p;
 
-	if (!*s || *end)
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno == ERANGE || v < 0 || v > INT_MAX)
 		return -1;
 	p = realloc(*l->arr, (*l->n + 1) * sizeof(int));
 	if (!p)
@@ -120,12 +124,13 @@ static bool parse_window(const char *arg, struct et_filter *f)
 		return false;
 	f->window_relative = arg[0] == '+';
 	f->window_start = strtod(arg + f->window_relative, &end);
-	if (end != comma)
+	if (end != comma || end == arg + f->window_relative || !isfinite(f->window_start))
 		return false;
 	if (f->window_relative != (comma[1] == '+'))
 		return false;
 	f->window_end = strtod(comma + 1 + f->window_relative, &end);
-	if (*end || f->window_end < f->window_start)
+	if (*end || end == comma + 1 + f->window_relative || !isfinite(f->window_end) ||
+	    f->window_end < f->window_start)
 		return false;
 	f->have_window = true;
 	return true;
@@ -149,7 +154,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	const char *who = c->who ? c->who : "entrytrace";
 	struct int_list il;
 	struct str_list sl;
-	char *end;
+	long long v;
 
 	switch (opt) {
 	case 'p':
@@ -177,9 +182,11 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	case 'S':
 		return et_for_each_csv(arg, add_stage, &c->filter.stages) ? -1 : 1;
 	case 'j':
-		c->load.jobs = (int)strtol(arg, &end, 10);
-		return *arg && !*end && c->load.jobs >= 1 && c->load.jobs <= 1024 ? 1 :
-			et_bad_value(who, "--jobs", arg, "expected a number of threads, 1 to 1024");
+		if (et_opt_int(who, "--jobs", arg, 1, 1024, "expected a number of threads, 1 to 1024",
+			       &v))
+			return -1;
+		c->load.jobs = (int)v;
+		return 1;
 	case ET_OPT_EXCLUSIVE:
 		c->load.stats_flags |= ET_STATS_EXCLUSIVE;
 		return 1;

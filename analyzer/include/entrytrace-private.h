@@ -1063,6 +1063,22 @@ int et_for_each_csv(const char *list, int (*fn)(const char *item, void *data),
 		    void *data);
 /* "WHO: OPT 'VALUE': EXPECT" on stderr; returns -1. */
 int et_bad_value(const char *who, const char *opt, const char *value, const char *expect);
+/*
+ * A number an option takes, checked whole: the text is a number and
+ * nothing else (no blank, no empty text), it fits, and it lies in the
+ * range; else et_bad_value() with EXPECT, and -1.
+ *   et_opt_int:  decimal, lo <= v <= hi
+ *   et_opt_u64:  decimal or 0x hexadecimal, no sign, any 64-bit value
+ *   et_opt_real: lo <= v <= hi, or lo < v / v < hi where ET_OPT_OPEN_LO /
+ *                ET_OPT_OPEN_HI say so; never NaN or infinite
+ */
+enum { ET_OPT_OPEN_LO = 1, ET_OPT_OPEN_HI = 2 };
+int et_opt_int(const char *who, const char *opt, const char *arg, long long lo, long long hi,
+	       const char *expect, long long *out);
+int et_opt_u64(const char *who, const char *opt, const char *arg, const char *expect,
+	       uint64_t *out);
+int et_opt_real(const char *who, const char *opt, const char *arg, double lo, double hi,
+		unsigned int open, const char *expect, double *out);
 
 /* diff --fail-on's rules (lib/gate.c). */
 struct et_gate;

@@ -83,6 +83,19 @@ short_bad "diff --alpha 2" 2 "$ET" diff --alpha 2 "$f" "$f"
 short_bad "export --format svg" svg "$ET" export --format svg "$f"
 short_bad "top -d 0" 0 "$ET" top -d 0
 short_bad "record -b x" x "$ET" record -b x -- true
+# numbers taken whole: the session-start build accepted every one of these
+# (a truncated int, a wrapped unsigned, an infinite duration, a NaN window)
+short_bad "report --top past int" 9999999999 "$ET" report --top 9999999999 "$f"
+short_bad "report --slowest with a blank" ' 5' "$ET" report --slowest ' 5' "$f"
+short_bad "report --pid past int" 99999999999 "$ET" report --pid 99999999999 "$f"
+short_bad "report --time-window with no start" ',5' "$ET" report --time-window ,5 "$f"
+short_bad "report --time-window ending at NaN" '1,nan' "$ET" report --time-window 1,nan "$f"
+short_bad "diff --seed -1" -1 "$ET" diff --seed -1 "$f" "$f"
+short_bad "diff --top past int" 99999999999 "$ET" diff --top 99999999999 "$f" "$f"
+short_bad "list --min-dur inf" inf "$ET" list --min-dur inf "$f"
+short_bad "list --min-dur past 2^64 ns" 1e30s "$ET" list --min-dur 1e30s "$f"
+short_bad "record -b -5 (not 2^64 - 5 KB)" -5 "$ET" record -b -5 -- true
+short_bad "top -d nan" nan "$ET" top -d nan
 
 # A time window outside the trace says where the trace is.
 read -r t0 t1 < <(trace-cmd report "$f" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ { t = $3; sub(":", "", t); if (!a) a = t; b = t } END { print a, b }')
