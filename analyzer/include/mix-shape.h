@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum mix_type { MIX_T_WORD, MIX_T_NUM, MIX_T_HEX, MIX_T_REAL, MIX_T_METS, MIX_T_PAIR };
+enum mix_type { MIX_T_WORD, MIX_T_NUM, MIX_T_HEX, MIX_T_REAL, MIX_T_REAL1, MIX_T_METS, MIX_T_PAIR };
 
 enum {
 #define MIX_MET(SYM, name) MIX_MET_##SYM,
@@ -85,7 +85,7 @@ struct mix_toks {
 	char **tok;
 	int n;
 	uint64_t u[MIX_FIXED_MAX];	/* NUM, HEX; a METS field's columns from its place */
-	double d[MIX_FIXED_MAX];	/* REAL */
+	double d[MIX_FIXED_MAX];	/* REAL, REAL1 */
 };
 
 static inline bool mix_num(const char *s, uint64_t *v, int base)
@@ -164,6 +164,7 @@ static inline const char *mix_shape_check(int rec, int version, struct mix_toks 
 				ok = !strncmp(s, "0x", 2) && mix_num(s + 2, u, 16);
 				break;
 			case MIX_T_REAL:
+			case MIX_T_REAL1:
 				if (pos < MIX_FIXED_MAX) {
 					t->d[pos] = strtod(s, &end);
 					ok = end != s && !*end && isfinite(t->d[pos]);
@@ -176,7 +177,8 @@ static inline const char *mix_shape_check(int rec, int version, struct mix_toks 
 			if (!ok) {
 				snprintf(why, len, "malformed %s line: its %s '%.40s' is not %s", r->word, fd->name,
 					 s, fd->type == MIX_T_HEX ? "0x and hexadecimal digits" :
-					 fd->type == MIX_T_REAL ? "a finite number" :
+					 fd->type == MIX_T_REAL || fd->type == MIX_T_REAL1 ?
+					 "a finite number" :
 					 fd->type == MIX_T_PAIR ? "KEY=VALUE" : "an unsigned number");
 				return why;
 			}

@@ -17,6 +17,7 @@
 #include <zlib.h>
 
 #include "entrytrace-local.h"
+#include "mix-write.h"
 
 struct lines {
 	char **v;
@@ -209,27 +210,19 @@ int et_mix_annotate(const char *path, const char *vmlinux, struct et_annotate_re
 			continue;
 		if (lines_add(&out, strdup(in.v[i])))
 			goto nomem;
-		if (i == 0 && !et_mix_release(m)) {
-			char kl[160];
-
-			snprintf(kl, sizeof(kl), "kernel %s", res->release);
-			if (lines_add(&out, strdup(kl)))
-				goto nomem;
-		}
+		if (i == 0 && !et_mix_release(m) &&
+		    lines_add(&out, mix_str(KERNEL, .release = res->release)))
+			goto nomem;
 	}
 	n = et_mix_insns(m, &insns);
 	res->insns = n;
 	for (size_t i = 0; i < n; i++) {
-		char *line;
-
 		if (et_srcmap_lookup(sm, insns[i].addr, frames, sizeof(frames)))
 			continue;
 		res->resolved++;
 		if (has_line(frames))
 			res->with_lines++;
-		if (asprintf(&line, "src %zu %s", i, frames) < 0)
-			goto nomem;
-		if (lines_add(&out, line))
+		if (lines_add(&out, mix_str(SRC, .insn = i, .frames = frames)))
 			goto nomem;
 	}
 	ret = write_lines(path, &out, errbuf, errlen);

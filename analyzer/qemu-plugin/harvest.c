@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "mix-write.h"
 
 /* m: the timing model's NMET counters of the entry, or NULL */
 static void add_ent(struct sysrec *sc, int type, int acc, uint32_t id, uint64_t n,
@@ -168,48 +169,68 @@ bool want_table(int name)
 	return false;
 }
 
+/* A sample line's values, KEY=VALUE each: appended to a bounded buffer. */
+struct tail {
+	char s[16384];
+	size_t n;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void tail_add(struct tail *t, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	va_start(ap, fmt);
+	k = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= sizeof(t->s) - t->n) {
+		fprintf(stderr, PLUGIN_NAME ": a sample line longer than %zu bytes\n", sizeof(t->s));
+		abort();
+	}
+	t->n += (size_t)k;
+}
+
 static void write_sample(const struct sysrec *sc)
 {
-	bool first = true;
+	char flags[128] = "ok";
+	size_t o = 0;
+	struct tail t = { .n = 0 };
 
-	sappend("sample %" PRIu64 " %s ", sc->seq, P.sf.names[sc->name]);
-	for (int i = 0; i < NFLAGS; i++) {
-		if (sc->flags & (1u << i)) {
-			sappend("%s%s", first ? "" : ",", flag_names[i]);
-			first = false;
-		}
-	}
-	if (first)
-		sappend("ok");
+	for (int i = 0; i < NFLAGS; i++)
+		if (sc->flags & (1u << i))
+			o += (size_t)snprintf(flags + o, sizeof(flags) - o, "%s%s", o ? "," : "",
+					      flag_names[i]);
 	if (sc->user_before >= 0)
-		sappend(" user=%" PRId64, sc->user_before);
+		tail_add(&t, "user=%" PRId64, sc->user_before);
 	else
-		sappend(" user=-");
-	sappend(" whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
-		sc->acc[P.acc_whole], sc->irq, sc->nirq);
+		tail_add(&t, "user=-");
+	tail_add(&t, " whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
+		 sc->acc[P.acc_whole], sc->irq, sc->nirq);
 	if (P.sf.sites_mode) {
-		sappend(" total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
-			sc->acc[P.acc_total], sc->acc[P.acc_gap], sc->acc[P.acc_outside]);
+		tail_add(&t, " total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
+			 sc->acc[P.acc_total], sc->acc[P.acc_gap], sc->acc[P.acc_outside]);
 		for (int s = 0; s < P.sf.nstages; s++) {
 			if (!sc->entered[s])
 				continue;
-			sappend(" s.%s=%" PRIu64, P.sf.stages[s].name, sc->acc[s]);
+			tail_add(&t, " s.%s=%" PRIu64, P.sf.stages[s].name, sc->acc[s]);
 			if (sc->runs[s] != 1)
-				sappend(" r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
+				tail_add(&t, " r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
 		}
 	}
 	/* the timing model (version 3), last: the whole syscall's and the user gap's cycles */
 	if (P.model) {
 		const uint64_t *w = sc->macc[P.acc_whole];
 
-		sappend(" cyc_lo=%" PRIu64 " cyc=%" PRIu64 " cyc_hi=%" PRIu64, met_cycles(w[M_CYC_LO]),
-			met_cycles(w[M_CYC]), met_cycles(w[M_CYC_HI]));
+		tail_add(&t, " cyc_lo=%" PRIu64 " cyc=%" PRIu64 " cyc_hi=%" PRIu64,
+			 met_cycles(w[M_CYC_LO]), met_cycles(w[M_CYC]), met_cycles(w[M_CYC_HI]));
 		if (sc->user_before >= 0)
-			sappend(" ucyc_lo=%" PRIu64 " ucyc=%" PRIu64 " ucyc_hi=%" PRIu64,
-				met_cycles(sc->user_m[M_CYC_LO]), met_cycles(sc->user_m[M_CYC]),
-				met_cycles(sc->user_m[M_CYC_HI]));
+			tail_add(&t, " ucyc_lo=%" PRIu64 " ucyc=%" PRIu64 " ucyc_hi=%" PRIu64,
+				 met_cycles(sc->user_m[M_CYC_LO]), met_cycles(sc->user_m[M_CYC]),
+				 met_cycles(sc->user_m[M_CYC_HI]));
 	}
-	sappend("\n");
+	mix_sput(SAMPLE, .seq = sc->seq, .name = P.sf.names[sc->name], .flags = flags,
+		 .values = t.s);
 }
 
 /* detail=: one syscall's whole instructions by function, merged */
@@ -223,8 +244,8 @@ static void write_detail(const struct sysrec *sc)
 			*map_slot(&m, slot_func(sc->ents[i].id) + 2) += sc->ents[i].n;
 	for (size_t i = 0; i < m.cap; i++)
 		if (m.k[i])
-			sappend("detail %" PRIu64 " %s %s %" PRIu64 "\n", sc->seq, P.sf.names[sc->name],
-				func_name((int)(m.k[i] - 1) - 2), m.v[i]);
+			mix_sput(DETAIL, .seq = sc->seq, .name = P.sf.names[sc->name],
+				 .func = func_name((int)(m.k[i] - 1) - 2), .n = m.v[i]);
 	free(m.k);
 	free(m.v);
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "mix-write.h"
 
 /*
  * GEOM: one whole number (the caches are shared by the three points); COST
@@ -130,11 +131,6 @@ struct model {
 	size_t ntbl, captbl;
 	/* counts */
 	uint64_t loads, stores, io, tb_execs, drains, other_vcpu, stall_ticks, drain_ticks;
-};
-
-static const char *const met_names_[NMET] = {
-#define MIX_MET(SYM, name) #name,
-#include "mix-format.def"
 };
 
 static int pidx(const char *key)
@@ -845,28 +841,32 @@ void model_tb(struct model *mo, struct qemu_plugin_tb *tb, const int *slots,
 /* ---- output ---------------------------------------------------------------- */
 void model_header(const struct model *mo, FILE *f)
 {
-	fprintf(f, "model %s %s\n", mo->name, mo->hash);
+	mix_put(f, MODEL, .cpu = mo->name, .hash = mo->hash);
 	for (size_t i = 0; i < NPDEFS; i++)
 		if (mo->p[i].set)
-			fprintf(f, "model_param %s %.10g %.10g %.10g\n", pdefs[i].key, mo->p[i].v[0],
-				mo->p[i].v[1], mo->p[i].v[2]);
-	for (int i = 0; i < mo->nkp; i++)
-		fprintf(f, "model_param kind.%s %.10g %.10g %.10g\n", mo->kp[i].name, mo->kp[i].v[0],
-			mo->kp[i].v[1], mo->kp[i].v[2]);
-	fprintf(f, "model_drain %s\n", mo->ndrain ? mo->drain_names : "-");
+			mix_put(f, MODEL_PARAM, .key = pdefs[i].key, .low = mo->p[i].v[0],
+				.mid = mo->p[i].v[1], .high = mo->p[i].v[2]);
+	for (int i = 0; i < mo->nkp; i++) {
+		char key[sizeof(mo->kp[0].name) + 8];
+
+		snprintf(key, sizeof(key), "kind.%s", mo->kp[i].name);
+		mix_put(f, MODEL_PARAM, .key = key, .low = mo->kp[i].v[0], .mid = mo->kp[i].v[1],
+			.high = mo->kp[i].v[2]);
+	}
+	mix_put(f, MODEL_DRAIN, .kinds = mo->ndrain ? mo->drain_names : "-");
 }
 
 void model_counts(const struct model *mo, FILE *f)
 {
-	fprintf(f, "count model_loads %" PRIu64 "\n", mo->loads);
-	fprintf(f, "count model_stores %" PRIu64 "\n", mo->stores);
-	fprintf(f, "count model_io %" PRIu64 "\n", mo->io);
-	fprintf(f, "count model_blocks %" PRIu64 "\n", mo->tb_execs);
-	fprintf(f, "count model_block_shapes %zu\n", mo->ntbl);
-	fprintf(f, "count model_drains %" PRIu64 "\n", mo->drains);
-	fprintf(f, "count model_drain_cycles %" PRIu64 "\n", met_cycles(mo->drain_ticks));
-	fprintf(f, "count model_sq_full_cycles %" PRIu64 "\n", met_cycles(mo->stall_ticks));
-	fprintf(f, "count model_other_vcpu %" PRIu64 "\n", mo->other_vcpu);
+	mix_put(f, COUNT, .name = "model_loads", .n = mo->loads);
+	mix_put(f, COUNT, .name = "model_stores", .n = mo->stores);
+	mix_put(f, COUNT, .name = "model_io", .n = mo->io);
+	mix_put(f, COUNT, .name = "model_blocks", .n = mo->tb_execs);
+	mix_put(f, COUNT, .name = "model_block_shapes", .n = mo->ntbl);
+	mix_put(f, COUNT, .name = "model_drains", .n = mo->drains);
+	mix_put(f, COUNT, .name = "model_drain_cycles", .n = met_cycles(mo->drain_ticks));
+	mix_put(f, COUNT, .name = "model_sq_full_cycles", .n = met_cycles(mo->stall_ticks));
+	mix_put(f, COUNT, .name = "model_other_vcpu", .n = mo->other_vcpu);
 }
 
 uint64_t met_cycles(uint64_t t)
@@ -888,9 +888,9 @@ bool met_any(const uint64_t *m)
 	return false;
 }
 
-void met_write(FILE *f, const uint64_t *m)
+const uint64_t *met_cols(const uint64_t *m, uint64_t *out)
 {
 	for (int i = 0; i < NMET; i++)
-		fprintf(f, " %" PRIu64, i <= M_CYC_HI ? met_cycles(m[i]) : m[i]);
-	(void)met_names_;
+		out[i] = i <= M_CYC_HI ? met_cycles(m[i]) : m[i];
+	return out;
 }

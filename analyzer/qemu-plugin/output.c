@@ -8,11 +8,13 @@
 #include <string.h>
 
 #include "plugin.h"
-#include "mix-shape.h"
+#include "mix-write.h"
 
 /* "entrytrace-mix": the first line's word (analyzer/include/mix-format.def) */
 #define MIX_MAGIC(str) static const char mix_magic[] = str;
 #include "mix-format.def"
+
+_Static_assert((int)NMET == (int)MIX_NR_METS, "the model's columns are mix-format.def's MIX_MET list");
 
 static const char *acc_name(int a)
 {
@@ -141,17 +143,20 @@ static void write_group(FILE *f, const struct row *r, size_t n, struct nrow *kn,
 	}
 	qsort(kn, classify_nkinds(), sizeof(*kn), cmp_nrow);
 	for (int k = 0; k < classify_nkinds() && kn[k].n; k++) {
-		fprintf(f, "kinds %s %s %s %" PRIu64 "\n", name, acc, classify_kind(kn[k].id)->name, kn[k].n);
+		mix_put(f, KINDS, .name = name, .account = acc, .kind = classify_kind(kn[k].id)->name,
+			.n = kn[k].n);
 		for (int c = 0; c < MIX_NCLASSES; c++)
 			if (classify_kind(kn[k].id)->classes & (1u << c))
 				cls[c] += kn[k].n;
 	}
 	for (int c = 0; c < MIX_NCLASSES; c++)
 		if (cls[c])
-			fprintf(f, "class %s %s %s %" PRIu64 "\n", name, acc, class_names[c], cls[c]);
+			mix_put(f, CLASS, .name = name, .account = acc, .class = class_names[c],
+				.n = cls[c]);
 	qsort(fn, nf, sizeof(*fn), cmp_nrow);
 	for (size_t i = 0; i < nf && (!P.opt.topk || rank < P.opt.topk); i++)
-		fprintf(f, "func %s %s %d %s %" PRIu64 "\n", name, acc, ++rank, fn[i].name, fn[i].n);
+		mix_put(f, FUNC, .name = name, .account = acc, .rank = (uint64_t)++rank,
+			.func = fn[i].name, .n = fn[i].n);
 	for (size_t i = 0; i < fidx->cap; i++)
 		fidx->k[i] = 0;
 	fidx->n = 0;
@@ -165,45 +170,49 @@ static int write_body(FILE *f)
 	struct nrow *kn, *fn;
 	struct map fidx = { 0 };
 	int *ids, nids = 0;
+	uint64_t cols[NMET], zero[NMET] = { 0 };
 
 	/* the timing model's lines make a version 3 file; without it, version 2 as ever */
 	fprintf(f, "%s %d\n", mix_magic, P.model ? OUTPUT_VERSION_MODEL : OUTPUT_VERSION);
-	fprintf(f, "arch %s\n", P.sf.arch_name);
-	fprintf(f, "build_id %s\n", P.sf.build_id);
-	fprintf(f, "sites_sha256 %s\n", P.sf.sites_sha[0] ? P.sf.sites_sha : "none");
-	fprintf(f, "table_hash %s\n", P.sf.table_hash);
-	fprintf(f, "mode %s\n", P.user_mode ? "user" : P.sf.sites_mode ? "sites" : "fallback");
-	fprintf(f, "naming %s\n", P.user_mode ? "none" : P.sf.sites_mode ?
+	mix_put(f, ARCH, .arch = P.sf.arch_name);
+	mix_put(f, BUILD_ID, .id = P.sf.build_id);
+	mix_put(f, SITES_SHA256, .sha = P.sf.sites_sha[0] ? P.sf.sites_sha : "none");
+	mix_put(f, TABLE_HASH, .hash = P.sf.table_hash);
+	mix_put(f, MODE, .mode = P.user_mode ? "user" : P.sf.sites_mode ? "sites" : "fallback");
+	mix_put(f, NAMING, .naming = P.user_mode ? "none" : P.sf.sites_mode ?
 		"first-handler-entry-in-body" : "first-handler-entry");
-	fprintf(f, "vcpus %d\n", P.nvcpus);
-	fprintf(f, "qemu_api %d %d\n", P.qemu_api_min, P.qemu_api_cur);
-	fprintf(f, "samples %s\n", P.opt.samples_arg);
-	fprintf(f, "tables %s\n", P.opt.tables_arg);
-	fprintf(f, "calls %s\n", P.opt.calls_arg);
-	fprintf(f, "armed %s\n", P.opt.armed_ok ? "ok" : "no");
-	if (P.opt.topk)
-		fprintf(f, "functions top %d\n", P.opt.topk);
-	else
-		fprintf(f, "functions all\n");
+	mix_put(f, VCPUS, .n = (uint64_t)P.nvcpus);
+	mix_put(f, QEMU_API, .min = (uint64_t)P.qemu_api_min, .cur = (uint64_t)P.qemu_api_cur);
+	mix_put(f, SAMPLES, .arg = P.opt.samples_arg);
+	mix_put(f, TABLES, .arg = P.opt.tables_arg);
+	mix_put(f, CALLS, .arg = P.opt.calls_arg);
+	mix_put(f, ARMED, .armed = P.opt.armed_ok ? "ok" : "no");
+	if (P.opt.topk) {
+		char k[16];
+
+		snprintf(k, sizeof(k), "%d", P.opt.topk);
+		mix_put(f, FUNCTIONS, .extent = "top", .n = k);
+	} else {
+		mix_put(f, FUNCTIONS, .extent = "all");
+	}
 	if (P.model)
 		model_header(P.model, f);
 	for (int a = 0; a < P.nacc; a++)
 		if (P.sf.sites_mode || a == P.acc_whole)
-			fprintf(f, "account %d %s %s\n", a, acc_name(a),
-				a < P.sf.nstages ? (P.sf.stages[a].parent >= 0 ?
-						  P.sf.stages[P.sf.stages[a].parent].name : "-") : "-");
+			mix_put(f, ACCOUNT, .id = (uint64_t)a, .name = acc_name(a),
+				.parent = a < P.sf.nstages && P.sf.stages[a].parent >= 0 ?
+					  P.sf.stages[P.sf.stages[a].parent].name : "-");
 	for (int k = 0; k < classify_nkinds(); k++) {
-		fprintf(f, "kind %d %s ", k, classify_kind(k)->name);
-		bool first = true;
+		char cl[128] = "-";
+		size_t o = 0;
 
 		for (int c = 0; c < MIX_NCLASSES; c++)
-			if (classify_kind(k)->classes & (1u << c)) {
-				fprintf(f, "%s%s", first ? "" : ",", class_names[c]);
-				first = false;
-			}
-		fprintf(f, "%s\n", first ? "-" : "");
+			if (classify_kind(k)->classes & (1u << c))
+				o += (size_t)snprintf(cl + o, sizeof(cl) - o, "%s%s", o ? "," : "",
+						      class_names[c]);
+		mix_put(f, KIND, .id = (uint64_t)k, .name = classify_kind(k)->name, .classes = cl);
 	}
-#define COUNT(x) fprintf(f, "count %s %" PRIu64 "\n", #x, P.count.x)
+#define COUNT(x) mix_put(f, COUNT, .name = #x, .n = P.count.x)
 	COUNT(syscalls); COUNT(setapart); COUNT(switches); COUNT(desync);
 	COUNT(unmatched_returns); COUNT(abandoned_irqs); COUNT(irqs); COUNT(irqs_in_syscall);
 	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
@@ -221,25 +230,30 @@ static int write_body(FILE *f)
 		COUNT(disas_undecodable); COUNT(disas_skipped);
 	}
 #undef COUNT
-	fprintf(f, "count slots %d\n", P.nslots);
+	mix_put(f, COUNT, .name = "slots", .n = (uint64_t)P.nslots);
 	if (P.model)
 		model_counts(P.model, f);
 	for (size_t i = 0; i < P.sf.nmarkers; i++) {
 		struct marker *m = &P.sf.markers[i];
-		char want[40] = "", got[40] = "";
+		char want[40] = "", got[40] = "", roles[16];
 
 		if (!m->mismatch)
 			continue;
 		mism++;
 		hexbytes(want, sizeof(want), m->bytes, m->nbytes);
 		hexbytes(got, sizeof(got), m->got, m->nbytes);
-		fprintf(f, "unarmed %#" PRIx64 " %x %s %s\n", m->addr, m->roles, want, got);
+		snprintf(roles, sizeof(roles), "%x", m->roles);
+		mix_put(f, UNARMED, .addr = m->addr, .roles = roles, .want = want, .got = got);
 	}
-	for (int i = 0; i < P.nddiff; i++)
-		fprintf(f, "disas_diff %#" PRIx64 " %s %s bytes=%s disas=%s\n", P.ddiff[i].addr,
-			P.ddiff[i].bytes, P.ddiff[i].text,
-			P.ddiff[i].bk >= 0 ? classify_kind(P.ddiff[i].bk)->name : "-",
-			P.ddiff[i].dk >= 0 ? classify_kind(P.ddiff[i].dk)->name : P.ddiff[i].dk == -2 ? "spr?" : "-");
+	for (int i = 0; i < P.nddiff; i++) {
+		char what[512];
+
+		snprintf(what, sizeof(what), "%s %s bytes=%s disas=%s", P.ddiff[i].bytes,
+			 P.ddiff[i].text, P.ddiff[i].bk >= 0 ? classify_kind(P.ddiff[i].bk)->name : "-",
+			 P.ddiff[i].dk >= 0 ? classify_kind(P.ddiff[i].dk)->name :
+			 P.ddiff[i].dk == -2 ? "spr?" : "-");
+		mix_put(f, DISAS_DIFF, .addr = P.ddiff[i].addr, .what = what);
+	}
 	/* markers by role: how often each kind of marker ran */
 	{
 		static const char *const rn[] = { "sysentry", "vector", "return", "switch",
@@ -254,8 +268,8 @@ static int write_body(FILE *f)
 					hits[r] += P.sf.markers[i].hits;
 				}
 		for (int r = 0; r < 6; r++)
-			fprintf(f, "markers %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", rn[r],
-				listed[r], seen[r], hits[r]);
+			mix_put(f, MARKERS, .role = rn[r], .listed = listed[r], .checked = seen[r],
+				.hits = hits[r]);
 	}
 
 	if (P.nstats)
@@ -267,17 +281,14 @@ static int write_body(FILE *f)
 		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
 		for (size_t j = 0; j < s->n; j++)
 			sum += s->v[j];
-		fprintf(f, "stat %s %s %zu %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %.1f %" PRIu64 "\n",
-			P.sf.names[s->name], acc_name(s->acc), s->n, s->runs, sum, s->v[0],
-			s->v[(s->n - 1) / 2], (double)sum / s->n, s->v[s->n - 1]);
+		mix_put(f, STAT, .name = P.sf.names[s->name], .account = acc_name(s->acc), .n = s->n,
+			.runs = s->runs, .sum = sum, .min = s->v[0], .p50 = s->v[(s->n - 1) / 2],
+			.mean = (double)sum / s->n, .max = s->v[s->n - 1]);
 	}
 	/* the timing model over the same syscalls: "cstat NAME ACCOUNT N CYC_LO CYC CYC_HI L1I L1D L2 L3 TLB" */
-	for (size_t i = 0; P.model && i < P.nstats; i++) {
-		fprintf(f, "cstat %s %s %zu", P.sf.names[P.stats[i].name], acc_name(P.stats[i].acc),
-			P.stats[i].n);
-		met_write(f, P.stats[i].m);
-		fprintf(f, "\n");
-	}
+	for (size_t i = 0; P.model && i < P.nstats; i++)
+		mix_put(f, CSTAT, .name = P.sf.names[P.stats[i].name], .account = acc_name(P.stats[i].acc),
+			.n = P.stats[i].n, .mets = met_cols(P.stats[i].m, cols));
 	/* and everything each name ran, set-apart syscalls and user space included */
 	if (P.model) {
 		struct map tix = { 0 };
@@ -298,9 +309,7 @@ static int write_body(FILE *f)
 				met_add(tot[k >> 40], P.mvals[*mv - 1]);
 			*map_slot(&tix, k >> 40) = 1;
 		}
-		fprintf(f, "ctotal *");
-		met_write(f, P.mtotal);
-		fprintf(f, "\n");
+		mix_put(f, CTOTAL, .name = "*", .mets = met_cols(P.mtotal, cols));
 		/* what the model charged to an instruction after it last ran (no at line to carry it) */
 		{
 			uint64_t orphan[NMET] = { 0 };
@@ -308,16 +317,12 @@ static int write_body(FILE *f)
 			for (size_t i = 0; i < P.msums.cap; i++)
 				if (P.msums.k[i] && !map_find(&P.sums, P.msums.k[i] - 1))
 					met_add(orphan, P.mvals[P.msums.v[i] - 1]);
-			fprintf(f, "ctotal [no-at]");
-			met_write(f, orphan);
-			fprintf(f, "\n");
+			mix_put(f, CTOTAL, .name = "[no-at]", .mets = met_cols(orphan, cols));
 		}
 		for (int nm = 0; nm < P.sf.nnames; nm++) {
 			if (!map_find(&tix, nm))
 				continue;
-			fprintf(f, "ctotal %s", P.sf.names[nm]);
-			met_write(f, tot[nm]);
-			fprintf(f, "\n");
+			mix_put(f, CTOTAL, .name = P.sf.names[nm], .mets = met_cols(tot[nm], cols));
 		}
 		free(tot);
 		free(tix.k);
@@ -357,8 +362,8 @@ static int write_body(FILE *f)
 	}
 	for (size_t i = 0; i < nrows; i++)
 		if (rows[i].type == 2)
-			fprintf(f, "setapart %s %s %" PRIu64 "\n", P.sf.names[rows[i].name],
-				flag_names[rows[i].id], rows[i].n);
+			mix_put(f, SETAPART, .name = P.sf.names[rows[i].name],
+				.reason = flag_names[rows[i].id], .n = rows[i].n);
 	/*
 	 * The instructions the tables counted, by address (insn ID ADDR
 	 * FUNC+OFF KINDS), then how often each ran per name x account.
@@ -381,16 +386,18 @@ static int write_body(FILE *f)
 		for (int o = 0; o < no; o++) {
 			const struct islot *is = &P.islots[order[o]];
 
+			char where[256] = "-", kinds[128];
+
 			ids[order[o]] = nids++;
-			fprintf(f, "insn %d %#" PRIx64 " ", ids[order[o]], is->addr);
 			if (is->func >= 0)
-				fprintf(f, "%s+%#" PRIx64, P.sf.funcs[is->func].name,
-					is->addr - P.sf.funcs[is->func].addr);
-			else
-				fprintf(f, "-");
-			fprintf(f, " %s%s%s\n", is->kind >= 0 ? classify_kind(is->kind)->name : "-",
-				is->callkind >= 0 ? "," : "",
-				is->callkind >= 0 ? classify_kind(is->callkind)->name : "");
+				snprintf(where, sizeof(where), "%s+%#" PRIx64, P.sf.funcs[is->func].name,
+					 is->addr - P.sf.funcs[is->func].addr);
+			snprintf(kinds, sizeof(kinds), "%s%s%s",
+				 is->kind >= 0 ? classify_kind(is->kind)->name : "-",
+				 is->callkind >= 0 ? "," : "",
+				 is->callkind >= 0 ? classify_kind(is->callkind)->name : "");
+			mix_put(f, INSN, .id = (uint64_t)ids[order[o]], .addr = is->addr, .where = where,
+				.kinds = kinds);
 		}
 		free(order);
 	}
@@ -399,22 +406,15 @@ static int write_body(FILE *f)
 
 		if (rows[i].type != 0 || rows[i].id == SLOT_USER)
 			continue;
-		fprintf(f, "at %s %s %d %" PRIu64 "\n", P.sf.names[rows[i].name],
-			acc_name(rows[i].acc), ids[rows[i].id], rows[i].n);
+		mix_put(f, AT, .name = P.sf.names[rows[i].name], .account = acc_name(rows[i].acc),
+			.insn = (uint64_t)ids[rows[i].id], .n = rows[i].n);
 		/* the timing model of the at line before: "cat NAME ACCOUNT ID CYC_LO ... TLB" */
 		if (!P.model)
 			continue;
 		mv = map_find(&P.msums, sum_key(rows[i].name, rows[i].acc, 0, rows[i].id));
-		fprintf(f, "cat %s %s %d", P.sf.names[rows[i].name], acc_name(rows[i].acc),
-			ids[rows[i].id]);
-		if (mv) {
-			met_write(f, P.mvals[*mv - 1]);
-		} else {
-			uint64_t zero[NMET] = { 0 };
-
-			met_write(f, zero);
-		}
-		fprintf(f, "\n");
+		mix_put(f, CAT, .name = P.sf.names[rows[i].name], .account = acc_name(rows[i].acc),
+			.insn = (uint64_t)ids[rows[i].id],
+			.mets = met_cols(mv ? P.mvals[*mv - 1] : zero, cols));
 	}
 	free(rows);
 	free(kn);

@@ -48,15 +48,15 @@ void die_oom(void)
 	abort();
 }
 
-void sappend(const char *fmt, ...)
+static void vsappend(const char *fmt, va_list ap)
 {
-	va_list ap;
+	va_list aq;
 	int n;
 
 	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(P.samp + P.nsamp, P.capsamp - P.nsamp, fmt, ap);
-		va_end(ap);
+		va_copy(aq, ap);
+		n = vsnprintf(P.samp + P.nsamp, P.capsamp - P.nsamp, fmt, aq);
+		va_end(aq);
 		if (n >= 0 && (size_t)n < P.capsamp - P.nsamp)
 			break;
 		P.capsamp = P.capsamp ? 2 * P.capsamp : 1 << 20;
@@ -65,4 +65,13 @@ void sappend(const char *fmt, ...)
 			die_oom();
 	}
 	P.nsamp += n;
+}
+
+void sappend_emit(void *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsappend(fmt, ap);
+	va_end(ap);
 }

@@ -266,7 +266,8 @@ void model_counts(const struct model *mo, FILE *f);
 uint64_t met_cycles(uint64_t ticks);
 void met_add(uint64_t *dst, const uint64_t *src);
 bool met_any(const uint64_t *m);
-void met_write(FILE *f, const uint64_t *m);	/* " CYC_LO CYC CYC_HI L1I L1D L2 L3 TLB" */
+/* m's columns as written (cycles from ticks) into out[NMET]; returns out */
+const uint64_t *met_cols(const uint64_t *m, uint64_t *out);
 
 /* harvest.c */
 void harvest(struct vcpu *v);
@@ -283,6 +284,11 @@ void at_exit(qemu_plugin_id_t id, void *udata);
 
 /* plugin.c */
 void die_oom(void);
-void sappend(const char *fmt, ...);
+/* mix_write_line()'s way into the sample lines, after the tables; ctx unused */
+void sappend_emit(void *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* mix_sput(SYM, .field = value, ...): record SYM's line (mix-write.h) into the sample lines */
+#define mix_sput(SYM, ...)							\
+	mix_write_line(sappend_emit, NULL, MIX_R_##SYM,				\
+		       &(const struct mix_line_##SYM){ __VA_ARGS__ })
 
 #endif

@@ -101,3 +101,34 @@ check "...and refused by mixfile.py" grep -q 'malformed insn line' <(mixpy hex.m
 cp body.txt same.mix.txt; plant same.mix
 check "...the same body, planted the same way, reads" bash -c '"$ET" report same.mix >/dev/null'
 check "...in mixfile.py too" mixpy same.mix
+
+# ---- the writer: every line from the records ---------------------------------
+# The plugin writes each line with mix-write.h's mix_put(), made from the
+# same lists: no writer of .mix lines (the plugin; annotate's kernel and
+# src lines) spells a record's word and fields in a format of its own.
+# (sitefile.c reads the site file, whose words are its own.)
+words=$(sed -n 's/^MIX_RECORD([A-Z_0-9]*, \([a-z_0-9]*\),.*/\1/p' "$DEF" | paste -sd'|')
+pat="\"($words) (%|[^\"]*\\\\n\")"
+check "the search finds a line written by hand (fprintf(f, \"stat %s ...\"))" \
+	grep -qE "$pat" <<<'	fprintf(f, "stat %s %s %zu %" PRIu64 "\n", a, b, n, v);'
+writers=$(ls "$TOP"/analyzer/qemu-plugin/*.c "$TOP"/analyzer/lib/mix_annotate.c | grep -v '/sitefile\.c$')
+hits=$(grep -nE "$pat" $writers || true)
+check "no writer of $(echo "$writers" | wc -l) sources spells a line's record (${hits:-none})" test -z "$hits"
+check "...the plugin writes through mix_put (output.c)" grep -q 'mix_put(f, STAT,' "$TOP/analyzer/qemu-plugin/output.c"
+# and the writer writes what the plugin wrote by hand: every line of every
+# committed .mix, read as its record's fields and written again, is the same
+nf=0 bad="" recs=0
+for m in "$DATA"/*.mix.gz "$DATA"/*/*.mix.gz; do
+	[ -f "$m" ] || continue
+	nf=$((nf + 1))
+	out=$(zcat "$m" | "$SAN/tests/mix-rewrite" "$(basename "$m")") || { bad="$bad $(basename "$m")"; echo "$out" | sed -n 1,6p; }
+	r=$(echo "$out" | awk '$1 == "records" { print $2 }')
+	[ "${r:-0}" -le "$recs" ] || recs=$r
+done
+check "every line of $nf committed .mix files is written again byte for byte (${bad:-all})" \
+	test -z "$bad" -a "$nf" -ge 100
+check "...the richest file has $recs of the $(echo "$words" | tr '|' '\n' | wc -l) records" test "$recs" -ge 28
+# one line changed is found
+zcat "$G" | sed '0,/^stat /s/^\(stat .*\) \([0-9]*\)\.\([0-9]\)\( [0-9]*\)$/\1 \2.\30\4/' > twodec.mix
+check "...and a mean written with two decimals is not (mix-rewrite exits 1)" \
+	bash -c '! "$SAN/tests/mix-rewrite" twodec.mix < twodec.mix >/dev/null'

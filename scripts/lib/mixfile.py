@@ -97,7 +97,7 @@ def _pair(v):
     return v
 
 
-_TYPED = dict(NUM=_num, METS=_num, HEX=_hex, REAL=_real, PAIR=_pair, WORD=str)
+_TYPED = dict(NUM=_num, METS=_num, HEX=_hex, REAL=_real, REAL1=_real, PAIR=_pair, WORD=str)
 
 
 def fields(t, version):
