@@ -103,18 +103,18 @@ static void list_stages(void)
 
 	printf("%-3s %-18s %-7s %-8s %-16s %-4s %s\n", "id", "stage", "phase", "kind",
 	       "parent", "path", "description");
-	for (int i = 0; i < ET_SLOT_NR; i++) {
-		const struct et_stage_info *s = &et_stages[i];
+	for (int s = et_stage_next(ET_STAGE_NONE); s != ET_STAGE_NONE; s = et_stage_next(s)) {
+		int parent = et_stage_parent(s);
 
-		printf("%-3d %-18s %-7s %-8s %-16s %-4s %s\n", et_slot_stage(i), s->name,
-		       et_phase_name(s->phase), et_kind_name(s->kind),
-		       s->parent >= 0 ? et_stages[s->parent].name : "-",
-		       paths[s->paths & 7], s->desc);
+		printf("%-3d %-18s %-7s %-8s %-16s %-4s %s\n", s, et_stage_name(s),
+		       et_phase_name(et_stage_phase(s)), et_kind_name(et_stage_kind(s)),
+		       parent != ET_STAGE_NONE ? et_stage_name(parent) : "-",
+		       paths[et_stage_paths(s) & 7], et_stage_desc(s));
 	}
 	printf("\npaths: G generic entry, L powerpc legacy entry, S stock kernel\n");
 	printf("\n%-3s %-14s %s\n", "bit", "work", "description");
-	for (int i = 0; i < ET_WORK_NR; i++)
-		printf("%-3d %-14s %s\n", i, et_work_names[i], et_work_descs[i]);
+	for (int i = 0; i < et_work_count(); i++)
+		printf("%-3d %-14s %s\n", i, et_work_name(i), et_work_desc(i));
 }
 
 enum {
