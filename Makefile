@@ -37,7 +37,7 @@ SAN_FLAGS  := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	      -fno-sanitize-recover=all
 
 LIB_SRCS := $(wildcard analyzer/lib/*.c)
-CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/session.c \
+CLI_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/optable.c analyzer/session.c \
 	    analyzer/top-screen.c \
 	    $(wildcard analyzer/builtin-*.c)
 HDRS     := $(wildcard analyzer/include/*.h analyzer/include/*.def analyzer/lib/*.h analyzer/lib/*.def \

@@ -68,44 +68,8 @@ static const char diff_usage[] =
 	ET_FORMAT_USAGE
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
-	"      --replicates=R     auto (default), runs, syscalls or none: above\n"
-	"      --by-arg           also split by argument shape (kill(-1, 0), kill(self,\n"
-	"                         0), ...: see entrytrace report --help)\n"
-	"      --bootstrap=N      bootstrap replicates (default 2000)\n"
-	"      --seed=N           random seed (default 1): same seed, same CIs\n"
-	"      --alpha=A          family-wise significance level (default 0.05)\n"
-	"      --threshold=PCT    kits: a part moved only when it moved PCT% or more\n"
-	"                         (default 1) and its interval leaves out 0\n"
-	"      --all              show every cell, not only totals, significant\n"
-	"                         cells and cells present on one side only (plugin\n"
-	"                         output: and every function whose count moved)\n"
-	"      --top=N            at most N rows in the text table\n"
-	"      --min-count=N      text: leave out syscalls with fewer than N on a\n"
-	"                         side (default 30; JSON and CSV have all)\n"
-	"      --fail-on=RULES    exit 6 when a rule trips; RULES is a comma list of\n"
-	"                         [SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>N{ns,us,ms}, STAGE\n"
-	"                         may be * (every kernel stage: not user_gap); a rule\n"
-	"                         trips on a significant cell whose mean (with runs:\n"
-	"                         median) grew by more than N% of the base's (or N ns)\n"
-	"                         and whose interval leaves out 0; the trip names the\n"
-	"                         [work] group.  Needs tests: with --replicates=none (one\n"
-	"                         recording a side) a time rule checks nothing (7).\n"
-	"                         A time rule that does not trip says the smallest\n"
-	"                         change its cells could have shown (80% power at\n"
-	"                         Holm's strictest level, never below the clock's\n"
-	"                         step the values show): JSON has it per cell\n"
-	"                         (detectable, detectable_pct, clock_step) and the\n"
-	"                         gate's verdict (gate: result, exit, messages).\n"
-	"                         On plugin output also [SYSCALL:]ACCOUNT.WHAT>N: the\n"
-	"                         instructions of kind or class WHAT (hwsync, barrier,\n"
-	"                         atomic, ...) per syscall in ACCOUNT (a stage, whole,\n"
-	"                         gap, outside; * for each) may not grow by more than\n"
-	"                         N, e.g. whole.hwsync>0; a trip names the place\n"
-	"      --where[=N]        plugin output: also the N places (default 20) whose\n"
-	"                         instructions per syscall moved most; the places whose\n"
-	"                         instruction classes moved are always shown\n"
-	"      --plot=FILE.svg    cumulative distributions, base against test, of the\n"
-	"                         stages that contribute most\n"
+	;
+static const char diff_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"A rule that can check nothing fails the gate with exit 7: a syscall the\n"
@@ -183,27 +147,8 @@ static char sides_marker[] = "(the -- between the sides)";
 
 int cmd_diff(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		ET_FORMAT_LONGOPTS,
-		{ "output", required_argument, NULL, 'o' },
-		ET_COMMON_LONGOPTS,
-		{ "bootstrap", required_argument, NULL, OPT_BOOTSTRAP },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "alpha", required_argument, NULL, OPT_ALPHA },
-		{ "threshold", required_argument, NULL, OPT_THRESHOLD },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "min-count", required_argument, NULL, OPT_MIN_COUNT },
-		{ "where", optional_argument, NULL, OPT_WHERE },
-		{ "replicates", required_argument, NULL, OPT_REPLICATES },
-		{ "by-arg", no_argument, NULL, OPT_BY_ARG },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct et_diff_opts dopts = { .bootstrap = 2000, .seed = 1, .alpha = 0.05 };
-	double kit_threshold = 0.01;
+	double kit_threshold;
 	struct et_common com;
 	struct et_load base = { 0 }, test = { 0 };
 	struct et_diff df = { 0 };
@@ -211,18 +156,89 @@ int cmd_diff(int argc, char **argv)
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
 	struct et_gate *rules = et_gate_new();
-	struct et_cmdline cl = { .longopts = opts, .fmt = &fmt, .output = &output };
+	struct et_cmdline cl = { .fmt = &fmt, .output = &output };
 	char **args = calloc(argc + 1, sizeof(*args));
 	struct et_gate_verdict verdict = { 0 };
 	int nb, nt, ret = ET_EXIT_OK, c, top = 0, where = 0;
-	uint64_t min_count = 30;
-	bool all = false, rep_auto = true, exact;
+	long long min_count = 30, v;
+	double threshold_pct = 1;
+	bool all = false, by_arg = false, rep_auto = true, exact;
 	char **files, err[512];
-	long long v;
 	FILE *out = stdout;
 	struct et_output o;
 	enum et_err e;
 
+	const struct et_optdef opts[] = {
+		{ .key = OPT_REPLICATES, .name = "replicates", .arg = "R", .kind = ET_OPTK_CALL,
+		  .help = "auto (default), runs, syscalls or none: above" },
+		{ .key = OPT_BY_ARG, .name = "by-arg", .kind = ET_OPTK_FLAG,
+		  .value = &by_arg,
+		  .help = "also split by argument shape (kill(-1, 0), kill(self,\n"
+			  "0), ...: see entrytrace report --help)" },
+		{ .key = OPT_BOOTSTRAP, .name = "bootstrap", .arg = "N", .kind = ET_OPTK_INT,
+		  .value = &dopts.bootstrap, .lo = 100, .hi = 1000000,
+		  .expect = "expected 100 to 1000000 replicates",
+		  .help = "bootstrap replicates (default 2000)" },
+		{ .key = OPT_SEED, .name = "seed", .arg = "N", .kind = ET_OPTK_U64,
+		  .value = &dopts.seed, .expect = "expected a number",
+		  .help = "random seed (default 1): same seed, same CIs" },
+		{ .key = OPT_ALPHA, .name = "alpha", .arg = "A", .kind = ET_OPTK_REAL,
+		  .value = &dopts.alpha, .rlo = 0, .rhi = 1,
+		  .open = ET_OPT_OPEN_LO | ET_OPT_OPEN_HI,
+		  .expect = "expected a level between 0 and 1, e.g. 0.05",
+		  .help = "family-wise significance level (default 0.05)" },
+		{ .key = OPT_THRESHOLD, .name = "threshold", .arg = "PCT", .kind = ET_OPTK_REAL,
+		  .value = &threshold_pct, .rlo = 0, .rhi = 100,
+		  .open = ET_OPT_OPEN_HI, .expect = "expected a percentage, 0 to 100, e.g. 1",
+		  .help = "kits: a part moved only when it moved PCT% or more\n"
+			  "(default 1) and its interval leaves out 0" },
+		{ .key = OPT_ALL, .name = "all", .kind = ET_OPTK_FLAG,
+		  .value = &all,
+		  .help = "show every cell, not only totals, significant\n"
+			  "cells and cells present on one side only (plugin\n"
+			  "output: and every function whose count moved)" },
+		{ .key = OPT_TOP, .name = "top", .arg = "N", .kind = ET_OPTK_INT,
+		  .value = &top, .lo = 0, .hi = INT_MAX,
+		  .expect = "expected a number of rows (0: all)",
+		  .help = "at most N rows in the text table" },
+		{ .key = OPT_MIN_COUNT, .name = "min-count", .arg = "N", .kind = ET_OPTK_LL,
+		  .value = &min_count, .lo = 0, .hi = LLONG_MAX,
+		  .expect = "expected a number of syscalls",
+		  .help = "text: leave out syscalls with fewer than N on a\n"
+			  "side (default 30; JSON and CSV have all)" },
+		{ .key = OPT_FAIL_ON, .name = "fail-on", .arg = "RULES", .kind = ET_OPTK_CALL,
+		  .help = "exit 6 when a rule trips; RULES is a comma list of\n"
+			  "[SYSCALL:]STAGE>N% or [SYSCALL:]STAGE>N{ns,us,ms}, STAGE\n"
+			  "may be * (every kernel stage: not user_gap); a rule\n"
+			  "trips on a significant cell whose mean (with runs:\n"
+			  "median) grew by more than N% of the base's (or N ns)\n"
+			  "and whose interval leaves out 0; the trip names the\n"
+			  "[work] group.  Needs tests: with --replicates=none (one\n"
+			  "recording a side) a time rule checks nothing (7).\n"
+			  "A time rule that does not trip says the smallest\n"
+			  "change its cells could have shown (80% power at\n"
+			  "Holm's strictest level, never below the clock's\n"
+			  "step the values show): JSON has it per cell\n"
+			  "(detectable, detectable_pct, clock_step) and the\n"
+			  "gate's verdict (gate: result, exit, messages).\n"
+			  "On plugin output also [SYSCALL:]ACCOUNT.WHAT>N: the\n"
+			  "instructions of kind or class WHAT (hwsync, barrier,\n"
+			  "atomic, ...) per syscall in ACCOUNT (a stage, whole,\n"
+			  "gap, outside; * for each) may not grow by more than\n"
+			  "N, e.g. whole.hwsync>0; a trip names the place" },
+		{ .key = OPT_WHERE, .name = "where", .arg = "N", .kind = ET_OPTK_CALL,
+		  .optional = true,
+		  .help = "plugin output: also the N places (default 20) whose\n"
+			  "instructions per syscall moved most; the places whose\n"
+			  "instruction classes moved are always shown" },
+		{ .key = OPT_PLOT, .name = "plot", .arg = "FILE.svg", .kind = ET_OPTK_STR,
+		  .value = &plot_path,
+		  .help = "cumulative distributions, base against test, of the\n"
+			  "stages that contribute most" },
+		{ .name = NULL },
+	};
+
+	cl.defs = opts;
 	et_common_init(&com);
 	com.who = "entrytrace diff";
 	com.load.stats_flags |= ET_STATS_BY_WORK;
@@ -237,58 +253,15 @@ int cmd_diff(int argc, char **argv)
 	argv = args;
 	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case OPT_BOOTSTRAP:
-			if (et_opt_int(com.who, "--bootstrap", optarg, 100, 1000000,
-				       "expected 100 to 1000000 replicates", &v))
-				goto bad;
-			dopts.bootstrap = (int)v;
-			break;
-		case OPT_SEED:
-			if (et_opt_u64(com.who, "--seed", optarg, "expected a number", &dopts.seed))
-				goto bad;
-			break;
-		case OPT_ALPHA:
-			if (et_opt_real(com.who, "--alpha", optarg, 0, 1,
-					ET_OPT_OPEN_LO | ET_OPT_OPEN_HI,
-					"expected a level between 0 and 1, e.g. 0.05", &dopts.alpha))
-				goto bad;
-			break;
-		case OPT_ALL:
-			all = true;
-			break;
-		case OPT_THRESHOLD:
-			if (et_opt_real(com.who, "--threshold", optarg, 0, 100, ET_OPT_OPEN_HI,
-					"expected a percentage, 0 to 100, e.g. 1", &kit_threshold))
-				goto bad;
-			kit_threshold /= 100;
-			break;
-		case OPT_TOP:
-			if (et_opt_int(com.who, "--top", optarg, 0, INT_MAX,
-				       "expected a number of rows (0: all)", &v))
-				goto bad;
-			top = (int)v;
-			break;
 		case OPT_FAIL_ON:
 			if (et_gate_parse(rules, optarg))
 				goto bad;
-			break;
-		case OPT_PLOT:
-			plot_path = optarg;
-			break;
-		case OPT_MIN_COUNT:
-			if (et_opt_int(com.who, "--min-count", optarg, 0, LLONG_MAX,
-				       "expected a number of syscalls", &v))
-				goto bad;
-			min_count = (uint64_t)v;
 			break;
 		case OPT_WHERE:
 			if (optarg && et_opt_int(com.who, "--where", optarg, 1, INT_MAX,
 						 "expected a number of places", &v))
 				goto bad;
 			where = optarg ? (int)v : 20;
-			break;
-		case OPT_BY_ARG:
-			com.load.stats_flags |= ET_STATS_BY_ARG;
 			break;
 		case OPT_REPLICATES:
 			rep_auto = !strcmp(optarg, "auto");
@@ -306,6 +279,8 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case ET_OPT_HELP:
 			fputs(diff_usage, stdout);
+			et_optdefs_usage(stdout, opts);
+			fputs(diff_usage_tail, stdout);
 			et_common_free(&com);
 			et_gate_free(rules);
 			free(args);
@@ -314,6 +289,9 @@ int cmd_diff(int argc, char **argv)
 			goto bad;
 		}
 	}
+	kit_threshold = threshold_pct / 100;
+	if (by_arg)
+		com.load.stats_flags |= ET_STATS_BY_ARG;
 	/* BASE TEST, or BASE... -- TEST... (the -- is the marker now) */
 	files = argv + optind;
 	nb = argc - optind;

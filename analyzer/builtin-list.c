@@ -37,11 +37,8 @@ static const char list_usage[] =
 	"\n"
 	"options:\n"
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
-	ET_COMMON_USAGE
-	"      --min-dur=DUR      only syscalls whose total is at least DUR: ns, or\n"
-	"                         with a unit: 2us, 1.5ms, 1s (plugin output: a count\n"
-	"                         of instructions, no unit)\n"
-	"      --slowest=N        only the N slowest syscalls, slowest first\n"
+	ET_COMMON_USAGE;
+static const char list_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"exit status: as entrytrace report: 0 listed, 1 runtime failure, 2 usage\n"
@@ -99,14 +96,6 @@ static bool parse_dur(const char *s, uint64_t *ns, bool *unit)
 int cmd_list(int argc, char **argv)
 {
 	enum { OPT_MIN_DUR = 256, OPT_SLOWEST };
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		ET_COMMON_LONGOPTS,
-		{ "min-dur", required_argument, NULL, OPT_MIN_DUR },
-		{ "slowest", required_argument, NULL, OPT_SLOWEST },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct lister l = { 0 };
 	struct et_common com;
 	struct et_load ld = { 0 };
@@ -115,7 +104,18 @@ int cmd_list(int argc, char **argv)
 	long long nr_slowest = 0;
 	const char *min_dur_arg = NULL;
 	bool min_dur_unit = false;
-	struct et_cmdline cl = { .longopts = opts, .output = &output };
+	const struct et_optdef opts[] = {
+		{ .key = OPT_MIN_DUR, .name = "min-dur", .arg = "DUR", .kind = ET_OPTK_CALL,
+		  .help = "only syscalls whose total is at least DUR: ns, or\n"
+			  "with a unit: 2us, 1.5ms, 1s (plugin output: a count\n"
+			  "of instructions, no unit)" },
+		{ .key = OPT_SLOWEST, .name = "slowest", .arg = "N", .kind = ET_OPTK_LL,
+		  .value = &nr_slowest, .lo = 1, .hi = 100000,
+		  .expect = "expected a number of syscalls, 1 to 100000",
+		  .help = "only the N slowest syscalls, slowest first" },
+		{ .name = NULL },
+	};
+	struct et_cmdline cl = { .defs = opts, .output = &output };
 	int ret = ET_EXIT_OK, c;
 	char err[512];
 	enum et_err e;
@@ -132,13 +132,10 @@ int cmd_list(int argc, char **argv)
 				goto bad;
 			}
 			break;
-		case OPT_SLOWEST:
-			if (et_opt_int(WHO, "--slowest", optarg, 1, 100000,
-				       "expected a number of syscalls, 1 to 100000", &nr_slowest))
-				goto bad;
-			break;
 		case ET_OPT_HELP:
 			fputs(list_usage, stdout);
+			et_optdefs_usage(stdout, opts);
+			fputs(list_usage_tail, stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;
 		default:

@@ -49,37 +49,12 @@ static const char report_usage[] =
 	ET_FORMAT_USAGE
 	"  -o, --output=FILE      write the report to FILE instead of stdout\n"
 	ET_COMMON_USAGE
-	"      --by-work          split each syscall by path signature (which optional\n"
-	"                         work ran: audit, seccomp, signal, resched, ...)\n"
-	"      --by-arg           split the syscalls whose arguments choose their path\n"
-	"                         by argument shape: kill/tkill/tgkill by target (self,\n"
-	"                         pid, 0, -1: every process, -pgrp, INT_MIN) and signal\n"
-	"                         (0, its name, bad), e.g. kill(-1, 0); from\n"
-	"                         raw_syscalls:sys_enter's args (stock) or\n"
-	"                         syscalls:sys_enter_kill & co. recorded beside the\n"
-	"                         entry_stage events (record -e)\n"
-	"      --no-breakdown     omit the task / CPU / result tables\n"
-	"      --strict           exit 5 if lost events touched any timeline\n"
-	"      --show-excluded    list every syscall kept out of the table, and why\n"
-	"      --plot=FILE.svg    cumulative distributions of the busiest stages\n"
-	"      --slowest=N        text: the N slowest syscalls (by total), each with\n"
-	"                         task, CPU, timestamp and its stages\n"
-	"      --hist             text: a histogram per syscall x stage shown\n"
-	"      --where[=N]        plugin output: the N places (default 8) of each stage\n"
-	"                         that run the most instructions per syscall, each named\n"
-	"                         by function, source line and whose code it is\n"
-	"                         (handler, generic entry, arch entry, tracer, other)\n"
-	"      --top=N            text: only the first N syscalls of the table (as\n"
-	"                         sorted); the table says how many it left out\n"
-	"      --sort=KEY         text: order the syscalls by a statistic of their\n"
-	"                         total (largest first) or by name, KEY one of\n"
-	"                         %s (default total)\n"
-	"      --unit=UNIT        text: times in ns (default), us, ms or s\n"
-	"      --stages           list the stage vocabulary and exit\n"
+	;
+static const char report_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"Percentiles come from log-linear histograms: values below 256 ns are exact,\n"
-	"larger ones within 0.4%%. Memory grows with tasks and syscall x stage cells,\n"
+	"larger ones within 0.4%. Memory grows with tasks and syscall x stage cells,\n"
 	"not with the number of events.\n"
 	"\n"
 	"exit status: 0 report printed, 1 runtime failure, 2 usage error, 3 an input\n"
@@ -87,16 +62,18 @@ static const char report_usage[] =
 	"matched the filters, 5 (--strict) lost events touched the report, 8 the data\n"
 	"has holes: records the file holds could not be read (the header says where).\n";
 
-/* The help text, with the statistics and sort keys of lib/columns.c. */
-static void usage(FILE *out)
+/* The help text, with the statistics of lib/columns.c and the options' table. */
+static void usage(FILE *out, const struct et_optdef *opts)
 {
-	char names[256], keys[256];
+	char names[256];
 
 	et_cols_names(names, sizeof(names));
-	et_sort_keys(keys, sizeof(keys));
-	fprintf(out, report_usage, names, keys);
+	fprintf(out, report_usage, names);
+	et_optdefs_usage(out, opts);
+	fputs(report_usage_tail, out);
 }
 
+/* --stages: the vocabulary, through the public interface's getters */
 static void list_stages(void)
 {
 	static const char *const paths[] = { "-", "G", "L", "GL", "S", "GS", "LS", "GLS" };
@@ -207,95 +184,91 @@ done:
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		ET_FORMAT_LONGOPTS,
-		{ "output", required_argument, NULL, 'o' },
-		ET_COMMON_LONGOPTS,
-		{ "by-work", no_argument, NULL, OPT_BY_WORK },
-		{ "by-arg", no_argument, NULL, OPT_BY_ARG },
-		{ "no-breakdown", no_argument, NULL, OPT_NO_BREAKDOWN },
-		{ "strict", no_argument, NULL, OPT_STRICT },
-		{ "stages", no_argument, NULL, OPT_STAGES },
-		{ "show-excluded", no_argument, NULL, OPT_SHOW_EXCLUDED },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "slowest", required_argument, NULL, OPT_SLOWEST },
-		{ "hist", no_argument, NULL, OPT_HIST },
-		{ "where", optional_argument, NULL, OPT_WHERE },
-		{ "top", required_argument, NULL, OPT_TOP },
-		{ "sort", required_argument, NULL, OPT_SORT },
-		{ "unit", required_argument, NULL, OPT_UNIT },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct et_common com;
 	struct et_load ld = { 0 };
 	enum et_format fmt = ET_FMT_TEXT;
 	const char *output = NULL, *plot_path = NULL;
-	bool breakdown = true, strict = false, hist = false;
+	bool by_work = false, by_arg = false, no_breakdown = false, strict = false, hist = false;
+	bool show_excluded = false;
 	struct et_slowest *slow = NULL;
-	size_t nr_slowest = 0;
-	struct et_cmdline cl = { .longopts = opts, .fmt = &fmt, .output = &output };
+	long long nr_slowest = 0, v;
+	struct et_cmdline cl = { .fmt = &fmt, .output = &output };
 	int ret = ET_EXIT_OK, c, where = 0, top = 0, sort = ET_SORT_TOTAL, unit = ET_UNIT_NS;
 	FILE *out = stdout;
 	struct et_report rep;
 	struct et_output o;
-	char err[512];
-	long long v;
+	char err[512], keys[256], sort_help[512];
 	enum et_err e;
+	const struct et_optdef opts[] = {
+		{ .key = OPT_BY_WORK, .name = "by-work", .kind = ET_OPTK_FLAG, .value = &by_work,
+		  .help = "split each syscall by path signature (which optional\n"
+			  "work ran: audit, seccomp, signal, resched, ...)" },
+		{ .key = OPT_BY_ARG, .name = "by-arg", .kind = ET_OPTK_FLAG, .value = &by_arg,
+		  .help = "split the syscalls whose arguments choose their path\n"
+			  "by argument shape: kill/tkill/tgkill by target (self,\n"
+			  "pid, 0, -1: every process, -pgrp, INT_MIN) and signal\n"
+			  "(0, its name, bad), e.g. kill(-1, 0); from\n"
+			  "raw_syscalls:sys_enter's args (stock) or\n"
+			  "syscalls:sys_enter_kill & co. recorded beside the\n"
+			  "entry_stage events (record -e)" },
+		{ .key = OPT_NO_BREAKDOWN, .name = "no-breakdown", .kind = ET_OPTK_FLAG,
+		  .value = &no_breakdown, .help = "omit the task / CPU / result tables" },
+		{ .key = OPT_STRICT, .name = "strict", .kind = ET_OPTK_FLAG, .value = &strict,
+		  .help = "exit 5 if lost events touched any timeline" },
+		{ .key = OPT_SHOW_EXCLUDED, .name = "show-excluded", .kind = ET_OPTK_FLAG,
+		  .value = &show_excluded,
+		  .help = "list every syscall kept out of the table, and why" },
+		{ .key = OPT_PLOT, .name = "plot", .arg = "FILE.svg", .kind = ET_OPTK_STR,
+		  .value = &plot_path, .help = "cumulative distributions of the busiest stages" },
+		{ .key = OPT_SLOWEST, .name = "slowest", .arg = "N", .kind = ET_OPTK_LL,
+		  .value = &nr_slowest, .lo = 1, .hi = 100000,
+		  .expect = "expected a number of syscalls, 1 to 100000",
+		  .help = "text: the N slowest syscalls (by total), each with\n"
+			  "task, CPU, timestamp and its stages" },
+		{ .key = OPT_HIST, .name = "hist", .kind = ET_OPTK_FLAG, .value = &hist,
+		  .help = "text: a histogram per syscall x stage shown" },
+		{ .key = OPT_WHERE, .name = "where", .arg = "N", .optional = true,
+		  .kind = ET_OPTK_CALL,
+		  .help = "plugin output: the N places (default 8) of each stage\n"
+			  "that run the most instructions per syscall, each named\n"
+			  "by function, source line and whose code it is\n"
+			  "(handler, generic entry, arch entry, tracer, other)" },
+		{ .key = OPT_TOP, .name = "top", .arg = "N", .kind = ET_OPTK_INT, .value = &top,
+		  .lo = 1, .hi = INT_MAX, .expect = "expected a number of syscalls, 1 or more",
+		  .help = "text: only the first N syscalls of the table (as\n"
+			  "sorted); the table says how many it left out" },
+		{ .key = OPT_SORT, .name = "sort", .arg = "KEY", .kind = ET_OPTK_CALL,
+		  .help = sort_help },
+		{ .key = OPT_UNIT, .name = "unit", .arg = "UNIT", .kind = ET_OPTK_CALL,
+		  .help = "text: times in ns (default), us, ms or s" },
+		{ .key = OPT_STAGES, .name = "stages", .kind = ET_OPTK_CALL,
+		  .help = "list the stage vocabulary and exit" },
+		{ .name = NULL },
+	};
 
+	et_sort_keys(keys, sizeof(keys));
+	snprintf(sort_help, sizeof(sort_help), "text: order the syscalls by a statistic of their\n"
+		 "total (largest first) or by name, KEY one of\n%s (default total)", keys);
+	cl.defs = opts;
 	et_common_init(&com);
 	com.who = "entrytrace report";
 	while ((c = et_next_option(&com, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case OPT_BY_WORK:
-			com.load.stats_flags |= ET_STATS_BY_WORK;
-			break;
-		case OPT_BY_ARG:
-			com.load.stats_flags |= ET_STATS_BY_ARG;
-			break;
-		case OPT_NO_BREAKDOWN:
-			breakdown = false;
-			break;
-		case OPT_STRICT:
-			strict = true;
-			break;
 		case OPT_STAGES:
 			list_stages();
 			et_common_free(&com);
 			return ET_EXIT_OK;
-		case OPT_SHOW_EXCLUDED:
-			com.load.keep_excluded = true;
-			break;
-		case OPT_PLOT:
-			plot_path = optarg;
-			break;
-		case OPT_SLOWEST:
-			if (et_opt_int(com.who, "--slowest", optarg, 1, 100000,
-				       "expected a number of syscalls, 1 to 100000", &v))
-				goto bad;
-			nr_slowest = (size_t)v;
-			break;
-		case OPT_HIST:
-			hist = true;
-			break;
 		case OPT_WHERE:
 			if (optarg && et_opt_int(com.who, "--where", optarg, 1, INT_MAX,
 						 "expected a number of places per stage", &v))
 				goto bad;
 			where = optarg ? (int)v : 8;
 			break;
-		case OPT_TOP:
-			if (et_opt_int(com.who, "--top", optarg, 1, INT_MAX,
-				       "expected a number of syscalls, 1 or more", &v))
-				goto bad;
-			top = (int)v;
-			break;
 		case OPT_SORT:
 			sort = et_sort_by_name(optarg);
 			if (sort < 0) {
-				char keys[256], what[300];
+				char what[300];
 
-				et_sort_keys(keys, sizeof(keys));
 				snprintf(what, sizeof(what), "expected %s", keys);
 				et_bad_value("entrytrace report", "--sort", optarg, what);
 				goto bad;
@@ -310,13 +283,18 @@ int cmd_report(int argc, char **argv)
 			}
 			break;
 		case ET_OPT_HELP:
-			usage(stdout);
+			usage(stdout, opts);
 			et_common_free(&com);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
+	if (by_work)
+		com.load.stats_flags |= ET_STATS_BY_WORK;
+	if (by_arg)
+		com.load.stats_flags |= ET_STATS_BY_ARG;
+	com.load.keep_excluded = show_excluded;
 	if (argc - optind < 1) {
 		fprintf(stderr, "entrytrace report: no input file\n");
 		goto bad;
@@ -365,7 +343,7 @@ int cmd_report(int argc, char **argv)
 		.names = ld.traces[0],
 		.filter = &com.filter,
 		.filtered_out = ld.filtered_out,
-		.breakdown = breakdown,
+		.breakdown = !no_breakdown,
 		.show_excluded = com.load.keep_excluded,
 		.exclusive = !!(com.load.stats_flags & ET_STATS_EXCLUSIVE),
 		.no_overhead = !!(com.load.stats_flags & ET_STATS_NO_OVERHEAD),

@@ -2,6 +2,7 @@
 #ifndef _ET_BUILTIN_H
 #define _ET_BUILTIN_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -141,15 +142,63 @@ int et_parse_format(const char *who, const char *arg, enum et_format *fmt);
  * stops at the first operand (diff's "--" between the sides).  longopts is
  * the command's whole table.  The first call starts at argv[1]; the
  * operands are argv[optind..] after ET_OPT_END.
+ *
+ * Or, instead of own's letters and longopts, defs: the command's own
+ * options as a table (struct et_optdef, below), from which getopt's table
+ * is made; the typed ones are taken here, into their values, checked,
+ * and only the ET_OPTK_CALL ones come back.
  */
-struct option;
+struct et_optdef;
 struct et_cmdline {
 	const char *own;
 	const struct option *longopts;
 	enum et_format *fmt;
 	const char **output;
+	const struct et_optdef *defs;
 	char shortopts[64];	/* built at the first call */
+	struct option longopts_buf[64];	/* with defs: built at the first call */
 };
+
+/*
+ * A command's own option: its names, its value's type, range and home,
+ * and its --help text (lines split by \n), in one entry; a table ends with
+ * an entry without a name.  optable.c makes getopt's table and the option
+ * lines of --help from it and takes the typed values:
+ *
+ *	{ .key = OPT_TOP, .name = "top", .arg = "N", .kind = ET_OPTK_INT,
+ *	  .value = &top, .lo = 0, .hi = INT_MAX,
+ *	  .expect = "expected a number of rows (0: all)",
+ *	  .help = "at most N rows in the text table" },
+ */
+enum et_optkind {
+	ET_OPTK_CALL,	/* handed back to the command: a choice, a list, an action */
+	ET_OPTK_FLAG,	/* bool *: set */
+	ET_OPTK_INT,	/* int *: decimal, lo..hi */
+	ET_OPTK_LL,	/* long long *: decimal, lo..hi */
+	ET_OPTK_U64,	/* uint64_t *: decimal or 0x, any 64-bit value */
+	ET_OPTK_REAL,	/* double *: rlo..rhi, an end left out where open says */
+	ET_OPTK_STR,	/* const char **: the text as given */
+};
+struct et_optdef {
+	int key;		/* getopt's value: the short letter, or 256 and up */
+	const char *name;	/* --NAME */
+	const char *arg;	/* the value's name in --help ("N"); NULL: it takes none */
+	bool optional;		/* --NAME[=ARG] */
+	enum et_optkind kind;
+	void *value;
+	long long lo, hi;	/* INT, LL */
+	double rlo, rhi;	/* REAL */
+	unsigned int open;	/* REAL: ET_OPT_OPEN_LO, ET_OPT_OPEN_HI */
+	const char *expect;	/* a bad value's message: "expected ..." */
+	const char *help;
+};
+/* getopt's tables for cl->defs and the common options, into cl (et_next_option) */
+void et_optdefs_build(struct et_cmdline *cl, char *shortopts, size_t size);
+const struct et_optdef *et_optdef_of(const struct et_optdef *defs, int key);
+/* 1 taken into d->value, 0 an ET_OPTK_CALL option, -1 a bad value (said) */
+int et_optdef_take(const char *who, const struct et_optdef *d, const char *arg);
+/* The table's lines of --help, as the hand-written ones are laid out. */
+void et_optdefs_usage(FILE *f, const struct et_optdef *defs);
 #define ET_OPT_END	(-1)	/* no option left */
 #define ET_OPT_BAD	(-2)	/* a bad option or value, already said */
 #define ET_OPT_HELP	(-3)	/* -h, --help: the command prints its usage */

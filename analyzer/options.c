@@ -472,9 +472,21 @@ int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char 
 		snprintf(cl->shortopts, sizeof(cl->shortopts), "%s%s%sh" ET_COMMON_SHORTOPTS "%s",
 			 first ? "+" : "", cl->fmt ? ET_FORMAT_SHORTOPTS : "",
 			 cl->output ? "o:" : "", own + first);
+		if (cl->defs)
+			et_optdefs_build(cl, cl->shortopts, sizeof(cl->shortopts));
 		optind = 1;
 	}
 	while ((c = getopt_long(argc, argv, cl->shortopts, cl->longopts, NULL)) != -1) {
+		const struct et_optdef *d = et_optdef_of(cl->defs, c);
+
+		if (d) {
+			r = et_optdef_take(com->who, d, optarg);
+			if (r < 0)
+				return ET_OPT_BAD;
+			if (r > 0)
+				continue;
+			return c;
+		}
 		r = et_common_option(com, c, optarg);
 		if (!r && cl->fmt)
 			r = et_format_option(com->who, c, optarg, cl->fmt);

@@ -37,12 +37,27 @@ for k, m in enumerate(heads):
     sections[m.group(1)] = mantxt[m.start():end]
 for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate', 'kit'):
     code = open('%s/builtin-%s.c' % (src, cmd)).read()
-    table = code[re.search(r'struct option \w+\[\]', code).start():]
-    table = table[:table.index('};')]
-    opts = set(re.findall(r'\{ "([a-z-]+)",', table))
-    for n, o in shared.items():
-        if n in table:
-            opts |= o
+    defs = re.search(r'struct et_optdef \w+\[\]', code)
+    if defs:
+        # a command's option table (optable.c): its names, and what
+        # et_next_option() adds: the common options, -h, and -o and the
+        # formats when its command line has them
+        table = code[defs.start():]
+        table = table[:table.index('};')]
+        opts = set(re.findall(r'\.name = "([a-z-]+)"', table))
+        cl = re.search(r'struct et_cmdline cl = \{([^}]*)\}', code).group(1)
+        opts |= shared['ET_COMMON_LONGOPTS'] | {'help'}
+        if '.fmt' in cl:
+            opts |= shared['ET_FORMAT_LONGOPTS']
+        if '.output' in cl:
+            opts.add('output')
+    else:
+        table = code[re.search(r'struct option \w+\[\]', code).start():]
+        table = table[:table.index('};')]
+        opts = set(re.findall(r'\{ "([a-z-]+)",', table))
+        for n, o in shared.items():
+            if n in table:
+                opts |= o
     helptext = subprocess.run([et, cmd, '--help'], capture_output=True, text=True).stdout
     sec = sections.get(cmd.upper(), '')
     for o in sorted(opts):

@@ -96,6 +96,11 @@ short_bad "list --min-dur inf" inf "$ET" list --min-dur inf "$f"
 short_bad "list --min-dur past 2^64 ns" 1e30s "$ET" list --min-dur 1e30s "$f"
 short_bad "record -b -5 (not 2^64 - 5 KB)" -5 "$ET" record -b -5 -- true
 short_bad "top -d nan" nan "$ET" top -d nan
+# ranges of a command's option table (struct et_optdef: list, diff)
+short_bad "list --slowest 0 (1 to 100000)" 0 "$ET" list --slowest 0 "$f"
+short_bad "diff --bootstrap 99 (100 to 1000000)" 99 "$ET" diff --bootstrap 99 "$f" "$f"
+short_bad "diff --threshold 100 (0 to 100, 100 left out)" 100 "$ET" diff --threshold 100 "$f" "$f"
+short_bad "diff --min-count -1" -1 "$ET" diff --min-count -1 "$f" "$f"
 
 # A time window outside the trace says where the trace is.
 read -r t0 t1 < <(trace-cmd report "$f" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ { t = $3; sub(":", "", t); if (!a) a = t; b = t } END { print a, b }')
