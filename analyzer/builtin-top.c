@@ -38,24 +38,13 @@ static const char top_usage[] =
 	"top started (or, with --delta, during the last period).  Events and the\n"
 	"tracefs instance are those of 'entrytrace record'.  Needs root.\n"
 	"\n"
-	"What is traced:\n"
-	"  -a, --all-cpus         the whole system but top itself (the default)\n"
-	"  -p, --pid=PID          a running task and the children it forks from now on;\n"
-	"                         top ends when it exits\n"
+	"What is traced:\n";
+static const char top_usage_cmd[] =
 	"  -- CMD [ARGS...]       run CMD, follow it and its children; the last table is\n"
 	"                         printed when it exits\n"
 	"\n"
-	"options:\n"
-	"  -d, --delay=SECS       refresh period (default 1; fractions allowed)\n"
-	"  -n, --iterations=N     stop after N tables (default: until SIGINT, SIGTERM,\n"
-	"                         or the task or command exits)\n"
-	"      --delta            each table and its header cover only the last period\n"
-	"  -s, --syscall=S[,..]   only these syscalls (names on this architecture,\n"
-	"                         or numbers)\n"
-	"      --breakdown        also the task / CPU / result tables\n"
-	"  -e, --event=EVENT      also enable EVENT (system:event, system:glob, system)\n"
-	"  -b, --buffer-size=KB   ring buffer per CPU (default 20000)\n"
-	"      --summary          entrytrace kernel: only the summary event per syscall\n"
+	"options:\n";
+static const char top_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"On a terminal, top draws one screen that fits it, as perf top does: a\n"
@@ -82,14 +71,21 @@ static const char top_usage[] =
 	"exit status: 0 done, 1 runtime failure (tracefs, writing the output), 2 usage\n"
 	"error.\n";
 
-/* The help text, with the columns and sort keys of lib/columns.c. */
-static void top_help(FILE *out)
+/*
+ * The help text: the options' table (what is traced: its first two
+ * entries), with the columns and sort keys of lib/columns.c.
+ */
+static void top_help(FILE *out, const struct et_optdef *opts)
 {
 	char cols[256], keys[256];
 
 	et_top_cols_str(cols, sizeof(cols));
 	et_sort_keys(keys, sizeof(keys));
-	fprintf(out, top_usage, cols, keys);
+	fputs(top_usage, out);
+	et_optdefs_usage_n(out, opts, 2);
+	fputs(top_usage_cmd, out);
+	et_optdefs_usage(out, opts + 2);
+	fprintf(out, top_usage_tail, cols, keys);
 }
 
 enum {
@@ -512,31 +508,51 @@ out:
 
 int cmd_top(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "iterations", required_argument, NULL, 'n' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "delta", no_argument, NULL, OPT_DELTA },
-		{ "breakdown", no_argument, NULL, OPT_BREAKDOWN },
-		{ "event", required_argument, NULL, 'e' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		{ "syscall", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct et_session_opts so = { .who = "entrytrace top", .buffer_kb = 20000,
 				      .quiet = true };
 	bool delta = false, breakdown = false;
 	double delay = 1.0;
 	int iterations = 0, c, ret;
 	char **events = NULL, **syscalls = NULL;
-	long long v;
+	long long buffer_kb = 20000;
 	int nr_syscalls = 0;
+	const struct et_optdef opts[] = {
+		/* what is traced */
+		{ .key = 'a', .name = "all-cpus", .kind = ET_OPTK_FLAG, .value = &so.all,
+		  .help = "the whole system but top itself (the default)" },
+		{ .key = 'p', .name = "pid", .arg = "PID", .kind = ET_OPTK_INT, .value = &so.pid,
+		  .lo = 1, .hi = INT_MAX, .expect = "expected a process id",
+		  .help = "a running task and the children it forks from now on;\n"
+			  "top ends when it exits" },
+		/* options */
+		{ .key = 'd', .name = "delay", .arg = "SECS", .kind = ET_OPTK_REAL, .value = &delay,
+		  .rlo = 0.05, .rhi = 3600, .expect = "expected 0.05 to 3600 seconds",
+		  .help = "refresh period (default 1; fractions allowed)" },
+		{ .key = 'n', .name = "iterations", .arg = "N", .kind = ET_OPTK_INT,
+		  .value = &iterations, .lo = 1, .hi = INT_MAX,
+		  .expect = "expected a number of tables",
+		  .help = "stop after N tables (default: until SIGINT, SIGTERM,\n"
+			  "or the task or command exits)" },
+		{ .key = OPT_DELTA, .name = "delta", .kind = ET_OPTK_FLAG, .value = &delta,
+		  .help = "each table and its header cover only the last period" },
+		{ .key = 's', .name = "syscall", .arg = "S[,..]", .kind = ET_OPTK_CALL,
+		  .help = "only these syscalls (names on this architecture,\n"
+			  "or numbers)" },
+		{ .key = OPT_BREAKDOWN, .name = "breakdown", .kind = ET_OPTK_FLAG,
+		  .value = &breakdown, .help = "also the task / CPU / result tables" },
+		{ .key = 'e', .name = "event", .arg = "EVENT", .kind = ET_OPTK_CALL,
+		  .help = "also enable EVENT (system:event, system:glob, system)" },
+		{ .key = 'b', .name = "buffer-size", .arg = "KB", .kind = ET_OPTK_LL,
+		  .value = &buffer_kb, .lo = 1, .hi = INT_MAX,
+		  .expect = "expected KB per CPU, at least 1",
+		  .help = "ring buffer per CPU (default 20000)" },
+		{ .key = OPT_SUMMARY, .name = "summary", .kind = ET_OPTK_FLAG, .value = &so.summary,
+		  .help = "entrytrace kernel: only the summary event per syscall" },
+		{ .name = NULL },
+	};
+	struct et_cmdline cl = { .own = "+", .defs = opts, .own_only = true, .who = WHO };
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:n:ap:e:b:s:h", opts, NULL)) != -1) {
+	while ((c = et_next_option(NULL, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
 		case 's':
 			for (char *tok = strtok(optarg, ","); tok; tok = strtok(NULL, ",")) {
@@ -548,31 +564,6 @@ int cmd_top(int argc, char **argv)
 				syscalls[nr_syscalls++] = tok;
 			}
 			break;
-		case 'd':
-			if (et_opt_real(WHO, "--delay", optarg, 0.05, 3600, 0,
-					"expected 0.05 to 3600 seconds", &delay))
-				goto bad;
-			break;
-		case 'n':
-			if (et_opt_int(WHO, "--iterations", optarg, 1, INT_MAX,
-				       "expected a number of tables", &v))
-				goto bad;
-			iterations = (int)v;
-			break;
-		case 'a':
-			so.all = true;
-			break;
-		case 'p':
-			if (et_opt_int(WHO, "--pid", optarg, 1, INT_MAX, "expected a process id", &v))
-				goto bad;
-			so.pid = (int)v;
-			break;
-		case OPT_DELTA:
-			delta = true;
-			break;
-		case OPT_BREAKDOWN:
-			breakdown = true;
-			break;
 		case 'e': {
 			char **p = realloc(events, (so.nr_events + 1) * sizeof(*p));
 
@@ -582,24 +573,17 @@ int cmd_top(int argc, char **argv)
 			events[so.nr_events++] = optarg;
 			break;
 		}
-		case 'b':
-			if (et_opt_int(WHO, "--buffer-size", optarg, 1, INT_MAX,
-				       "expected KB per CPU, at least 1", &v))
-				goto bad;
-			so.buffer_kb = (unsigned long)v;
-			break;
-		case OPT_SUMMARY:
-			so.summary = true;
-			break;
-		case 'h':
-			top_help(stdout);
+		case ET_OPT_HELP:
+			top_help(stdout, opts);
 			free(events);
+			free(syscalls);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
 	so.events = events;
+	so.buffer_kb = (unsigned long)buffer_kb;
 	if (optind < argc)
 		so.cmd = argv + optind;
 	if ((so.pid != 0) + so.all + (so.cmd != NULL) > 1) {

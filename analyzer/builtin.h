@@ -146,7 +146,9 @@ int et_parse_format(const char *who, const char *arg, enum et_format *fmt);
  * Or, instead of own's letters and longopts, defs: the command's own
  * options as a table (struct et_optdef, below), from which getopt's table
  * is made; the typed ones are taken here, into their values, checked,
- * and only the ET_OPTK_CALL ones come back.
+ * and only the ET_OPTK_CALL ones come back.  With own_only (top, which
+ * reads no trace) the filters and load options are not taken: com may
+ * be NULL, and -h and the table are all there is.
  */
 struct et_optdef;
 struct et_cmdline {
@@ -155,6 +157,8 @@ struct et_cmdline {
 	enum et_format *fmt;
 	const char **output;
 	const struct et_optdef *defs;
+	bool own_only;
+	const char *who;	/* with own_only: for messages */
 	char shortopts[64];	/* built at the first call */
 	struct option longopts_buf[64];	/* with defs: built at the first call */
 };
@@ -199,6 +203,8 @@ const struct et_optdef *et_optdef_of(const struct et_optdef *defs, int key);
 int et_optdef_take(const char *who, const struct et_optdef *d, const char *arg);
 /* The table's lines of --help, as the hand-written ones are laid out. */
 void et_optdefs_usage(FILE *f, const struct et_optdef *defs);
+/* ... of its first n entries only (a block of its own, as top's "What is traced:") */
+void et_optdefs_usage_n(FILE *f, const struct et_optdef *defs, size_t n);
 #define ET_OPT_END	(-1)	/* no option left */
 #define ET_OPT_BAD	(-2)	/* a bad option or value, already said */
 #define ET_OPT_HELP	(-3)	/* -h, --help: the command prints its usage */

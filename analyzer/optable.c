@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,8 @@ void et_optdefs_build(struct et_cmdline *cl, char *shortopts, size_t size)
 		}
 	}
 	for (size_t i = 0; i < sizeof(common_longopts) / sizeof(common_longopts[0]); i++)
-		add(cl, &n, &common_longopts[i]);
+		if (!cl->own_only || common_longopts[i].val == 'h')
+			add(cl, &n, &common_longopts[i]);
 	for (size_t i = 0; cl->fmt && i < sizeof(format_longopts) / sizeof(format_longopts[0]); i++)
 		add(cl, &n, &format_longopts[i]);
 	if (cl->output)
@@ -109,7 +111,12 @@ int et_optdef_take(const char *who, const struct et_optdef *d, const char *arg)
 
 void et_optdefs_usage(FILE *f, const struct et_optdef *defs)
 {
-	for (const struct et_optdef *d = defs; d->name; d++) {
+	et_optdefs_usage_n(f, defs, SIZE_MAX);
+}
+
+void et_optdefs_usage_n(FILE *f, const struct et_optdef *defs, size_t max)
+{
+	for (const struct et_optdef *d = defs; d->name && max; d++, max--) {
 		char head[96];
 		int n;
 

@@ -469,9 +469,10 @@ int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char 
 		const char *own = cl->own ? cl->own : "";
 		bool first = *own == '+';
 
-		snprintf(cl->shortopts, sizeof(cl->shortopts), "%s%s%sh" ET_COMMON_SHORTOPTS "%s",
+		snprintf(cl->shortopts, sizeof(cl->shortopts), "%s%s%sh%s%s",
 			 first ? "+" : "", cl->fmt ? ET_FORMAT_SHORTOPTS : "",
-			 cl->output ? "o:" : "", own + first);
+			 cl->output ? "o:" : "", cl->own_only ? "" : ET_COMMON_SHORTOPTS,
+			 own + first);
 		if (cl->defs)
 			et_optdefs_build(cl, cl->shortopts, sizeof(cl->shortopts));
 		optind = 1;
@@ -480,14 +481,14 @@ int et_next_option(struct et_common *com, struct et_cmdline *cl, int argc, char 
 		const struct et_optdef *d = et_optdef_of(cl->defs, c);
 
 		if (d) {
-			r = et_optdef_take(com->who, d, optarg);
+			r = et_optdef_take(cl->own_only ? cl->who : com->who, d, optarg);
 			if (r < 0)
 				return ET_OPT_BAD;
 			if (r > 0)
 				continue;
 			return c;
 		}
-		r = et_common_option(com, c, optarg);
+		r = cl->own_only ? 0 : et_common_option(com, c, optarg);
 		if (!r && cl->fmt)
 			r = et_format_option(com->who, c, optarg, cl->fmt);
 		if (r < 0)

@@ -40,13 +40,13 @@ for cmd in ('report', 'list', 'diff', 'export', 'record', 'top', 'annotate', 'ki
     defs = re.search(r'struct et_optdef \w+\[\]', code)
     if defs:
         # a command's option table (optable.c): its names, and what
-        # et_next_option() adds: the common options, -h, and -o and the
-        # formats when its command line has them
+        # et_next_option() adds: -h, the common options unless own_only,
+        # and -o and the formats when its command line has them
         table = code[defs.start():]
         table = table[:table.index('};')]
         opts = set(re.findall(r'\.name = "([a-z-]+)"', table))
         cl = re.search(r'struct et_cmdline cl = \{([^}]*)\}', code).group(1)
-        opts |= shared['ET_COMMON_LONGOPTS'] | {'help'}
+        opts |= {'help'} if '.own_only' in cl else shared['ET_COMMON_LONGOPTS'] | {'help'}
         if '.fmt' in cl:
             opts |= shared['ET_FORMAT_LONGOPTS']
         if '.output' in cl:
