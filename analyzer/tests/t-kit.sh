@@ -5,8 +5,9 @@
 # one-line message and exit code, Ctrl-C into a partial archive, --merge,
 # and report/diff on the committed ppc64le guest kits: a same-kernel pair
 # is "no change", the same kernel booted with audit=1 (a planted longer
-# path) is "instructions per op", and the same runs at 10% more cycles
-# (scaled through the real format) "cycles per instruction"
+# path) is "instructions per op", as is the kernel with 256 empty
+# iterations in kill() (plant-kill-loop.patch), and the same runs at 10%
+# more cycles (scaled through the real format) "cycles per instruction"
 # (Documentation/kit.md); and report on the x86_64 guest's kit: task-clock
 # only (no PMU in x86 TCG), with its stage recording.
 . "$(dirname "$0")/lib.sh"
@@ -265,4 +266,14 @@ if have x86_64-7.3-guest.tar.gz; then
 	"$ET" report --json -s kill "$rec" >grec.json
 	expect_eq "...its stage recording reads, with kill's SELinux hook" \
 		"$?,$(jget grec.json "any(c['stage'] == 'lsm_task_kill' and c['count'] > 0 for c in d['cells'])")" "0,True"
+fi
+# a planted longer path in the kernel: a's kernel with 256 empty iterations
+# in kill() (plant-kill-loop.patch), another boot
+if have ppc64le-7.2-a.tar.gz && have ppc64le-7.2-plant.tar.gz; then
+	expect_eq "a's kernel with 256 empty iterations in kill(): instructions per op" \
+		"$(verdicts "$K/ppc64le-7.2-a.tar.gz" "$K/ppc64le-7.2-plant.tar.gz")" \
+		"[('stress-kill', 'enforcing', 'instructions per op'), ('stress-kill', 'permissive', 'instructions per op')]"
+	expect_eq "...instructions per op up more than 5% in every mode; only the build differs" \
+		"$(jget v.json "(all(c['instructions_per_op']['lo'] > 1.05 for c in d['comparisons']), [f['fact'] for f in d['facts_differ']], [l.split(':')[0] for c in d['config_differ'] for l in c['lines']])")" \
+		"(True, ['version'], ['CONFIG_PAHOLE_VERSION', 'CONFIG_PAHOLE_HAS_LANG_EXCLUDE'])"
 fi
