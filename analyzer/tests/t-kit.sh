@@ -5,9 +5,11 @@
 # one-line message and exit code, Ctrl-C into a partial archive, --merge,
 # and report/diff on the committed ppc64le guest kits: a same-kernel pair
 # is "no change", the same kernel booted with audit=1 (a planted longer
-# path) is "instructions per op", and the same runs at 10% more cycles
-# (scaled through the real format) "cycles per instruction"
-# (Documentation/kit.md).
+# path) is "instructions per op", as is the kernel with 256 empty
+# iterations in kill() (plant-kill-loop.patch), and the same runs at 10%
+# more cycles (scaled through the real format) "cycles per instruction"
+# (Documentation/kit.md); and report on the x86_64 guest's kit: task-clock
+# only (no PMU in x86 TCG), with its stage recording.
 . "$(dirname "$0")/lib.sh"
 
 man() { tar xzf "$1" manifest.json -O; }
@@ -241,4 +243,37 @@ if have x86_64-host.tar.gz; then
 	expect_eq "the committed host kit: 5 runs of each workload, task-clock only" \
 		"$(jget h.json "[(w['workload'], m['runs'], m['measures']['instructions_per_op']['n']) for w in d['workloads'] for m in w['modes']]")" \
 		"[('stress-kill', 5, 0), ('basic', 5, 0)]"
+fi
+# the kit as a reporter runs it, inside our x86_64 guest (QEMU TCG: no PMU,
+# so task-clock only; the 7.3 entrytrace kernel: a stage recording)
+if have x86_64-7.3-guest.tar.gz; then
+	G=$K/x86_64-7.3-guest.tar.gz
+	"$ET" report "$G" >g.txt 2>g.err
+	expect_eq "the x86_64 guest kit: report exits 0" "$?" 0
+	check "...names the missing counters: task-clock only" \
+		grep -q '^missing: no hardware counters: task-clock only' g.txt
+	check "...and no other loss but perf (stress-ng and SELinux were there)" \
+		sh -c "! grep '^missing' g.txt | grep -v -e 'no hardware counters' -e 'perf not found'"
+	"$ET" report --json "$G" >g.json
+	expect_eq "...the 7.3 entrytrace kernel on x86_64, one CPU, SELinux enforcing at start" \
+		"$(jget g.json "[(b['release'].split('.')[:2], b['machine'], b['nr_cpus'], b['hw_counters'], b['entrytrace_kernel'], b['selinux'].get('mode_at_start')) for b in d['boots']]")" \
+		"[(['7', '3'], 'x86_64', 1, False, True, 'enforcing')]"
+	expect_eq "...enforcing and permissive, 5 runs each, CPU time from perf_event_open, no instructions" \
+		"$(jget g.json "[(m['mode'], m['runs'], m['counter'], m['measures']['task_clock_ns_per_op']['n'], m['measures']['instructions_per_op']['n']) for w in d['workloads'] for m in w['modes']]")" \
+		"[('enforcing', 5, 'perf_event_open', 5, 0), ('permissive', 5, 'perf_event_open', 5, 0)]"
+	rec=$(jget g.json "[r['file'] for r in d['recordings'] if r['mode'] == 'enforcing'][0]")
+	tar xzf "$G" "$rec"
+	"$ET" report --json -s kill "$rec" >grec.json
+	expect_eq "...its stage recording reads, with kill's SELinux hook" \
+		"$?,$(jget grec.json "any(c['stage'] == 'lsm_task_kill' and c['count'] > 0 for c in d['cells'])")" "0,True"
+fi
+# a planted longer path in the kernel: a's kernel with 256 empty iterations
+# in kill() (plant-kill-loop.patch), another boot
+if have ppc64le-7.2-a.tar.gz && have ppc64le-7.2-plant.tar.gz; then
+	expect_eq "a's kernel with 256 empty iterations in kill(): instructions per op" \
+		"$(verdicts "$K/ppc64le-7.2-a.tar.gz" "$K/ppc64le-7.2-plant.tar.gz")" \
+		"[('stress-kill', 'enforcing', 'instructions per op'), ('stress-kill', 'permissive', 'instructions per op')]"
+	expect_eq "...instructions per op up more than 5% in every mode; only the build differs" \
+		"$(jget v.json "(all(c['instructions_per_op']['lo'] > 1.05 for c in d['comparisons']), [f['fact'] for f in d['facts_differ']], [l.split(':')[0] for c in d['config_differ'] for l in c['lines']])")" \
+		"(True, ['version'], ['CONFIG_PAHOLE_VERSION', 'CONFIG_PAHOLE_HAS_LANG_EXCLUDE'])"
 fi
