@@ -171,7 +171,19 @@ if [ -n "$SAMETREE" ]; then
 			"$?:$(tail -n1 convdd-$sc.txt)" "0:10 differences, 10 explained"
 		check "... the TIF_SYSCALL_RET atomic among them (hwsync +2)" \
 			grep -q '^allowed: arch_syscall_entry hwsync: hwsync +2 per call' convdd-$sc.txt
+		# and on Debian's config as shipped (PREEMPT_LAZY, TREE_RCU): SAMETREE's
+		# recording (kernel-tiling --config debian --data v3) against
+		# CONVERSION's, the same ten differences by the same amounts
+		"$KC" --config debian --syscall $sc "$(deb $SAMETREE)" "$(deb $CONVERSION)" >convd-$sc.txt 2>&1
+		expect_eq "$SAMETREE -> $CONVERSION, debian ($sc): every difference explained as the conversion" \
+			"$?:$(tail -n1 convd-$sc.txt)" "0:10 differences, 10 explained"
+		expect_eq "... the same as debian-dynamic's" \
+			"$(diffs convd-$sc.txt | tr '\n' ';')" "$(diffs convdd-$sc.txt | tr '\n' ';')"
 	done
+	ARCH=ppc64le "$KT" --mix "$(deb $SAMETREE)" -- $SAMETREE >tiling-deb-st.txt 2>&1
+	rc=$?
+	expect_eq "v3 Debian config: the stages tile on ppc64le $SAMETREE (kernel-tiling exit; median gaps $(awk '$2 == "gap" && NF == 3 { printf "%s %s ", $1, $3 }' tiling-deb-st.txt))" "$rc" 0
+	check "... two median gaps read, each at most 10" test "$(gaps_ok tiling-deb-st.txt 1)" = 2
 	# only "the conversion:" lines for a same-tree pair
 	sed "s/\tthe conversion: /\tplanted: /" "$TOP/scripts/kernel/check/stage-compare-allow" >noconv.allow
 	expect_exit "a same-tree line whose reason is not 'the conversion:' is refused" 2 \
