@@ -169,68 +169,52 @@ bool want_table(int name)
 	return false;
 }
 
-/* A sample line's values, KEY=VALUE each: appended to a bounded buffer. */
-struct tail {
-	char s[16384];
-	size_t n;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void tail_add(struct tail *t, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	va_start(ap, fmt);
-	k = vsnprintf(t->s + t->n, sizeof(t->s) - t->n, fmt, ap);
-	va_end(ap);
-	if (k < 0 || (size_t)k >= sizeof(t->s) - t->n) {
-		fprintf(stderr, PLUGIN_NAME ": a sample line longer than %zu bytes\n", sizeof(t->s));
-		abort();
-	}
-	t->n += (size_t)k;
-}
-
 static void write_sample(const struct sysrec *sc)
 {
-	char flags[128] = "ok";
-	size_t o = 0;
-	struct tail t = { .n = 0 };
+	char flags[128] = "ok", *vals = NULL;
+	size_t o = 0, len = 0;
+	FILE *t = open_memstream(&vals, &len);	/* the values, KEY=VALUE each */
+
+	if (!t)
+		die_oom();
 
 	for (int i = 0; i < NFLAGS; i++)
 		if (sc->flags & (1u << i))
 			o += (size_t)snprintf(flags + o, sizeof(flags) - o, "%s%s", o ? "," : "",
 					      flag_names[i]);
 	if (sc->user_before >= 0)
-		tail_add(&t, "user=%" PRId64, sc->user_before);
+		fprintf(t, "user=%" PRId64, sc->user_before);
 	else
-		tail_add(&t, "user=-");
-	tail_add(&t, " whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
-		 sc->acc[P.acc_whole], sc->irq, sc->nirq);
+		fprintf(t, "user=-");
+	fprintf(t, " whole=%" PRIu64 " irq=%" PRIu64 " nirq=%" PRIu64,
+		sc->acc[P.acc_whole], sc->irq, sc->nirq);
 	if (P.sf.sites_mode) {
-		tail_add(&t, " total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
-			 sc->acc[P.acc_total], sc->acc[P.acc_gap], sc->acc[P.acc_outside]);
+		fprintf(t, " total=%" PRIu64 " gap=%" PRIu64 " outside=%" PRIu64,
+			sc->acc[P.acc_total], sc->acc[P.acc_gap], sc->acc[P.acc_outside]);
 		for (int s = 0; s < P.sf.nstages; s++) {
 			if (!sc->entered[s])
 				continue;
-			tail_add(&t, " s.%s=%" PRIu64, P.sf.stages[s].name, sc->acc[s]);
+			fprintf(t, " s.%s=%" PRIu64, P.sf.stages[s].name, sc->acc[s]);
 			if (sc->runs[s] != 1)
-				tail_add(&t, " r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
+				fprintf(t, " r.%s=%" PRIu32, P.sf.stages[s].name, sc->runs[s]);
 		}
 	}
 	/* the timing model (version 3), last: the whole syscall's and the user gap's cycles */
 	if (P.model) {
 		const uint64_t *w = sc->macc[P.acc_whole];
 
-		tail_add(&t, " cyc_lo=%" PRIu64 " cyc=%" PRIu64 " cyc_hi=%" PRIu64,
-			 met_cycles(w[M_CYC_LO]), met_cycles(w[M_CYC]), met_cycles(w[M_CYC_HI]));
+		fprintf(t, " cyc_lo=%" PRIu64 " cyc=%" PRIu64 " cyc_hi=%" PRIu64,
+			met_cycles(w[M_CYC_LO]), met_cycles(w[M_CYC]), met_cycles(w[M_CYC_HI]));
 		if (sc->user_before >= 0)
-			tail_add(&t, " ucyc_lo=%" PRIu64 " ucyc=%" PRIu64 " ucyc_hi=%" PRIu64,
-				 met_cycles(sc->user_m[M_CYC_LO]), met_cycles(sc->user_m[M_CYC]),
-				 met_cycles(sc->user_m[M_CYC_HI]));
+			fprintf(t, " ucyc_lo=%" PRIu64 " ucyc=%" PRIu64 " ucyc_hi=%" PRIu64,
+				met_cycles(sc->user_m[M_CYC_LO]), met_cycles(sc->user_m[M_CYC]),
+				met_cycles(sc->user_m[M_CYC_HI]));
 	}
+	if (fclose(t) || !vals)
+		die_oom();
 	mix_sput(SAMPLE, .seq = sc->seq, .name = P.sf.names[sc->name], .flags = flags,
-		 .values = t.s);
+		 .values = vals);
+	free(vals);
 }
 
 /* detail=: one syscall's whole instructions by function, merged */
