@@ -47,7 +47,12 @@ void et_optdefs_build(struct et_cmdline *cl, char *shortopts, size_t size)
 	for (const struct et_optdef *d = cl->defs; d->name; d++) {
 		add(cl, &n, &(struct option){ d->name, !d->arg ? no_argument : d->optional ?
 					      optional_argument : required_argument, NULL, d->key });
-		if (has_short(d) && o + 3 < size) {
+		if (has_short(d)) {
+			if (o + 3 >= size) {
+				fprintf(stderr, "entrytrace: more short options than et_cmdline holds "
+					"(%zu bytes)\n", size);
+				abort();
+			}
 			shortopts[o++] = (char)d->key;
 			if (d->arg)
 				shortopts[o++] = ':';
