@@ -3,11 +3,12 @@
  * entrytrace annotate: name the kernel and the source line of every
  * instruction in QEMU mix plugin output, from the vmlinux that ran.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "builtin.h"
+
+#define WHO "entrytrace annotate"
 
 static const char annotate_usage[] =
 	"usage: entrytrace annotate --vmlinux=VMLINUX FILE.mix[.gz]...\n"
@@ -26,9 +27,8 @@ static const char annotate_usage[] =
 	"Earlier src lines are replaced; a kernel line must name the same release.\n"
 	"The vmlinux must be the kernel that ran: its build id is the file's.\n"
 	"\n"
-	"options:\n"
-	"      --vmlinux=PATH     the kernel image with its symbols (and DWARF)\n"
-	"  -q, --quiet            no line per file\n"
+	"options:\n";
+static const char annotate_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"exit status: 0 annotated, 1 a file could not be written, 2 usage error,\n"
@@ -36,36 +36,38 @@ static const char annotate_usage[] =
 	"vmlinux (build id, release), or the vmlinux cannot be read, 4 the vmlinux\n"
 	"has no DWARF line table for any instruction of a file.\n";
 
+static void usage(FILE *f, const struct et_optdef *opts)
+{
+	fputs(annotate_usage, f);
+	et_optdefs_usage(f, opts);
+	fputs(annotate_usage_tail, f);
+}
+
 int cmd_annotate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "vmlinux", required_argument, NULL, 'v' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	enum { OPT_VMLINUX = 256 };
 	const char *vmlinux = NULL;
 	bool quiet = false;
+	const struct et_optdef opts[] = {
+		{ .key = OPT_VMLINUX, .name = "vmlinux", .arg = "PATH", .kind = ET_OPTK_STR,
+		  .value = &vmlinux, .help = "the kernel image with its symbols (and DWARF)" },
+		{ .key = 'q', .name = "quiet", .kind = ET_OPTK_FLAG, .value = &quiet,
+		  .help = "no line per file" },
+		{ 0 },
+	};
+	struct et_cmdline cl = { .defs = opts, .own_only = true, .who = WHO };
 	int c, ret = ET_EXIT_OK;
 
-	while ((c = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'v':
-			vmlinux = optarg;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(annotate_usage, stdout);
+	while ((c = et_next_option(NULL, &cl, argc, argv)) != ET_OPT_END) {
+		if (c == ET_OPT_HELP) {
+			usage(stdout, opts);
 			return ET_EXIT_OK;
-		default:
-			fputs(annotate_usage, stderr);
-			return ET_EXIT_USAGE;
 		}
+		usage(stderr, opts);
+		return ET_EXIT_USAGE;
 	}
 	if (!vmlinux || optind == argc) {
-		fprintf(stderr, "entrytrace annotate: %s\n", !vmlinux ? "--vmlinux is required" :
+		fprintf(stderr, WHO ": %s\n", !vmlinux ? "--vmlinux is required" :
 			"no plugin output file given");
 		return ET_EXIT_USAGE;
 	}

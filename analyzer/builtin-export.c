@@ -4,7 +4,6 @@
  * options, the file and the summary; the writers are the library's
  * (lib/export.c).
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,12 +34,8 @@ static const char export_usage[] =
 	"their syscall (a stock kernel's signal_exit, after sys_exit) become instants.\n"
 	"A task renamed by exec is renamed on its track.\n"
 	"\n"
-	"options:\n"
-	"      --format=FMT       chrome-json (default) or perfetto (the same JSON;\n"
-	"                         Perfetto's UI reads it), or proto: Perfetto's own\n"
-	"                         protobuf format (TrackEvent), what Perfetto reads\n"
-	"                         fastest; its args say only what differs from the\n"
-	"                         common case (work, flags, complete false, cpu_exit)\n"
+	"options:\n";
+static const char export_usage_tail[] =
 	"  -o, --output=FILE      write to FILE instead of stdout\n"
 	ET_COMMON_USAGE
 	"  -h, --help             this text\n"
@@ -50,15 +45,19 @@ static const char export_usage[] =
 	"4 no syscall events, 8 the data has holes (written; entrytrace report says\n"
 	"per CPU what could not be read).\n";
 
+/* -f is export's own: its formats are not the tables' */
+static const struct et_optdef opts[] = {
+	{ .key = 'f', .name = "format", .arg = "FMT", .kind = ET_OPTK_CALL,
+	  .help = "chrome-json (default) or perfetto (the same JSON;\n"
+		  "Perfetto's UI reads it), or proto: Perfetto's own\n"
+		  "protobuf format (TrackEvent), what Perfetto reads\n"
+		  "fastest; its args say only what differs from the\n"
+		  "common case (work, flags, complete false, cpu_exit)" },
+	{ 0 },
+};
+
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "output", required_argument, NULL, 'o' },
-		ET_COMMON_LONGOPTS,
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct et_export *x = NULL;
 	struct et_output o = { 0 };
 	bool proto = false;
@@ -66,8 +65,7 @@ int cmd_export(int argc, char **argv)
 	struct et_common com;
 	struct et_load ld = { 0 };
 	const char *output = NULL;
-	/* -f is export's own: its formats are not the tables' */
-	struct et_cmdline cl = { .own = "f:", .longopts = opts, .output = &output };
+	struct et_cmdline cl = { .defs = opts, .output = &output };
 	const struct et_export_counts *n = NULL;
 	FILE *out = NULL;
 	int ret = ET_EXIT_OK, c;
@@ -89,6 +87,8 @@ int cmd_export(int argc, char **argv)
 			break;
 		case ET_OPT_HELP:
 			fputs(export_usage, stdout);
+			et_optdefs_usage(stdout, opts);
+			fputs(export_usage_tail, stdout);
 			et_common_free(&com);
 			return ET_EXIT_OK;
 		default:

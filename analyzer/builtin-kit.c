@@ -82,30 +82,8 @@ static const char kit_usage[] =
 	"'entrytrace record --aggregate' (stage times; with CONFIG_ENTRY_STAGE_PMU\n"
 	"in instructions and cycles).\n"
 	"\n"
-	"options:\n"
-	"  -o, --output=FILE      the archive (default entrytrace-kit-RELEASE-DATE.tar.gz\n"
-	"                         here); an existing file is never overwritten (exit 11)\n"
-	"  -n, --repeat=N         runs per workload and mode (default 5, 2 to 1000: the\n"
-	"                         intervals need two)\n"
-	"  -t, --time=S           seconds of each stress-ng run (default 10; the report\n"
-	"                         ran 23)\n"
-	"  -w, --workload=LIST    comma list of stress-kill (the report's: stress-ng\n"
-	"                         --kill 1 -t S --metrics-brief, the default), basic,\n"
-	"                         getpgid, fork, execve (perf bench syscall NAME, as the\n"
-	"                         series' author and Christophe Leroy ran; getpgid,\n"
-	"                         fork and execve need perf 6.7 or later), or all\n"
-	"  -l, --loops=N          perf bench syscall -l N (default: perf's own)\n"
-	"  -m, --modes=LIST       SELinux modes to run: enforcing, permissive (default:\n"
-	"                         the mode at start, and permissive after enforcing)\n"
-	"      --merge=KIT        add this boot's runs to KIT's (the second run, after\n"
-	"                         a boot with selinux=0); KIT is left as it is, the\n"
-	"                         result is a new archive (-o); same kernel release only\n"
-	"      --record=S         on an entrytrace kernel: seconds of the recorded run\n"
-	"                         per mode (default 2; 0: no recording)\n"
-	"      --metrics=LIST     perf stat -M LIST as well, where the PMU has them\n"
-	"      --check            check and say what would run, and exit as the run\n"
-	"                         would (nothing is run or written)\n"
-	"  -q, --quiet            no progress lines (what is missing is still said)\n"
+	"options:\n";
+static const char kit_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"Progress goes to stderr, a line per run.  SIGINT (Ctrl-C), SIGTERM or SIGHUP\n"
@@ -1645,38 +1623,62 @@ static int parse_modes(struct kit *k, const char *arg)
 	return k->nr_modes ? 0 : -1;
 }
 
-static bool positive(const char *opt, const char *arg, long lo, long hi, long *v)
-{
-	char what[96];
-	long long n;
-
-	snprintf(what, sizeof(what), "expected a whole number, %ld to %ld", lo, hi);
-	if (et_opt_int("entrytrace kit", opt, arg, lo, hi, what, &n))
-		return false;
-	*v = (long)n;
-	return true;
-}
-
 enum { OPT_MERGE = 256, OPT_RECORD, OPT_METRICS, OPT_CHECK };
+
+static void usage(FILE *f, const struct et_optdef *opts)
+{
+	fputs(kit_usage, f);
+	et_optdefs_usage(f, opts);
+	fputs(kit_usage_tail, f);
+}
 
 int cmd_kit(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "repeat", required_argument, NULL, 'n' },
-		{ "time", required_argument, NULL, 't' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "loops", required_argument, NULL, 'l' },
-		{ "modes", required_argument, NULL, 'm' },
-		{ "merge", required_argument, NULL, OPT_MERGE },
-		{ "record", required_argument, NULL, OPT_RECORD },
-		{ "metrics", required_argument, NULL, OPT_METRICS },
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct kit k = { .repeat = 5, .seconds = 10, .record_s = 2 };
+	long long loops = 0;
+	const struct et_optdef opts[] = {
+		{ .key = 'o', .name = "output", .arg = "FILE", .kind = ET_OPTK_STR, .value = &k.output,
+		  .help = "the archive (default entrytrace-kit-RELEASE-DATE.tar.gz\n"
+			  "here); an existing file is never overwritten (exit 11)" },
+		{ .key = 'n', .name = "repeat", .arg = "N", .kind = ET_OPTK_INT, .value = &k.repeat,
+		  .lo = 2, .hi = 1000, .expect = "expected a whole number, 2 to 1000",
+		  .help = "runs per workload and mode (default 5, 2 to 1000: the\n"
+			  "intervals need two)" },
+		{ .key = 't', .name = "time", .arg = "S", .kind = ET_OPTK_INT, .value = &k.seconds,
+		  .lo = 1, .hi = 86400, .expect = "expected a whole number, 1 to 86400",
+		  .help = "seconds of each stress-ng run (default 10; the report\n"
+			  "ran 23)" },
+		{ .key = 'w', .name = "workload", .arg = "LIST", .kind = ET_OPTK_CALL,
+		  .help = "comma list of stress-kill (the report's: stress-ng\n"
+			  "--kill 1 -t S --metrics-brief, the default), basic,\n"
+			  "getpgid, fork, execve (perf bench syscall NAME, as the\n"
+			  "series' author and Christophe Leroy ran; getpgid,\n"
+			  "fork and execve need perf 6.7 or later), or all" },
+		{ .key = 'l', .name = "loops", .arg = "N", .kind = ET_OPTK_LL, .value = &loops,
+		  .lo = 1, .hi = 1000000000, .expect = "expected a whole number, 1 to 1000000000",
+		  .help = "perf bench syscall -l N (default: perf's own)" },
+		{ .key = 'm', .name = "modes", .arg = "LIST", .kind = ET_OPTK_CALL,
+		  .help = "SELinux modes to run: enforcing, permissive (default:\n"
+			  "the mode at start, and permissive after enforcing)" },
+		{ .key = OPT_MERGE, .name = "merge", .arg = "KIT", .kind = ET_OPTK_STR, .value = &k.merge,
+		  .help = "add this boot's runs to KIT's (the second run, after\n"
+			  "a boot with selinux=0); KIT is left as it is, the\n"
+			  "result is a new archive (-o); same kernel release only" },
+		{ .key = OPT_RECORD, .name = "record", .arg = "S", .kind = ET_OPTK_INT,
+		  .value = &k.record_s, .lo = 0, .hi = 3600,
+		  .expect = "expected a whole number, 0 to 3600",
+		  .help = "on an entrytrace kernel: seconds of the recorded run\n"
+			  "per mode (default 2; 0: no recording)" },
+		{ .key = OPT_METRICS, .name = "metrics", .arg = "LIST", .kind = ET_OPTK_STR,
+		  .value = &k.metrics, .help = "perf stat -M LIST as well, where the PMU has them" },
+		{ .key = OPT_CHECK, .name = "check", .kind = ET_OPTK_FLAG, .value = &k.check_only,
+		  .help = "check and say what would run, and exit as the run\n"
+			  "would (nothing is run or written)" },
+		{ .key = 'q', .name = "quiet", .kind = ET_OPTK_FLAG, .value = &k.quiet,
+		  .help = "no progress lines (what is missing is still said)" },
+		{ 0 },
+	};
+	struct et_cmdline cl = { .defs = opts, .own_only = true, .who = "entrytrace kit" };
 	char defname[512], stage_tmpl[4096], *rec = NULL;
 	size_t reclen = 0;
 	int nrec = 0;
@@ -1684,65 +1686,29 @@ int cmd_kit(int argc, char **argv)
 	bool modes_given = false;
 	struct utsname u;
 	int c, ret = ET_EXIT_OK, total, seq = 0;
-	long v;
 
 	k.want[0] = true;
 	k.argc = argc;
 	k.argv = argv;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:n:t:w:l:m:qh", opts, NULL)) != -1) {
+	while ((c = et_next_option(NULL, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case 'o':
-			k.output = optarg;
-			break;
-		case 'n':
-			if (!positive("--repeat", optarg, 2, 1000, &v))
-				goto bad;
-			k.repeat = (int)v;
-			break;
-		case 't':
-			if (!positive("--time", optarg, 1, 86400, &v))
-				goto bad;
-			k.seconds = (int)v;
-			break;
 		case 'w':
 			if (parse_workloads(&k, optarg))
 				goto bad;
-			break;
-		case 'l':
-			if (!positive("--loops", optarg, 1, 1000000000, &v))
-				goto bad;
-			k.loops = v;
 			break;
 		case 'm':
 			if (parse_modes(&k, optarg))
 				goto bad;
 			modes_given = true;
 			break;
-		case OPT_MERGE:
-			k.merge = optarg;
-			break;
-		case OPT_RECORD:
-			if (!positive("--record", optarg, 0, 3600, &v))
-				goto bad;
-			k.record_s = (int)v;
-			break;
-		case OPT_METRICS:
-			k.metrics = optarg;
-			break;
-		case OPT_CHECK:
-			k.check_only = true;
-			break;
-		case 'q':
-			k.quiet = true;
-			break;
-		case 'h':
-			fputs(kit_usage, stdout);
+		case ET_OPT_HELP:
+			usage(stdout, opts);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
+	k.loops = (long)loops;
 	if (optind < argc) {
 		fprintf(stderr, "entrytrace kit: '%s': kit takes no operands (the archive is -o)\n",
 			argv[optind]);

@@ -61,36 +61,15 @@ static const char record_usage[] =
 	"                     context_tracking:user_enter/user_exit where they exist\n"
 	"\n"
 	"What is traced:\n"
-	"  -- CMD [ARGS...]       run CMD and trace it and its children until it exits\n"
-	"  -p, --pid=PID          trace a running task and the children it forks from\n"
-	"                         now on, until it exits\n"
-	"  -a, --all-cpus         the whole system but this recorder (its threads go into\n"
-	"                         set_event_notrace_pid): alone until SIGINT or SIGTERM,\n"
-	"                         with CMD while CMD runs\n"
+	"  -- CMD [ARGS...]       run CMD and trace it and its children until it exits\n";
+static const char record_usage_mid[] =
 	"\n"
 	"SIGINT or SIGTERM ends any recording early; the trace.dat is still written.\n"
 	"It is written under a temporary name and renamed when whole, so a recording\n"
 	"killed (SIGKILL) or out of disk space leaves no partial file at FILE.\n"
 	"\n"
-	"options:\n"
-	"  -o, --output=FILE      trace.dat to write (default trace.dat)\n"
-	"  -e, --event=EVENT      also record EVENT: system:event, system:glob or system\n"
-	"                         (repeatable)\n"
-	"  -b, --buffer-size=KB   ring buffer per CPU (default 20000; smaller ones overran\n"
-	"                         under load)\n"
-	"      --summary          entrytrace kernel: only the summary event per syscall\n"
-	"      --aggregate        entrytrace kernel (series v3): only entry_stage_hist:\n"
-	"                         nothing per syscall; the kernel's cells of every task\n"
-	"                         are flushed into the recording when it ends (the pid\n"
-	"                         filters are cleared for that)\n"
-	"      --file-version=N   trace.dat version 7 (default) or 6\n"
-	"      --compression=C    zstd (default for version 7), none, or another\n"
-	"                         algorithm libtracecmd knows; version 6 is uncompressed\n"
-	"      --clean            only remove what recordings killed with SIGKILL left:\n"
-	"                         tracefs instances entrytrace-PID of pids that no longer\n"
-	"                         run entrytrace, and .entrytrace-record.PID.* beside\n"
-	"                         FILE (-o); each is named.  Every record does this first\n"
-	"  -q, --quiet            only errors\n"
+	"options:\n";
+static const char record_usage_tail[] =
 	"  -h, --help             this text\n"
 	"\n"
 	"After recording it prints each CPU's overrun and dropped counts from the\n"
@@ -733,39 +712,79 @@ out:
 	return ret;
 }
 
+/* the usage, its two option blocks from the table: -p and -a first */
+static void usage(FILE *f, const struct et_optdef *opts)
+{
+	fputs(record_usage, f);
+	et_optdefs_usage_n(f, opts, 2);
+	fputs(record_usage_mid, f);
+	et_optdefs_usage(f, opts + 2);
+	fputs(record_usage_tail, f);
+}
+
 int cmd_record(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "summary", no_argument, NULL, OPT_SUMMARY },
-		{ "aggregate", no_argument, NULL, OPT_AGGREGATE },
-		{ "file-version", required_argument, NULL, OPT_FILE_VERSION },
-		{ "compression", required_argument, NULL, OPT_COMPRESSION },
-		{ "clean", no_argument, NULL, OPT_CLEAN },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct record_opts o = {
-		.session = { .who = "entrytrace record", .buffer_kb = 20000 },
+		.session = { .who = "entrytrace record" },
 		.output = "trace.dat",
 		.file_version = 7,
 	};
 	char **events = NULL;
 	bool clean = false;
-	long long v;
+	long long buffer_kb = 20000;
+	const struct et_optdef opts[] = {
+		/* What is traced: */
+		{ .key = 'p', .name = "pid", .arg = "PID", .kind = ET_OPTK_INT,
+		  .value = &o.session.pid, .lo = 1, .hi = INT_MAX,
+		  .expect = "expected a process id",
+		  .help = "trace a running task and the children it forks from\n"
+			  "now on, until it exits" },
+		{ .key = 'a', .name = "all-cpus", .kind = ET_OPTK_FLAG, .value = &o.session.all,
+		  .help = "the whole system but this recorder (its threads go into\n"
+			  "set_event_notrace_pid): alone until SIGINT or SIGTERM,\n"
+			  "with CMD while CMD runs" },
+		/* options: */
+		{ .key = 'o', .name = "output", .arg = "FILE", .kind = ET_OPTK_STR,
+		  .value = &o.output, .help = "trace.dat to write (default trace.dat)" },
+		{ .key = 'e', .name = "event", .arg = "EVENT", .kind = ET_OPTK_CALL,
+		  .help = "also record EVENT: system:event, system:glob or system\n"
+			  "(repeatable)" },
+		{ .key = 'b', .name = "buffer-size", .arg = "KB", .kind = ET_OPTK_LL,
+		  .value = &buffer_kb, .lo = 1, .hi = INT_MAX,
+		  .expect = "expected KB per CPU, at least 1",
+		  .help = "ring buffer per CPU (default 20000; smaller ones overran\n"
+			  "under load)" },
+		{ .key = OPT_SUMMARY, .name = "summary", .kind = ET_OPTK_FLAG,
+		  .value = &o.session.summary,
+		  .help = "entrytrace kernel: only the summary event per syscall" },
+		{ .key = OPT_AGGREGATE, .name = "aggregate", .kind = ET_OPTK_FLAG,
+		  .value = &o.session.aggregate,
+		  .help = "entrytrace kernel (series v3): only entry_stage_hist:\n"
+			  "nothing per syscall; the kernel's cells of every task\n"
+			  "are flushed into the recording when it ends (the pid\n"
+			  "filters are cleared for that)" },
+		{ .key = OPT_FILE_VERSION, .name = "file-version", .arg = "N", .kind = ET_OPTK_INT,
+		  .value = &o.file_version, .lo = 6, .hi = 7, .expect = "expected 6 or 7",
+		  .help = "trace.dat version 7 (default) or 6" },
+		{ .key = OPT_COMPRESSION, .name = "compression", .arg = "C", .kind = ET_OPTK_STR,
+		  .value = &o.compression,
+		  .help = "zstd (default for version 7), none, or another\n"
+			  "algorithm libtracecmd knows; version 6 is uncompressed" },
+		{ .key = OPT_CLEAN, .name = "clean", .kind = ET_OPTK_FLAG, .value = &clean,
+		  .help = "only remove what recordings killed with SIGKILL left:\n"
+			  "tracefs instances entrytrace-PID of pids that no longer\n"
+			  "run entrytrace, and .entrytrace-record.PID.* beside\n"
+			  "FILE (-o); each is named.  Every record does this first" },
+		{ .key = 'q', .name = "quiet", .kind = ET_OPTK_FLAG, .value = &o.session.quiet,
+		  .help = "only errors" },
+		{ 0 },
+	};
+	/* "+": the command's own options are its own */
+	struct et_cmdline cl = { .own = "+", .defs = opts, .own_only = true, .who = o.session.who };
 	int c, ret;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:e:b:ap:qh", opts, NULL)) != -1) {
+	while ((c = et_next_option(NULL, &cl, argc, argv)) != ET_OPT_END) {
 		switch (c) {
-		case 'o':
-			o.output = optarg;
-			break;
 		case 'e': {
 			char **p = realloc(events, (o.session.nr_events + 1) * sizeof(*p));
 
@@ -775,50 +794,15 @@ int cmd_record(int argc, char **argv)
 			events[o.session.nr_events++] = optarg;
 			break;
 		}
-		case 'b':
-			if (et_opt_int("entrytrace record", "--buffer-size", optarg, 1, INT_MAX,
-				       "expected KB per CPU, at least 1", &v))
-				goto bad;
-			o.session.buffer_kb = (unsigned long)v;
-			break;
-		case 'a':
-			o.session.all = true;
-			break;
-		case 'p':
-			if (et_opt_int("entrytrace record", "--pid", optarg, 1, INT_MAX,
-				       "expected a process id", &v))
-				goto bad;
-			o.session.pid = (int)v;
-			break;
-		case OPT_SUMMARY:
-			o.session.summary = true;
-			break;
-		case OPT_AGGREGATE:
-			o.session.aggregate = true;
-			break;
-		case OPT_FILE_VERSION:
-			if (et_opt_int("entrytrace record", "--file-version", optarg, 6, 7,
-				       "expected 6 or 7", &v))
-				goto bad;
-			o.file_version = (int)v;
-			break;
-		case OPT_COMPRESSION:
-			o.compression = optarg;
-			break;
-		case OPT_CLEAN:
-			clean = true;
-			break;
-		case 'q':
-			o.session.quiet = true;
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
+		case ET_OPT_HELP:
+			usage(stdout, opts);
 			free(events);
 			return ET_EXIT_OK;
 		default:
 			goto bad;
 		}
 	}
+	o.session.buffer_kb = (unsigned long)buffer_kb;
 	o.session.events = events;
 	if (optind < argc)
 		o.session.cmd = argv + optind;
