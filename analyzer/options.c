@@ -29,13 +29,10 @@ struct int_list {
 static int add_int(const char *s, void *data)
 {
 	struct int_list *l = data;
-	char *end;
-	long v;
+	long long v;
 	int *p;
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (!*s || *end || errno == ERANGE || v < 0 || v > INT_MAX)
+	if (!et_parse_int(s, 0, INT_MAX, &v))
 		return -1;
 	p = realloc(*l->arr, (*l->n + 1) * sizeof(int));
 	if (!p)
@@ -43,6 +40,16 @@ static int add_int(const char *s, void *data)
 	p[(*l->n)++] = (int)v;
 	*l->arr = p;
 	return 0;
+}
+
+/* A comma list of numbers, each checked whole; a list that holds none is refused too. */
+static int add_ints(const char *arg, struct int_list *l)
+{
+	int before = *l->n;
+
+	if (et_for_each_csv(arg, add_int, l))
+		return -1;
+	return *l->n > before ? 0 : -1;
 }
 
 struct str_list {
@@ -159,8 +166,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 	switch (opt) {
 	case 'p':
 		il = (struct int_list){ &c->filter.pids, &c->filter.nr_pids };
-		return et_for_each_csv(arg, add_int, &il) ?
-			et_bad_value(who, "--pid", arg, "expected PID[,PID...]") : 1;
+		return add_ints(arg, &il) ? et_bad_value(who, "--pid", arg, "expected PID[,PID...]") : 1;
 	case 'c':
 		sl = (struct str_list){ &c->filter.comms, &c->filter.nr_comms };
 		return et_for_each_csv(arg, add_str, &sl) ? -1 : 1;
@@ -173,8 +179,7 @@ int et_common_option(struct et_common *c, int opt, const char *arg)
 		return 1;
 	case 'C':
 		il = (struct int_list){ &c->filter.cpus, &c->filter.nr_cpus };
-		return et_for_each_csv(arg, add_int, &il) ?
-			et_bad_value(who, "--cpu", arg, "expected CPU[,CPU...]") : 1;
+		return add_ints(arg, &il) ? et_bad_value(who, "--cpu", arg, "expected CPU[,CPU...]") : 1;
 	case 'w':
 		return parse_window(arg, &c->filter) ? 1 :
 			et_bad_value(who, "--time-window", arg, "expected A,B with A <= B, seconds "

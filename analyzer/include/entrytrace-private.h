@@ -1073,6 +1073,8 @@ int et_bad_value(const char *who, const char *opt, const char *value, const char
  *                ET_OPT_OPEN_HI say so; never NaN or infinite
  */
 enum { ET_OPT_OPEN_LO = 1, ET_OPT_OPEN_HI = 2 };
+/* et_opt_int's test alone, saying nothing (an item of a list: its caller names the list) */
+bool et_parse_int(const char *arg, long long lo, long long hi, long long *out);
 int et_opt_int(const char *who, const char *opt, const char *arg, long long lo, long long hi,
 	       const char *expect, long long *out);
 int et_opt_u64(const char *who, const char *opt, const char *arg, const char *expect,

@@ -40,19 +40,26 @@ static bool number_text(const char *arg)
 	return arg && *arg && !isspace((unsigned char)*arg);
 }
 
-int et_opt_int(const char *who, const char *opt, const char *arg, long long lo, long long hi,
-	       const char *expect, long long *out)
+bool et_parse_int(const char *arg, long long lo, long long hi, long long *out)
 {
 	char *end;
 	long long v;
 
 	if (!number_text(arg))
-		return et_bad_value(who, opt, arg ? arg : "", expect);
+		return false;
 	errno = 0;
 	v = strtoll(arg, &end, 10);
 	if (*end || errno == ERANGE || v < lo || v > hi)
-		return et_bad_value(who, opt, arg, expect);
+		return false;
 	*out = v;
+	return true;
+}
+
+int et_opt_int(const char *who, const char *opt, const char *arg, long long lo, long long hi,
+	       const char *expect, long long *out)
+{
+	if (!et_parse_int(arg, lo, hi, out))
+		return et_bad_value(who, opt, arg ? arg : "", expect);
 	return 0;
 }
 

@@ -88,6 +88,12 @@ short_bad "record -b x" x "$ET" record -b x -- true
 short_bad "report --top past int" 9999999999 "$ET" report --top 9999999999 "$f"
 short_bad "report --slowest with a blank" ' 5' "$ET" report --slowest ' 5' "$f"
 short_bad "report --pid past int" 99999999999 "$ET" report --pid 99999999999 "$f"
+# the --pid/--cpu lists' items as whole as any number (the build before
+# this one took ' 5' as 5, and an empty list as no filter at all)
+short_bad "report --pid with a blank" ' 5' "$ET" report --pid ' 5' "$f"
+short_bad "report --cpu with a blank after the comma" '0, 1' "$ET" report --cpu '0, 1' "$f"
+short_bad "report --pid with no pid" '' "$ET" report --pid '' "$f"
+short_bad "report --cpu with no cpu" ',' "$ET" report --cpu , "$f"
 short_bad "report --time-window with no start" ',5' "$ET" report --time-window ,5 "$f"
 short_bad "report --time-window ending at NaN" '1,nan' "$ET" report --time-window 1,nan "$f"
 short_bad "diff --seed -1" -1 "$ET" diff --seed -1 "$f" "$f"
