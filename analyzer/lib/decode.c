@@ -201,8 +201,13 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 					 f->type, base * (alen > 0 ? alen : 0));
 				why = buf;
 			} else if (!dyn && !arr && base && size != base) {
-				snprintf(buf, sizeof(buf), "%d bytes, its type %s has %d", size,
-					 f->type, base);
+				int s4, s8 = type_size(f->type, 8, &s4);
+				/* a long: its size is the header's word, not the format's */
+				bool lng = arg || s8 != type_size(f->type, 4, &s4);
+
+				snprintf(buf, sizeof(buf), "%d bytes, its type %s has %d%s", size,
+					 f->type, base, lng ? " (the file's header says a long "
+					 "has that many)" : "");
 				why = buf;
 			} else if (!dyn && !arr && base && sign >= 0 &&
 				   !!(f->flags & TEP_FIELD_IS_SIGNED) != sign) {

@@ -134,6 +134,14 @@ for v in 6 7n 7z; do
 	refused "common_type size 2 -> 3 (v$v)" ctype-$v.dat "field common_type 3 bytes, its type unsigned short has 2"
 	refused "the stage table: syscall's id 12 -> 13 (v$v)" sym-$v.dat "its stage table gives id 13 to syscall, where id 12 is due"
 done
+# trace-cmd 3.1's convert writes its own machine's long size (8) into the
+# header of a 32-bit trace it converts, whose formats keep their 4-byte
+# longs: refused, and the message says where the 8 comes from
+l32=ppc750-v6-long.dat
+trace-cmd convert --file-version 6 --compression none -i "$DATA/ppc750-7.2-stage.dat" -o $l32 >/dev/null 2>&1
+check "(trace-cmd convert wrote 8 as the long size of a 32-bit trace)" \
+	sh -c "trace-cmd dump --summary $l32 2>&1 | grep -qE '^[[:space:]]*8[[:space:]]+\[Bytes in a long\]'"
+refused "a 32-bit trace whose header says a long has 8 bytes" $l32 "field [a-z_]+ 4 bytes, its type long has 8 \(the file's header says a long has that many\)"
 # the IDs of raw_syscalls' two events moved to ids no record has (was: exit 4,
 # "no syscall in the trace"): every syscall record is of an unregistered type
 through e-6.dat ids "
