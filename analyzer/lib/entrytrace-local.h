@@ -111,10 +111,44 @@ struct et_syscall {
 	const struct et_agg_cell *cell;
 };
 
+/*
+ * A syscall record's stage slots: ns[], count[], start[] and extent[] are
+ * valid only where stage_mask (start_mask) has the stage's bit.  The one
+ * test and the writers that keep the masks with the values.
+ */
 /* The hot-path test of et_syscall_has(). */
 static inline bool et_sc_has(const struct et_syscall *sc, int stage)
 {
 	return sc->stage_mask & (1ull << stage);
+}
+
+/* A stage that ran once for ns, no start. */
+static inline void et_sc_set(struct et_syscall *sc, int stage, uint64_t ns)
+{
+	sc->ns[stage] = ns;
+	sc->count[stage] = 1;
+	sc->stage_mask |= 1ull << stage;
+}
+
+/* A stage that has a start: [start, start + ns). */
+static inline void et_sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t ns)
+{
+	et_sc_set(sc, stage, ns);
+	sc->start[stage] = start;
+	sc->extent[stage] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+	sc->start_mask |= 1ull << stage;
+}
+
+/* n more runs of a stage, ns in all (an aggregate: no start). */
+static inline void et_sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
+{
+	if (!et_sc_has(sc, stage)) {
+		et_sc_set(sc, stage, ns);
+		sc->count[stage] = n;
+		return;
+	}
+	sc->ns[stage] += ns;
+	sc->count[stage] += n;
 }
 
 

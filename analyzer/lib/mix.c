@@ -970,15 +970,12 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 		for (int j = 0; j < s->nr_vals; j++) {
 			int st = s->vals[j].stage;
 
-			sc->stage_mask |= 1ull << st;
-			sc->ns[st] = s->vals[j].value;
+			et_sc_set(sc, st, s->vals[j].value);
 			sc->count[st] = s->vals[j].runs;
 		}
 		/* fallback mode (no site table): the whole syscall is its total */
 		if (s->has_total || (s->has_whole && fallback)) {
-			sc->stage_mask |= 1ull << ET_SLOT_TOTAL;
-			sc->ns[ET_SLOT_TOTAL] = s->has_total ? s->total : s->whole;
-			sc->count[ET_SLOT_TOTAL] = 1;
+			et_sc_set(sc, ET_SLOT_TOTAL, s->has_total ? s->total : s->whole);
 		}
 		m->kept++;
 		fn(sc, data);

@@ -71,7 +71,7 @@ void tl_spans_place(struct et_timeline *tl, struct et_task *t, struct et_syscall
 		uint64_t b = p->end < s1 ? p->end : s1;
 
 		if (s1 > s0 && b > a) {
-			sc_add(sc, p->stage, b - a, 1);
+			et_sc_add(sc, p->stage, b - a, 1);
 			log_overlay(t, sc, a, b, p->stage);
 		}
 		if (p->end > s1)
@@ -204,7 +204,7 @@ void tl_on_switch(struct et_timeline *tl, const struct et_event *ev)
 			struct et_syscall *sc = tl->ops->in_kernel(tl, next);
 
 			if (sc && (sc == PEND(next)) == next->off_in_pend) {
-				sc_add(sc, ET_SLOT_OFF_CPU, ev->ts - next->off_ts, 1);
+				et_sc_add(sc, ET_SLOT_OFF_CPU, ev->ts - next->off_ts, 1);
 				log_overlay(next, sc, next->off_ts, ev->ts, ET_SLOT_OFF_CPU);
 				if (next->off_in_pend)
 					sc->work |= ET_WORK(RESCHED);
@@ -243,7 +243,7 @@ void tl_on_irq(struct et_timeline *tl, const struct et_event *ev)
 		struct et_syscall *sc = tl->ops->in_kernel(tl, t);
 
 		if (sc) {
-			sc_add(sc, ET_SLOT_IRQ, ev->ts - c->start, 1);
+			et_sc_add(sc, ET_SLOT_IRQ, ev->ts - c->start, 1);
 			log_overlay(t, sc, c->start, ev->ts, ET_SLOT_IRQ);
 		}
 	}

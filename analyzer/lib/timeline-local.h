@@ -210,34 +210,6 @@ struct et_timeline {
 	struct tl_hist_pend *hist;	/* timeline-hist.c: a cell's stages until its span */
 };
 
-static inline void sc_set(struct et_syscall *sc, int stage, uint64_t ns)
-{
-	sc->ns[stage] = ns;
-	sc->count[stage] = 1;
-	sc->stage_mask |= 1ull << stage;
-}
-
-/* A stage that has a start: [start, start + ns). */
-static inline void sc_span(struct et_syscall *sc, int stage, uint64_t start, uint64_t ns)
-{
-	sc_set(sc, stage, ns);
-	sc->start[stage] = start;
-	sc->extent[stage] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	sc->start_mask |= 1ull << stage;
-}
-
-/* ns[] and count[] are valid only where stage_mask has the bit. */
-static inline void sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint32_t n)
-{
-	if (!et_sc_has(sc, stage)) {
-		sc_set(sc, stage, ns);
-		sc->count[stage] = n;
-		return;
-	}
-	sc->ns[stage] += ns;
-	sc->count[stage] += n;
-}
-
 static inline bool is_noreturn(const struct et_timeline *tl, long nr)
 {
 	return nr >= 0 && (nr == tl->nr_exit || nr == tl->nr_exit_group);

@@ -182,11 +182,11 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_
 	total += gaps;
 	/* what lies between the first and the last stamp outside every stage */
 	if (have_gaps)
-		sc_set(sc, ET_SLOT_UNTIMED, gaps);
+		et_sc_set(sc, ET_SLOT_UNTIMED, gaps);
 	if (tl->ops->stampless)
 		sc->t1 = raw_end + (sc->span ? gaps : 0);
 	if (tail)
-		sc_span(sc, ET_SLOT_TOTAL, sc->t0, total);
+		et_sc_span(sc, ET_SLOT_TOTAL, sc->t0, total);
 	if (t->have_return && t->last_seq == sc->seq - 1 &&
 	    sc->stage_mask & tl->entry_mask && sc->t0 >= t->last_return) {
 		uint64_t gap = sc->t0 - t->last_return;
@@ -195,7 +195,7 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_
 		/* between the last stamp of one syscall and the first of the next */
 		if (c > 0)
 			gap = gap > (uint64_t)(c + 0.5) ? gap - (uint64_t)(c + 0.5) : 0;
-		sc_span(sc, ET_SLOT_USER_GAP, t->last_return, gap);
+		et_sc_span(sc, ET_SLOT_USER_GAP, t->last_return, gap);
 	}
 	t->have_return = tail;
 	t->last_return = sc->t1;
@@ -310,10 +310,10 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t,
 	if (et_sc_has(sc, stage)) {
 		if (si->kind != ET_KIND_AGG)
 			tl->counts.dup_stage++;
-		sc_add(sc, stage, ev->stage.delta,
+		et_sc_add(sc, stage, ev->stage.delta,
 		       si->kind == ET_KIND_AGG ? ev->stage.count : 1);
 	} else {
-		sc_span(sc, stage, ev->stage.start, ev->stage.delta);
+		et_sc_span(sc, stage, ev->stage.start, ev->stage.delta);
 		sc->count[stage] = si->kind == ET_KIND_AGG ? ev->stage.count : 1;
 	}
 	if (!tl->offset_fixed && si->kind == ET_KIND_TIMED && ev->ts >= end) {
@@ -356,7 +356,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 		for (int i = 0; i < ET_STAGE_KERNEL_NR; i++)
 			if (et_stages[i].kind == ET_KIND_DEFERRED &&
 			    ev->summary.delta[i])
-				sc_set(CUR(t), i, ev->summary.delta[i]);
+				et_sc_set(CUR(t), i, ev->summary.delta[i]);
 	}
 	if (ev->summary.sample)
 		tl->sample = tl->counts.sample = ev->summary.sample;
@@ -386,7 +386,7 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 
 		if (!d || et_stages[i].kind == ET_KIND_DEFERRED)
 			continue;
-		sc_set(sc, i, d);
+		et_sc_set(sc, i, d);
 		if (et_stages[i].parent == ET_STAGE_NONE && i != ET_STAGE_EMIT)
 			core += d;
 	}

@@ -31,13 +31,13 @@ void tl_stock_enter(struct et_timeline *tl, struct et_task *t,
 	CUR(t)->shape = et_shape_of(&tl->shapes, CUR(t)->nr, ev->enter.arg, ev->enter.nargs,
 				    t->pid, t->tgid);
 	if (t->user_exit_valid && t->user_exit_ts <= ev->ts) {
-		sc_span(CUR(t), ET_SLOT_KERNEL_ENTRY, t->user_exit_ts, ev->ts - t->user_exit_ts);
+		et_sc_span(CUR(t), ET_SLOT_KERNEL_ENTRY, t->user_exit_ts, ev->ts - t->user_exit_ts);
 		entry_ts = t->user_exit_ts;
 		CUR(t)->ts_enter = entry_ts;
 	}
 	t->user_exit_valid = false;
 	if (t->have_return && t->last_return <= entry_ts)
-		sc_span(CUR(t), ET_SLOT_USER_GAP, t->last_return, entry_ts - t->last_return);
+		et_sc_span(CUR(t), ET_SLOT_USER_GAP, t->last_return, entry_ts - t->last_return);
 }
 
 static void stock_orphan_exit(struct et_timeline *tl, struct et_task *t,
@@ -94,12 +94,12 @@ void tl_stock_exit(struct et_timeline *tl, struct et_task *t,
 	 * Without context tracking the whole syscall is the sys_enter..sys_exit
 	 * window: it is reported once, as total, not twice.
 	 */
-	sc_span(sc, ET_SLOT_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
+	et_sc_span(sc, ET_SLOT_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
 	if (tl->have_ct) {
 		start = sc->ts_enter;
 		if (et_sc_has(sc, ET_SLOT_KERNEL_ENTRY))
 			start += sc->ns[ET_SLOT_KERNEL_ENTRY];
-		sc_span(sc, ET_SLOT_SYSCALL_WINDOW, start, ev->ts - start);
+		et_sc_span(sc, ET_SLOT_SYSCALL_WINDOW, start, ev->ts - start);
 	}
 	t->last_return = ev->ts;
 	t->have_return = true;
@@ -114,8 +114,8 @@ void tl_stock_user_enter(struct et_task *t, const struct et_event *ev)
 	if (!t->has_pend || t->pend_returned)
 		return;
 	/* pend's exit path ends here, back in user mode */
-	sc_span(sc, ET_SLOT_KERNEL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
-	sc_span(sc, ET_SLOT_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
+	et_sc_span(sc, ET_SLOT_KERNEL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
+	et_sc_span(sc, ET_SLOT_TOTAL, sc->ts_enter, ev->ts - sc->ts_enter);
 	sc->ts_exit = ev->ts;
 	sc->cpu_exit = ev->cpu;
 	if (sc->cpu_exit != sc->cpu_enter)
@@ -137,7 +137,7 @@ void tl_stock_signal(struct et_timeline *tl, struct et_task *t,
 		return;
 	}
 	sc->work |= ET_WORK(SIGNAL);
-	sc_span(sc, ET_SLOT_SIGNAL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
+	et_sc_span(sc, ET_SLOT_SIGNAL_EXIT, sc->ts_exit, ev->ts - sc->ts_exit);
 }
 
 /* context_tracking:user_exit: the kernel was entered, sys_enter follows. */
