@@ -215,6 +215,18 @@ expect_exit "kernel-tiling --config with --mix files is refused" 2 \
 expect_exit "kernel-overhead --config names a config it does not know" 2 \
 	"$S/kernel/record/kernel-overhead" --config debain 7.2
 
+# struct-objects (the objects struct-layout reads): a bad value is named,
+# exit 2, before any tree is touched; the real run needs the kernel trees
+so=$S/kernel/build/struct-objects
+for bad in "--config debain 7.2 base:--config 'debain'" "7.9 base:base '7.9'" \
+	"7.2 plain:variant 'plain'" "--arch ppc64 7.2 base:arch 'ppc64'" \
+	"7.2 base kernel/fork.c:object 'kernel/fork.c'" "7.2:want BASE VARIANT"; do
+	# shellcheck disable=SC2086
+	expect_exit "struct-objects ${bad%%:*}: refused" 2 $so ${bad%%:*}
+	# shellcheck disable=SC2086
+	check "...naming ${bad#*:}" sh -c '"$@" 2>&1 | grep -qF -- "$0"' "${bad#*:}" $so ${bad%%:*}
+done
+
 # struct-layout reads each side from a comma list of objects, each
 # structure from the first that has it; a bad list is refused
 sl=$S/host/struct-layout
