@@ -215,6 +215,39 @@ expect_exit "kernel-tiling --config with --mix files is refused" 2 \
 expect_exit "kernel-overhead --config names a config it does not know" 2 \
 	"$S/kernel/record/kernel-overhead" --config debain 7.2
 
+# struct-objects (the objects struct-layout reads): a bad value is named,
+# exit 2, before any tree is touched; the real run needs the kernel trees
+so=$S/kernel/build/struct-objects
+for bad in "--config debain 7.2 base:--config 'debain'" "7.9 base:base '7.9'" \
+	"7.2 plain:variant 'plain'" "--arch ppc64 7.2 base:arch 'ppc64'" \
+	"7.2 base kernel/fork.c:object 'kernel/fork.c'" "7.2:want BASE VARIANT"; do
+	# shellcheck disable=SC2086
+	expect_exit "struct-objects ${bad%%:*}: refused" 2 $so ${bad%%:*}
+	# shellcheck disable=SC2086
+	check "...naming ${bad#*:}" sh -c '"$@" 2>&1 | grep -qF -- "$0"' "${bad#*:}" $so ${bad%%:*}
+done
+
+# struct-layout reads each side from a comma list of objects, each
+# structure from the first that has it; a bad list is refused
+sl=$S/host/struct-layout
+expect_exit "struct-layout: an empty name in a list (exit 2)" 2 "$sl" a.o, b.o
+printf 'not elf' > notelf.o
+expect_exit "struct-layout: a file of a list that is no ELF (exit 1)" 1 "$sl" /bin/true,notelf.o /bin/true
+if command -v pahole >/dev/null && command -v gcc >/dev/null; then
+	printf 'struct cred { long uid; };\nstruct cred c;\n' > sl-o1.c
+	printf 'struct task_struct { long pad[8]; int pid; };\nstruct task_struct t;\n' > sl-o2.c
+	printf 'struct task_struct { long pad[16]; int pid; };\nstruct task_struct t;\nstruct cred { long uid; };\nstruct cred c;\n' > sl-n.c
+	for c in sl-o1 sl-o2 sl-n; do gcc -g -c -o $c.o $c.c; done
+	"$sl" --structs task_struct,cred sl-o1.o,sl-o2.o sl-n.o > sl.out 2>&1
+	rc=$?
+	expect_eq "struct-layout OLD1,OLD2 NEW (exit; $(tail -n1 sl.out))" "$rc" 0
+	check "...task_struct read from the second of OLD's objects: pid moved" \
+		grep -qE '^  pid +64 \(  1\) +128 \(  2\)$' sl.out
+	check "...cred from the first" grep -q '^struct cred: 8 -> 8 bytes' sl.out
+else
+	check "struct-layout's lists: pahole (dwarves) or gcc missing, the real run is not checked" true
+fi
+
 # The runner fails a test that made no check (a test that passes by
 # checking nothing is no test): a planted empty one, beside a real one.
 mkdir -p runner/a/tests
