@@ -165,7 +165,9 @@ else
 fi
 
 # ---- real guests (scripts/kernel/record/kernel-mix --model: data/cycles-guest) ----
-real=("$DATA"/cycles-guest/*.mix.gz)
+# and the 8xx-like ppc750 guests of scripts/kernel/record/ppc32-mix --model
+# (data/mix32-*-model-*, PROVENANCE-mix32.md)
+real=("$DATA"/cycles-guest/*.mix.gz "$DATA"/mix32-*-model-*.mix.gz)
 nreal=0
 for f in "${real[@]}"; do
 	[ -f "$f" ] || continue
@@ -176,26 +178,37 @@ import sys
 sys.path.insert(0, __import__('os').environ['TOP'] + '/scripts/lib')
 import mixfile
 m = mixfile.Mix(sys.argv[1])
-bad = []
+bad, notes = [], []
 if m.version != 3 or not m.model:
     bad.append('not a version 3 file with its model')
 if not m.stat or not m.cat:
     bad.append(f'{len(m.stat)} stat lines, {len(m.cat)} cat lines: nothing to check')
+# the low end runs every instruction at cpi.base's low end at least (less
+# rounding: 1/256 cycles summed, then rounded once per line)
+cpi_lo = m.model_param.get('cpi.base', (0.25,))[0] if m.model else 0.25
 for k, st in m.stat.items():
     c = m.cstat.get(k)
     if not c or c['n'] != st['n']:
         bad.append(f'{k}: no cstat of its {st["n"]} calls')
     elif not c['cyc_lo'] <= c['cyc'] <= c['cyc_hi']:
-        bad.append(f'{k}: cycles not low <= middle <= high: {c["cyc_lo"]} {c["cyc"]} {c["cyc_hi"]}')
-    elif st['sum'] and c['cyc_lo'] < 0.25 * st['sum']:
-        bad.append(f'{k}: {c["cyc_lo"]} cycles for {st["sum"]} instructions at the low end')
+        # each end has its own clock and store queue, so a stage where a
+        # store-queue wait lands may order its ends otherwise; a whole
+        # syscall may not
+        if k[1] in ('whole', 'total'):
+            bad.append(f'{k}: cycles not low <= middle <= high: {c["cyc_lo"]} {c["cyc"]} {c["cyc_hi"]}')
+        else:
+            notes.append(f'{k[0]} {k[1]} {c["cyc_lo"]} {c["cyc"]} {c["cyc_hi"]}')
+    elif st['sum'] and c['cyc_lo'] < 0.8 * cpi_lo * st['sum'] - 1:
+        bad.append(f'{k}: {c["cyc_lo"]} cycles for {st["sum"]} instructions at the low end (cpi.base {cpi_lo})')
 # every stage's cycles are the sum of its instructions' (cat lines), to rounding
 for (name, acc), c in m.cstat.items():
     tot = sum(v['cyc'] for (n, a, _), v in m.cat.items() if n == name and a == acc)
     if tot and abs(tot - c['cyc']) > max(2, 0.001 * c['cyc']) + len([1 for (n, a, _) in m.cat if n == name and a == acc]) * 0.5:
         bad.append(f'{name} {acc}: cstat {c["cyc"]} cycles, its cat lines {tot}')
-print('; '.join(bad[:3]) if bad else f'ok: {len(m.cstat)} cstat lines, model {m.model["cpu"]}')
+print('; '.join(bad[:3]) if bad else f'ok: {len(m.cstat)} cstat lines, model {m.model["cpu"]}' +
+      (f'; a stage\'s ends not in order (low middle high): {", ".join(notes)}' if notes else ''))
 PY
+	grep -q 'not in order' real.out && echo "#   $b: $(sed 's/^ok: [^;]*; //' real.out)"
 	expect_eq "$b: every stat line has its cycles (low <= middle <= high), and its instructions' cat lines add up to them" \
 		"$(cut -c1-3 real.out)" "ok:"
 done
@@ -233,3 +246,74 @@ check "getppid: the conversion's modelled cycles are mostly arch_syscall_entry's
 body=$(row kill syscall | awk '{ print $2, $3 }')
 check "kill(-1, 0): its body (SELinux's check of 98 processes) within 0.1% in modelled cycles ($body)" \
 	awk -v a="$(echo $body | cut -d' ' -f1)" -v b="$(echo $body | cut -d' ' -f2)" 'BEGIN { exit !(a > 10000 && (b - a) / a < 0.001 && (a - b) / a < 0.001) }'
+
+# ---- 7.2 (generic) beside 7.2-legacy, SELinux off and on (issue 45) ------------
+# The same SELinux pair on one 7.2 (generic) image as on 7.2-legacy
+# (PROVENANCE.md): kill(self, 0)'s SELinux tax, off -> on, per kernel.
+P=$G/ppc64le-7.2-pmu-4dc5b634d2e2-power10 L=$G/ppc64le-7.2-legacy-power10
+mrow() {	# FILE SYSCALL STAGE: that row of FILE's modelled-cycles table: base test delta insns
+	awk -v s="$2" -v st="$3" '/^modelled cycles,/ { f = 1; next } /^\(|^$/ { f = 0 }
+		f && NF > 8 && $1 != "syscall" { i = 1; if ($2 !~ /^[0-9.]+$/) { cur = $1; i = 2 }
+			if (cur == s && $i == st) print $(i + 1), $(i + 2), $(i + 3), $(i + 5) }' "$1"
+}
+for k in legacy generic; do
+	if [ $k = legacy ]; then off=$L-noselinux.mix.gz; on=$L-selinux.mix.gz; else off=$P-noselinux.mix.gz; on=$P-selinux.mix.gz; fi
+	"$ET" diff "$off" "$on" > sel-$k.txt 2>&1
+	expect_eq "7.2 $k, SELinux off -> on under the model: diff reads both (exit)" "$?" 0
+done
+tl=$(mrow sel-legacy.txt kill whole) tg=$(mrow sel-generic.txt kill whole)
+echo "#   SELinux tax on kill(self, 0), base test delta insns: 7.2-legacy $tl; 7.2 $tg"
+check "kill(self, 0): SELinux adds 200 to 600 instructions and cycles on both kernels ($tl; $tg)" \
+	awk -v a="$tl" -v b="$tg" 'BEGIN { n = split(a " " b, v, " ")
+		exit !(n == 8 && v[3] > 200 && v[3] < 600 && v[4] > 200 && v[4] < 600 && v[7] > 200 && v[7] < 600 && v[8] > 200 && v[8] < 600) }'
+check "kill(self, 0): the SELinux tax on 7.2 (generic) within 3% of 7.2-legacy's, in modelled cycles and in instructions" \
+	awk -v a="$tl" -v b="$tg" 'BEGIN { split(a, x, " "); split(b, y, " ")
+		exit !(x[3] > 0 && x[4] > 0 && (y[3] - x[3]) / x[3] < 0.03 && (x[3] - y[3]) / x[3] < 0.03 &&
+			(y[4] - x[4]) / x[4] < 0.03 && (x[4] - y[4]) / x[4] < 0.03) }'
+check "getppid: SELinux moves it by less than 5 cycles a call on both kernels" \
+	awk -v a="$(mrow sel-legacy.txt getppid whole)" -v b="$(mrow sel-generic.txt getppid whole)" 'BEGIN {
+		split(a, x, " "); split(b, y, " "); exit !(x[1] > 0 && y[1] > 0 && x[3] < 5 && x[3] > -5 && y[3] < 5 && y[3] > -5) }'
+"$TOP/scripts/host/killall-per-target" 7.2-legacy:0:$L-killall-0-enforcing.mix.gz 7.2-legacy:64:$L-killall-64-enforcing.mix.gz \
+	7.2:0:$P-killall-0-enforcing.mix.gz 7.2:64:$P-killall-64-enforcing.mix.gz > ka2.txt 2>&1
+expect_eq "killall-per-target: both kernels read (exit)" "$?" 0
+slopes=$(awk '/^per target/ { f = 1; next } f && /^$/ { exit } f && ($1 == "7.2-legacy" || $1 == "7.2") { printf "%s %s ", $2, $3 }' ka2.txt)
+check "kill(-1, 0) per target: 7.2 (generic) within 2% of 7.2-legacy, in instructions and modelled cycles ($slopes)" \
+	awk -v s="$slopes" 'BEGIN { if (split(s, v, " ") != 4) exit 1
+		for (i = 1; i <= 2; i++) { d = (v[i + 2] - v[i]) / v[i]; if (v[i] < 400 || d > 0.02 || d < -0.02) exit 1 } }'
+for s in killall-0-enforcing killall-0-noselinux killall-64-enforcing; do
+	expect_eq "$(basename "$P")-$s: .killall says the processes kill(-1, 0) walked" \
+		"$(cut -d' ' -f1 "$P-$s.killall")" "processes:"
+done
+
+# ---- x86_64 (7.3 entrytrace) with the Zen 1 parameters --------------------------
+X=$G/x86_64-7.3-entrytrace-zen1
+"$ET" report "$X-enforcing.mix.gz" > x86.txt 2>&1
+expect_eq "x86_64 7.3 under the model: report reads it (exit)" "$?" 0
+check "x86_64: the modelled cycles table, CPU zen1" grep -q '^modelled cycles: .*CPU zen1' x86.txt
+check "x86_64: kill's whole syscall has cycles (low..high) and misses beside its instructions" \
+	sh -c "awk '/^modelled cycles:/ { f = 1 } f && \$1 == \"kill\" { k = 1 } k && \$1 == \"whole\" { print; exit }' x86.txt |
+		grep -qE '^ +whole +[0-9]+ +[0-9.]+ +[0-9.]+ \([0-9.]+\.\.[0-9.]+\) +[0-9.]+ +[0-9.]+ +[0-9.]+'"
+"$ET" diff -s kill "$X-noselinux.mix.gz" "$X-enforcing.mix.gz" > x86d.txt 2>&1
+check "x86_64: SELinux enforcing adds to kill's lsm_task_kill in cycles and instructions" \
+	awk -v r="$(mrow x86d.txt kill lsm_task_kill)" 'BEGIN { split(r, v, " "); exit !(v[3] > 50 && v[4] > 50) }'
+
+# ---- the 8xx: MPC885 parameters on the ppc750 guests, 6.12 and 7.2 (issue 45) ---
+# Seed 002 (Leroy, 'perf bench syscall all' on an 8xx): getppid 2.63 µs on
+# both kernels, getpgid 2.22 -> 2.26 µs.
+E8=$DATA/mix32-ppc750-6.12-8xx-model-mpc885-bench.mix.gz E9=$DATA/mix32-ppc750-7.2-8xx-model-mpc885-bench.mix.gz
+"$TOP/scripts/host/cycles-published" "seed 002 8xx:getppid:2.63:$E8:2.63:$E9" "seed 002 8xx:getpgid:2.22:$E8:2.26:$E9" > cp8.txt 2>&1
+rc=$?
+sed 's/^/#   /' cp8.txt
+expect_eq "cycles-published, seed 002's 8xx: every row judged (exit 0 or 4), 4 rows" \
+	"$([ $rc = 0 ] || [ $rc = 4 ] && echo ok):$(grep -cE ' (MET|MISSED)$' cp8.txt)" "ok:4"
+check "seed 002's 8xx: the model's µs per op within 2x of Leroy's on both kernels (getppid, getpgid)" \
+	sh -c "[ \$(grep -c ' MET$' cp8.txt) = 4 ]"
+check "seed 002's 8xx: 6.12 -> 7.2 in modelled cycles, getppid and getpgid each a change of 0 to +30%" \
+	sh -c "awk '/^legacy -> generic/ { f = 1; next } f && \$4 ~ /^get/ { n++; c = \$7; if (c + 0 < 0 || c + 0 > 30) bad = 1 } END { exit !(n == 2 && !bad) }' cp8.txt"
+"$ET" diff -s getppid,getpgid,execve "$E8" "$E9" > d8.txt 2>&1
+expect_eq "the 8xx pair: diff reads both (exit)" "$?" 0
+for sc in getppid getpgid execve; do
+	check "the 8xx pair: $sc's whole syscall in the modelled cycles table ($(mrow d8.txt $sc whole))" \
+		awk -v r="$(mrow d8.txt $sc whole)" 'BEGIN { exit !(split(r, v, " ") == 4 && v[1] > 0 && v[2] > 0) }'
+done
+
