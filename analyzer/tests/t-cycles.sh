@@ -317,3 +317,25 @@ for sc in getppid getpgid execve; do
 		awk -v r="$(mrow d8.txt $sc whole)" 'BEGIN { exit !(split(r, v, " ") == 4 && v[1] > 0 && v[2] > 0) }'
 done
 
+
+# ---- scripts/host/cycles-tax: the SELinux tax per kernel (issue 45) ------------
+# kill(self, 0), SELinux off -> enforcing, on 7.2-legacy and on 7.2 (POWER10):
+# its tax must be diff's whole-row delta, and the two kernels' taxes compared
+L=$G/ppc64le-7.2-legacy-power10 P=$G/ppc64le-7.2-pmu-4dc5b634d2e2-power10
+"$TOP/scripts/host/cycles-tax" "7.2-legacy:$L-noselinux.mix.gz:$L-enforcing.mix.gz" \
+	"7.2:$P-noselinux.mix.gz:$P-enforcing.mix.gz" > tax.txt 2>&1
+expect_eq "cycles-tax on the two POWER10 pairs (exit)" "$?" 0
+sed 's/^/#   /' tax.txt
+"$ET" diff -s kill "$L-noselinux.mix.gz" "$L-enforcing.mix.gz" > taxd.txt 2>&1
+dw=$(awk '/^modelled cycles/ { f = 1 } f && $1 == "kill" && $2 == "whole" { print $5; exit }' taxd.txt)
+tw=$(awk '$1 == "7.2-legacy" && NF == 9 { print $8 }' tax.txt)
+expect_eq "cycles-tax: 7.2-legacy's tax in cycles is diff's whole-row delta" "$tw" "$dw"
+check "cycles-tax: the taxes compared, in instructions and cycles, with both ends ($(tail -1 tax.txt | cut -c1-60)...)" \
+	grep -qE '^7\.2 against 7\.2-legacy: the tax changes by [-+][0-9.]+ instructions and [-+][0-9.]+ cycles \(low end [-+][0-9.]+, high end [-+][0-9.]+\)$' tax.txt
+"$TOP/scripts/host/cycles-tax" "a:$L-noselinux.mix.gz:$X-enforcing.mix.gz" > taxx.txt 2>&1
+expect_eq "cycles-tax refuses two CPU models in one table (exit 1)" "$?" 1
+check "...naming both" grep -q 'power10, zen1' taxx.txt
+"$TOP/scripts/host/cycles-tax" "a:$L-noselinux.mix.gz" > /dev/null 2>&1
+expect_eq "cycles-tax: KERNEL:OFF without ON is a usage error (exit 2)" "$?" 2
+"$TOP/scripts/host/cycles-tax" "a:$DATA/mix-ppc64le-7.2-entrytrace-noselinux.mix.gz:$DATA/mix-ppc64le-7.2-entrytrace-selinux.mix.gz" > taxn.txt 2>&1
+expect_eq "cycles-tax refuses a run without the model (exit 1)" "$?" 1
