@@ -19,6 +19,20 @@
 
 #include "entrytrace-local.h"
 
+/* The kernel's counter ticks at @khz to ns, rounded; khz 0 (PMU): cycles. */
+static inline uint64_t ticks_ns(uint64_t ticks, uint64_t khz)
+{
+	if (!khz)
+		return ticks;
+	return (uint64_t)(((unsigned __int128)ticks * 1000000 + khz / 2) / khz);
+}
+
+/* The events' stamp_cost, thousandths of a tick at @khz, in ns (cycles). */
+static inline double stamp_ns(uint64_t milli_ticks, uint64_t khz)
+{
+	return khz ? milli_ticks * 1000.0 / khz : milli_ticks / 1000.0;
+}
+
 static inline uint64_t rd_u(const struct et_decoder *d, const void *p, int size)
 {
 	switch (size) {
@@ -759,8 +773,8 @@ static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 	ev->hist.work = (uint32_t)rd_field(d, rec, &d->hi_work);
 	ev->hist.sample = (uint32_t)rd_field(d, rec, &d->hi_sample);
 	ev->hist.khz = khz;
-	ev->hist.stamp_ns = et_stamp_ns(rd_field(d, rec, &d->hi_cost), khz);
-	ev->hist.agg_ns = et_stamp_ns(rd_field(d, rec, &d->hi_agg_cost), khz);
+	ev->hist.stamp_ns = stamp_ns(rd_field(d, rec, &d->hi_cost), khz);
+	ev->hist.agg_ns = stamp_ns(rd_field(d, rec, &d->hi_agg_cost), khz);
 	ev->hist.dropped = (uint32_t)rd_field(d, rec, &d->hi_dropped);
 	ev->hist.count = (uint64_t)rd_field(d, rec, &d->hi_count);
 	ev->hist.sum = (uint64_t)rd_field(d, rec, &d->hi_sum);
@@ -923,12 +937,12 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 		ev->stage.work = rd_fixed(d, rec, &d->st_work);
 		ev->stage.count = rd_fixed(d, rec, &d->st_count);
 		ev->stage.start = rd_fixed(d, rec, &d->st_start);
-		ev->stage.delta = et_ticks_ns(rd_fixed(d, rec, &d->st_delta), khz);
+		ev->stage.delta = ticks_ns(rd_fixed(d, rec, &d->st_delta), khz);
 		ev->stage.insns = rd_fixed(d, rec, &d->st_insns);
 		ev->stage.ret = rd_fixed(d, rec, &d->st_ret);
 		ev->stage.pmu = !khz;
 		ev->stage.sample = rd_fixed(d, rec, &d->st_sample);
-		ev->stage.stamp_ns = et_stamp_ns(rd_fixed(d, rec, &d->st_cost), khz);
+		ev->stage.stamp_ns = stamp_ns(rd_fixed(d, rec, &d->st_cost), khz);
 		return true;
 	}
 	case H_SUMMARY: {
@@ -945,7 +959,7 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 		ev->summary.sample = rd_fixed(d, rec, &d->su_sample);
 		ev->summary.pmu = !khz;
 		/* thousandths of a tick per stamp */
-		ev->summary.stamp_ns = et_stamp_ns(rd_fixed(d, rec, &d->su_cost), khz);
+		ev->summary.stamp_ns = stamp_ns(rd_fixed(d, rec, &d->su_cost), khz);
 		if (d->su_delta.offset + d->su_delta.size > rec->size)
 			return false;
 		memset(s->su_buf, 0, ET_STAGE_KERNEL_NR * sizeof(*s->su_buf));
@@ -953,14 +967,14 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 			uint64_t v = rd_u(d, (const char *)rec->data + d->su_delta.offset + 4 * i, 4);
 
 			if (i < d->kmap_len && d->kmap[i] >= 0)
-				s->su_buf[d->kmap[i]] = et_ticks_ns(v, khz);
+				s->su_buf[d->kmap[i]] = ticks_ns(v, khz);
 			else if (v)
 				s->unknown_stages++;
 		}
 		ev->summary.delta = s->su_buf;
 		ev->summary.nr_delta = ET_STAGE_KERNEL_NR;
 		ev->summary.span = d->have_su_span ?
-			et_ticks_ns(rd_fixed(d, rec, &d->su_span), khz) : 0;
+			ticks_ns(rd_fixed(d, rec, &d->su_span), khz) : 0;
 		return true;
 	}
 	case H_HIST:

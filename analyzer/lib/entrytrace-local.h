@@ -297,20 +297,6 @@ bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 int et_scratch_init(const struct et_decoder *d, struct et_scratch *s);
 void et_scratch_fini(struct et_scratch *s);
 
-/* The kernel's counter ticks at @khz to ns, rounded; khz 0 (PMU): cycles. */
-static inline uint64_t et_ticks_ns(uint64_t ticks, uint64_t khz)
-{
-	if (!khz)
-		return ticks;
-	return (uint64_t)(((unsigned __int128)ticks * 1000000 + khz / 2) / khz);
-}
-
-/* The events' stamp_cost, thousandths of a tick at @khz, in ns (cycles). */
-static inline double et_stamp_ns(uint64_t milli_ticks, uint64_t khz)
-{
-	return khz ? milli_ticks * 1000.0 / khz : milli_ticks / 1000.0;
-}
-
 /* ------------------------------------------------------------------ */
 /* pages.c: where one CPU's data lies                                  */
 
