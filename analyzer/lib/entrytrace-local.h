@@ -352,6 +352,14 @@ struct et_index {
 	int buffer_page_size;	/* the BUFFER option's (v7) */
 	int cpucount;		/* CPUCOUNT option, or libtracecmd's count */
 	int v6_cpus;		/* v6: the count before the flyrecord index */
+	/*
+	 * The trace clock as the file writes it: the top BUFFER option's
+	 * (v7), the selected one of the text after the flyrecord index (v6);
+	 * NULL where neither says.  (libtracecmd 1.3.1 reads past a 0-byte
+	 * TRACECLOCK option, which entrytrace record and trace-cmd write,
+	 * and may take heap bytes for the clock's name.)
+	 */
+	char *clock;
 	bool zstd, known_compression, shifts;
 	bool have_buffer;	/* an index of the CPUs' data was found */
 	bool compressed;	/* its section is compressed */

@@ -223,6 +223,25 @@ static void parse_cpustat(struct et_index *ix, const char *o, size_t osz)
 	ix->stat[cpu] = st;
 }
 
+/* v6: the trace_clock file's text, "local [global] counter ...": the one in brackets */
+static void v6_clock(struct et_index *ix, const struct et_file *f, uint64_t off, uint64_t n)
+{
+	char *text = malloc(n + 1), *a, *b;
+
+	if (!text)
+		return;
+	if (et_file_read(f, off, text, n)) {
+		text[n] = '\0';
+		a = strchr(text, '[');
+		b = a ? strchr(a, ']') : NULL;
+		if (a && b && b > a + 1) {
+			free(ix->clock);
+			ix->clock = strndup(a + 1, b - a - 1);
+		}
+	}
+	free(text);
+}
+
 /*
  * The top instance's BUFFER option: its section's offset, name "", clock,
  * page size, CPU count, then per CPU its id, data offset and size.  The
@@ -240,6 +259,8 @@ static bool parse_buffer(struct et_index *ix, const struct et_file *f, const cha
 	if (!memchr(clock, 0, end - clock))
 		return true;
 	p = clock + strlen(clock) + 1;
+	free(ix->clock);
+	ix->clock = *clock ? strdup(clock) : NULL;
 	if (end - p < 8) {
 		say(why, len, "BUFFER option: %zu bytes, too short for its page size and CPU count",
 		    osz);
@@ -464,8 +485,10 @@ static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, ch
 	ix->v6_cpus = (int)cpus;
 	ix->have_buffer = true;
 	/* the trace clock follows the index: its size (8 bytes), its text */
-	if (rd_num(f, p, 8, &n) && n < 4096 && n <= f->size - p - 8)
+	if (rd_num(f, p, 8, &n) && n < 4096 && n <= f->size - p - 8) {
+		v6_clock(ix, f, p + 8, n);
 		p += 8 + n;
+	}
 	ix->sec_start = p;
 	ix->sec_end = f->size;
 	return true;
@@ -718,8 +741,10 @@ void et_index_free(struct et_index *ix)
 {
 	free(ix->cpu);
 	free(ix->stat);
+	free(ix->clock);
 	ix->cpu = NULL;
 	ix->stat = NULL;
+	ix->clock = NULL;
 }
 
 /* ------------------------------------------------------------------ */

@@ -459,7 +459,8 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 	t->info.path = t->path;
 	t->info.uname = tracecmd_get_uname(t->handle);
 	t->info.machine = uname_machine(t->info.uname, &t->machine_str);
-	t->info.clock = tracecmd_get_trace_clock(t->handle);
+	/* the file's own word first: libtracecmd's may be heap bytes (index.c) */
+	t->info.clock = t->index.clock ? t->index.clock : tracecmd_get_trace_clock(t->handle);
 	t->info.file_version = tracecmd_get_in_file_version(t->handle);
 	if (tracecmd_get_file_compress_proto(t->handle, &name, &version) == 0 && name)
 		t->info.compression = name;

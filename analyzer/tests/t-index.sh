@@ -210,3 +210,22 @@ for v in 6 7n 7z; do
 	holes "a stage event's syscall number 520093696 (v$v)" bignr-$v.dat \
 		"1 syscalls numbered beyond the architecture's table of [0-9]+ \(e.g. 520093696\), not returning ENOSYS" $s6
 done
+
+# ---- the trace clock: the file's own word ---------------------------------------
+# libtracecmd 1.3.1 reads past the 0-byte TRACECLOCK option that entrytrace
+# record (and trace-cmd) write, and can take heap bytes for the clock's name:
+# check-identical once saw report --json print "clock": ".\u00bc\u00e1\u008eU"
+# for host-stressng-kill-0.15.06.dat, which names "local" in its BUFFER
+# option.  The clock is now the BUFFER option's (v7): on every committed v7
+# recording report's clock is the one trace-cmd dump shows there.
+nclk=0 badclk=
+for f in "$DATA"/*.dat; do
+	want=$(trace-cmd dump --summary "$f" 2>/dev/null | sed -n 's/.*\[buffer "", "\([^"]*\)" clock,.*/\1/p' | head -1)
+	[ -n "$want" ] || continue
+	got=$("$ET" report --json --no-breakdown "$f" 2>/dev/null | grep -o '"clock": "[^"]*"' | head -1)
+	[ -n "$got" ] || continue
+	nclk=$((nclk + 1))
+	[ "$got" = "\"clock\": \"$want\"" ] || badclk="$badclk $(basename "$f"):$got"
+done
+check "the trace clock is the BUFFER option's on $nclk committed v7 recordings (20 or more)" test "$nclk" -ge 20
+expect_eq "...on every one of them" "$badclk" ""
