@@ -285,6 +285,18 @@ class Mix:
         else:
             self.head[k] = t[1]             # arch, build_id, mode ...: one WORD
 
+    def per_call(self, name, account='whole'):
+        """A stat line per call: n, ins, and each of the timing model's
+        columns (MET) from its cstat line; MixError naming the line the
+        file lacks."""
+        st, cs = self.stat.get((name, account)), self.cstat.get((name, account))
+        if not st or not cs:
+            raise MixError(f'{self.path}: no {name} {account} '
+                           f'{"stat" if not st else "cstat (no timing model?)"} line')
+        n = st['n']
+        return dict({col: cs[col] / n for col in MET}, n=n, ins=st['sum'] / n,
+                    cpu=self.model['cpu'] if self.model else None)
+
     def clean(self, name):
         """samples of name with no interrupt, switch or anomaly inside"""
         return [s for s in self.samples if s['name'] == name and s['flags'] <= {'ok', FLAG['GAPIRQ']}]
