@@ -215,9 +215,9 @@ static bool check_format(const struct tep_event *ev, int long_size, const char *
 					 f->type, base * (alen > 0 ? alen : 0));
 				why = buf;
 			} else if (!dyn && !arr && base && size != base) {
-				int s4, s8 = type_size(f->type, 8, &s4);
+				int sg;
 				/* a long: its size is the header's word, not the format's */
-				bool lng = arg || s8 != type_size(f->type, 4, &s4);
+				bool lng = arg || type_size(f->type, 8, &sg) != type_size(f->type, 4, &sg);
 
 				snprintf(buf, sizeof(buf), "%d bytes, its type %s has %d%s", size,
 					 f->type, base, lng ? " (the file's header says a long "

@@ -114,9 +114,9 @@ struct et_syscall {
 /*
  * A syscall record's stage slots: ns[], count[], start[] and extent[] are
  * valid only where stage_mask (start_mask) has the stage's bit.  The one
- * test and the writers that keep the masks with the values.
+ * test (the hot path of et_syscall_has()) and the writers that keep the
+ * masks with the values.
  */
-/* The hot-path test of et_syscall_has(). */
 static inline bool et_sc_has(const struct et_syscall *sc, int stage)
 {
 	return sc->stage_mask & (1ull << stage);
@@ -150,7 +150,6 @@ static inline void et_sc_add(struct et_syscall *sc, int stage, uint64_t ns, uint
 	sc->ns[stage] += ns;
 	sc->count[stage] += n;
 }
-
 
 /* json.c: the length of the valid UTF-8 sequence at s, or 0 */
 size_t et_utf8_len(const unsigned char *s, size_t n);

@@ -974,9 +974,8 @@ int et_mix_feed(struct et_mix *m, const struct et_trace *names, et_syscall_fn fn
 			sc->count[st] = s->vals[j].runs;
 		}
 		/* fallback mode (no site table): the whole syscall is its total */
-		if (s->has_total || (s->has_whole && fallback)) {
+		if (s->has_total || (s->has_whole && fallback))
 			et_sc_set(sc, ET_SLOT_TOTAL, s->has_total ? s->total : s->whole);
-		}
 		m->kept++;
 		fn(sc, data);
 	}
