@@ -255,3 +255,80 @@ sed -E '/-legacy-/ s/ legacy +legacy$/ generic  legacy/' "$EP" >ep-planted.txt
 cmp -s "$EP" ep-planted.txt && _fail "the planted generic path changed nothing"
 check "a variant's image with the generic path is named ($(wrong_paths ep-planted.txt))" \
 	test -n "$(wrong_paths ep-planted.txt)"
+
+# ---- the series from one manifest (kernel/manifest, series-refresh) ---------
+# Every patch is kept once, in its SOURCE base; another base's patch is made
+# from it by git apply on that base's tree, the base's PART/BASE/SLUG.fixup
+# and git format-patch.  That every committed per-base patch equals a fresh
+# export needs the Debian trees: 'make kernel-series' (series-refresh
+# --check) runs it, and check-kernel does.  Here, without trees: the
+# committed files are the manifest's, and what --lint refuses.
+SR=$TOP/scripts/kernel/build/series-refresh
+out=$("$SR" --lint)
+check "series-refresh --lint: the committed per-base files are kernel/manifest's ($out)" \
+	grep -qE '^series-refresh: [1-9][0-9]* patch rows, [1-9][0-9]* per-base files and fixups agree' <<<"$out"
+expect_eq "--lint counts every per-base patch and fixup" \
+	"$(sed -E 's/.* rows, ([0-9]+) per-base.*/\1/' <<<"$out")" \
+	"$(ls "$TOP"/kernel/*/[0-9]*.patch "$TOP"/arch/powerpc/*/[0-9]*.patch "$TOP"/kernel/*/*.fixup \
+		"$TOP"/arch/powerpc/*/*.fixup | grep -vc /fixes/)"
+for b in "${BASES[@]}"; do
+	expect_eq "$b: kernel/manifest gives kernel/$b as many patches as it has" \
+		"$(awk -v b="$b" '$1 == "kernel" { for (i = 4; i <= NF; i++) if ($i == b) n++ } END { print n + 0 }' "$TOP/kernel/manifest")" \
+		"$(ls "$TOP/kernel/$b"/[0-9]*.patch | wc -l)"
+done
+# every message is kept once: no two SOURCE rows name the same file, and a
+# base other than SOURCE's has no hand-kept copy (its patch is made)
+expect_eq "no SOURCE named twice" \
+	"$(awk '!/^#/ && NF >= 4 { print $1 "/" $3 }' "$TOP/kernel/manifest" | sort | uniq -d)" ""
+mkdir -p sr/scripts/kernel/build sr/scripts/lib
+cp -r "$TOP/kernel" "$TOP/arch" sr/
+cp "$SR" "$SE" sr/scripts/kernel/build/
+cp "$TOP/scripts/lib/bases" sr/scripts/lib/
+check "the copy lints" sr/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+cp srbad/kernel/7.2/exit.fixup srbad/kernel/7.2/nosuch.fixup
+expect_exit "a fixup of no row is refused" 1 srbad/scripts/kernel/build/series-refresh --lint
+check "... naming it" sh -c "srbad/scripts/kernel/build/series-refresh --lint 2>&1 | grep -q 'kernel/7.2/nosuch.fixup: kernel/manifest has no kernel patch nosuch on 7.2'"
+rm -rf srbad && cp -r sr srbad
+cp srbad/kernel/7.2/exit.fixup srbad/kernel/7.3/exit.fixup
+expect_exit "a fixup on the SOURCE base is refused" 1 srbad/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+rm srbad/kernel/6.12/0004-*.patch
+expect_exit "a per-base patch missing is refused" 1 srbad/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+sed -i 's/^\(kernel  *body-probes .*\) 6\.12 /\1 /' srbad/kernel/manifest
+expect_exit "a per-base patch no row gives is refused" 1 srbad/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+sed -i 's/^\(kernel  *exit .*\) 7\.3$/\1 7.3 9.9/' srbad/kernel/manifest
+expect_exit "a base not in scripts/lib/bases is refused" 2 srbad/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+sed -i 's/^\(kernel  *exit  *\)7\.3\/0003-/\17.3\/0009-/' srbad/kernel/manifest
+expect_exit "a SOURCE that is no file is refused" 2 srbad/scripts/kernel/build/series-refresh --lint
+rm -rf srbad && cp -r sr srbad
+: >srbad/kernel/manifest
+expect_exit "a manifest with no patch is refused" 2 srbad/scripts/kernel/build/series-refresh --lint
+expect_exit "--lint with a base is a usage error" 2 "$SR" --lint 7.2
+expect_exit "an unknown base is a usage error" 2 "$SR" --check 9.9
+# With the Debian trees in the cache (make kernel-fetch, or any kernel
+# build): the whole comparison, and what it refuses.
+have_trees=1
+for b in "${BASES[@]}"; do
+	[ -e "${ENTRYTRACE_CACHE:-/var/cache/entrytrace}/src/linux-source-$b/.entrytrace-extracted" ] || have_trees=
+done
+if [ -n "$have_trees" ]; then
+	out=$("$SR" --check 2>&1)
+	check "series-refresh --check: every base equals a fresh export ($(grep -c 'equal to the committed' <<<"$out") bases)" \
+		test "$(grep -c 'equal to the committed' <<<"$out")" -eq "$(awk '!/^#/ && NF >= 4 { for (i = 4; i <= NF; i++) print $i }' "$TOP/kernel/manifest" | sort -u | wc -l)"
+	rm -rf sr/scripts && cp -r "$TOP/scripts" sr/
+	rm -rf srbad && cp -r sr srbad
+	sed -i '0,/^ $/s//\t/' "$(ls srbad/kernel/7.2/0003-*.patch)"
+	expect_exit "a committed per-base patch that is not the export is named" 1 srbad/scripts/kernel/build/series-refresh --check 7.2
+	rm -rf srbad && cp -r sr srbad
+	sed -i '/^Leaves out: /d' srbad/kernel/6.12/entry.fixup
+	expect_exit "a file SOURCE's hunks miss, with no fixup for it, is refused" 1 srbad/scripts/kernel/build/series-refresh --check 6.12
+	rm -rf srbad && cp -r sr srbad
+	sed -i '0,/^ /s/^ /  /' srbad/kernel/7.2/exit.fixup
+	expect_exit "a fixup that does not apply is refused" 1 srbad/scripts/kernel/build/series-refresh --check 7.2
+else
+	echo "# t-series: no Debian trees in the cache: series-refresh --check is make kernel-series's"
+fi

@@ -8,6 +8,9 @@
 #   make kernel-fetch       extract linux-source-BASE of every base into the cache
 #   make kernel-apply       scripts/kernel/build/apply-series on Debian's trees: the bases,
 #                           other point releases, a git tree, an older tree
+#   make kernel-series      the committed per-base patches equal a fresh export
+#                           from kernel/manifest (series-refresh --check)
+#   make series-refresh     write them (after a change to a patch's SOURCE)
 #   make kernel-images      build base + entrytrace kernels (cached)
 #   make kernel-checkpatch  checkpatch.pl --strict on each series
 #   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
@@ -66,6 +69,12 @@ check-vocabulary:
 
 kernel-fetch:
 	@for b in $(KERNEL_BASES); do scripts/kernel/build/fetch-kernel $$b || exit 1; done
+
+kernel-series:
+	scripts/kernel/build/series-refresh --check
+
+series-refresh:
+	scripts/kernel/build/series-refresh
 
 kernel-apply:
 	KERNEL_BASES="$(KERNEL_BASES)" scripts/kernel/check/kernel-apply-check
