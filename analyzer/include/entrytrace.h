@@ -48,7 +48,7 @@ extern "C" {
  * indexed by id.
  */
 enum et_stage_id {
-#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) ET_STAGE_##SYM,
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, arches, kind, desc) ET_STAGE_##SYM,
 #include "stages.def"
 	ET_STAGE_KERNEL_NR,	/* this build's kernel stages: et_stage_kernel_count() */
 	ET_STAGE_DERIVED_BASE = 64,

@@ -16,7 +16,7 @@
 
 /* Parent slots: one constant per stage so "NONE" and SYM both resolve. */
 enum {
-#define ENTRY_STAGE(SYM, name, phase, parent, paths, kind, desc) \
+#define ENTRY_STAGE(SYM, name, phase, parent, paths, arches, kind, desc) \
 	ET_PARENT_##SYM = ET_STAGE_##SYM,
 #define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) \
 	ET_PARENT_##SYM = ET_SLOT_##SYM,
@@ -36,7 +36,7 @@ _Static_assert(ET_SLOT_NR <= 64, "a stage mask has a bit per slot");
 #define ET_PATHS_GLS (ET_PATH_G | ET_PATH_L | ET_PATH_S)
 
 const struct et_stage_info et_stages[ET_SLOT_NR] = {
-#define ENTRY_STAGE(SYM, nm, ph, par, pa, kd, ds)			\
+#define ENTRY_STAGE(SYM, nm, ph, par, pa, ar, kd, ds)			\
 	[ET_STAGE_##SYM] = { .name = #nm, .desc = ds, .phase = ET_PH(ph), \
 			     .kind = ET_KD(kd), .parent = ET_PARENT(par), \
 			     .paths = ET_PATHS_##pa },

@@ -10,7 +10,8 @@ preprocessor.  The scripts read it here, and only here:
     import stagesdef
     d = stagesdef.load()            # or load(path)
     d.stages    # ENTRY_STAGE lines in order: Stage(id, sym, name, phase,
-                #   parent, paths, kind, desc); id = position
+                #   parent, paths, kind, desc, arches); id = position
+    d.on_arch(s, 'ppc64le')         # whether stage s is on that guest arch
     d.derived   # ENTRY_STAGE_DERIVED lines: ids DERIVED_BASE + position (kind None)
     d.works     # ENTRY_STAGE_WORK lines: Work(bit, sym, name, desc)
     d.abi       # ENTRY_STAGE_ABI
@@ -18,8 +19,10 @@ preprocessor.  The scripts read it here, and only here:
 
 Bash reads it through the command line:
     scripts/lib/stagesdef.py [--def FILE] stages|derived|works|abi
+    scripts/lib/stagesdef.py [--def FILE] on ARCH STAGE   exit 0 if STAGE is
+                                                    on ARCH, 1 if not
 prints one tab-separated line per entry (id sym name phase parent paths
-kind; bit sym name for works).  A line that starts one of the macros but
+kind arches; bit sym name for works).  A line that starts one of the macros but
 does not parse is an error naming its line number (exit 2), never skipped.
 """
 
@@ -33,7 +36,9 @@ DEFAULT = os.path.join(TOP, 'tracepoints', 'stages.def')
 # entrytrace.h's ET_STAGE_DERIVED_BASE: derived ids do not move with the kernel's count
 DERIVED_BASE = 64
 
-Stage = collections.namedtuple('Stage', 'id sym name phase parent paths kind desc')
+Stage = collections.namedtuple('Stage', 'id sym name phase parent paths kind desc arches')
+# stages.def's arches column: the guest arches (scripts/lib/bases) of each value
+ARCHES = {'ALL': None, 'X86': ('x86_64',), 'POWERPC': ('ppc64le', 'ppc750', 'ppce500')}
 Work = collections.namedtuple('Work', 'bit sym name desc')
 
 
@@ -43,6 +48,13 @@ class Defs:
         self.all = stages + derived
         self.by_name = {s.name: s for s in self.all}
         self.by_sym = {s.sym: s for s in self.all}
+
+    @staticmethod
+    def on_arch(stage, arch):
+        """Whether STAGE's syscall path exists on the guest ARCH (x86_64,
+        ppc64le, ppc750, ppce500): its arches column."""
+        a = ARCHES[stage.arches]
+        return a is None or arch in a
 
 
 class DefError(Exception):
@@ -101,8 +113,14 @@ def load(path=DEFAULT):
     with open(path) as f:
         text = f.read()
     stages, derived, works = [], [], []
-    want = {'ENTRY_STAGE_WORK': 3, 'ENTRY_STAGE': 7, 'ENTRY_STAGE_DERIVED': 6}
-    for line, macro, args in _calls(text):
+    calls = list(_calls(text))
+    want = {'ENTRY_STAGE_WORK': 3, 'ENTRY_STAGE': 8, 'ENTRY_STAGE_DERIVED': 6}
+    # a stages.def from before the arches column (change-homes reads older
+    # trees): every ENTRY_STAGE has 7 arguments, and every stage is on ALL
+    old = all(len(a) == 7 for _, m, a in calls if m == 'ENTRY_STAGE')
+    if old:
+        want['ENTRY_STAGE'] = 7
+    for line, macro, args in calls:
         if macro in want and len(args) != want[macro]:
             raise DefError('%s:%d: %s with %d arguments, not %d'
                            % (path, line, macro, len(args), want[macro]))
@@ -111,12 +129,17 @@ def load(path=DEFAULT):
         if macro == 'ENTRY_STAGE_WORK':
             works.append(Work(len(works), args[0], args[1], _desc(args[2])))
         elif macro == 'ENTRY_STAGE':
-            stages.append(Stage(len(stages), *args[:6], _desc(args[6])))
+            if old:
+                args = args[:5] + ['ALL'] + args[5:]
+            if args[5] not in ARCHES:
+                raise DefError('%s:%d: %s: arches %s is none of %s'
+                               % (path, line, args[0], args[5], ', '.join(ARCHES)))
+            stages.append(Stage(len(stages), *args[:5], args[6], _desc(args[7]), args[5]))
         else:
             derived.append((args[:5], _desc(args[5])))
     if not stages:
         raise DefError('%s: no ENTRY_STAGE lines' % path)
-    derived = [Stage(DERIVED_BASE + i, a[0], a[1], a[2], a[3], a[4], None, d)
+    derived = [Stage(DERIVED_BASE + i, a[0], a[1], a[2], a[3], a[4], None, d, 'ALL')
                for i, (a, d) in enumerate(derived)]
     m = re.search(r'^#define ENTRY_STAGE_ABI (\d+)', text, re.M)
     abi = int(m.group(1)) if m else None
@@ -131,7 +154,8 @@ def main(argv):
     path = DEFAULT
     if len(argv) >= 2 and argv[0] == '--def':
         path, argv = argv[1], argv[2:]
-    if len(argv) != 1 or argv[0] not in ('stages', 'derived', 'works', 'abi'):
+    if not ((len(argv) == 1 and argv[0] in ('stages', 'derived', 'works', 'abi')) or
+            (len(argv) == 3 and argv[0] == 'on')):
         print(__doc__.strip(), file=sys.stderr)
         return 2
     try:
@@ -139,6 +163,13 @@ def main(argv):
     except (OSError, DefError) as e:
         print('stagesdef: %s' % e, file=sys.stderr)
         return 2
+    if argv[0] == 'on':
+        arches = [a for v in ARCHES.values() if v for a in v]
+        if argv[1] not in arches or argv[2] not in d.by_name:
+            print('stagesdef: on: want an arch (%s) and a stage, not %s %s'
+                  % (' '.join(arches), argv[1], argv[2]), file=sys.stderr)
+            return 2
+        return 0 if d.on_arch(d.by_name[argv[2]], argv[1]) else 1
     if argv[0] == 'abi':
         print(d.abi)
     elif argv[0] == 'works':
@@ -147,7 +178,7 @@ def main(argv):
     else:
         for s in d.stages if argv[0] == 'stages' else d.derived:
             print('\t'.join(str(x) for x in (s.id, s.sym, s.name, s.phase, s.parent,
-                                             s.paths, s.kind or '-')))
+                                             s.paths, s.kind or '-', s.arches)))
     return 0
 
 
