@@ -191,6 +191,37 @@ static __always_inline void entry_stage_tail_end(void)
 }
 
 /*
+ * A stage inside the exit tail (a DEFERRED child of arch_exit_tail in
+ * stages.def): entry_stage_tail_begin() stopped the plain stamps, so a
+ * child of the tail is stamped through the task's scratch while the tail is
+ * open, as entry_stage_tail_end() is.  A stage of the tail is its row and
+ * these two calls around its code.
+ */
+static __always_inline void entry_stage_tail_stamp(const u8 id, const u8 ed)
+{
+	struct entry_stage_task *es;
+
+	if (!entry_stage_site(id, ed, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_TAIL))
+		return;
+	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
+	if (!es || !(es->flags & ENTRY_STAGE_TAIL))
+		return;
+	es->ts[id][ed == ENTRY_STAGE_EDGE_END] = arch_entry_stage_read();
+	if (ed == ENTRY_STAGE_EDGE_END)
+		es->ran |= BIT_ULL(id);
+}
+
+static __always_inline void entry_stage_tail_stage_begin(const u8 id)
+{
+	entry_stage_tail_stamp(id, ENTRY_STAGE_EDGE_BEGIN);
+}
+
+static __always_inline void entry_stage_tail_stage_end(const u8 id)
+{
+	entry_stage_tail_stamp(id, ENTRY_STAGE_EDGE_END);
+}
+
+/*
  * The exit redone after the staged syscall ended (powerpc's
  * syscall_exit_restart()): timed as exit_restart, a DEFERRED stage of the
  * task's last syscall if that one was staged.  Several restarts in a row
@@ -276,6 +307,8 @@ static inline void entry_stage_body_end(long ret) { }
 static inline void entry_stage_burst(const u8 prev) { }
 static inline void entry_stage_tail_begin(void) { }
 static inline void entry_stage_tail_end(void) { }
+static inline void entry_stage_tail_stage_begin(const u8 id) { }
+static inline void entry_stage_tail_stage_end(const u8 id) { }
 static inline void entry_stage_restart_begin(void) { }
 static inline void entry_stage_restart_end(void) { }
 static inline void entry_stage_arch_exit_end(void) { }

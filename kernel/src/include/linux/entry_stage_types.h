@@ -40,7 +40,7 @@ enum entry_stage_kind {
 #define ENTRY_STAGE_SITE_SYSCALL_END	0x02	/* ends it */
 #define ENTRY_STAGE_SITE_SHARED		0x04	/* also runs outside syscalls */
 #define ENTRY_STAGE_SITE_AGG		0x08	/* may run many times */
-#define ENTRY_STAGE_SITE_TAIL		0x10	/* arch exit tail: ignore others */
+#define ENTRY_STAGE_SITE_TAIL		0x10	/* in the arch exit tail: its begin, its stages */
 #define ENTRY_STAGE_SITE_RESUME		0x20	/* stage2 goes on: its time is kept */
 
 /* Stamp sources (entry_stage:entry_stage_calib's source). */
