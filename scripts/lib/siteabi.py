@@ -61,7 +61,8 @@ ACTIONS = (
     ('window_open', 'opens the window (an anomaly if it is open, or was)'),
     ('tail_open', 'in the window: the tail begins, only its end counts from here'),
     ('restart_begin', 'after the window closed: a restart of the exit opens it again '
-     '(its stage begins, or resumes if a restart ran); in the window: an anomaly'),
+     '(its stage begins, or resumes if a restart ran); in the window before the tail: '
+     'an anomaly'),
     ('tail_end', "in the tail: its stage ends and the window closes; in a restart: "
      "the restart's stage ends, and what follows is held for the next restart or outside; "
      "in the window before the tail: an anomaly"),
