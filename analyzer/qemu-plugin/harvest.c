@@ -436,10 +436,6 @@ static void stage_end(struct sysrec *sc, int s)
 /* powerpc's syscall_exit_restart(): a DEFERRED stage after the syscall ended */
 static void restart_begin(struct sysrec *sc, const struct marker *m)
 {
-	if (!sc->window_done) {
-		P.count.ign_outside_window++;	/* the kernel restarts the exit of a staged syscall */
-		return;
-	}
 	sc->window = true;
 	sc->restart = true;
 	if (!sc->restart_seen) {
@@ -450,6 +446,20 @@ static void restart_begin(struct sysrec *sc, const struct marker *m)
 		settle_pending(sc, sc->restart_stage);
 		sc->open |= 1ULL << sc->restart_stage;
 	}
+}
+
+/* entry_stage_restart_end(): in a restart window, the one site that counts */
+static bool restart_end(struct sysrec *sc, const struct marker *m)
+{
+	if (m->stage != sc->restart_stage) {
+		P.count.ign_tail++;
+		return false;
+	}
+	stage_end(sc, m->stage);
+	sc->window = false;
+	sc->restart = false;
+	sc->pending = true;
+	return true;
 }
 
 static void syscall_end(struct sysrec *sc)
@@ -465,79 +475,24 @@ static void syscall_end(struct sysrec *sc)
 }
 
 /*
- * The site rules of include/linux/entry_stage{,_stamp}.h: every stamp but the
- * markers tests entry_stage_cur (set from the syscall begin to its end,
- * cleared by the tail begin): a site counts only in the syscall frame
- * (not in an interrupt) and inside the staged syscall's window.
+ * Does a site count here: in the window, not in a restart of the exit, not
+ * after the tail begin?  (Counts the ones it ignores.)
  */
-static void site_hit(struct vcpu *v, const struct marker *m)
+static bool in_window(struct sysrec *sc)
 {
-	struct sysrec *sc = &v->sc;
-
-	P.count.site_hits++;
-	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL) {
-		P.count.ign_not_syscall++;	/* interrupt context, or not in step */
-		return;
-	}
-	if (m->stage == STAGE_NONE && (m->flags & SF_SYSCALL_BEGIN)) {
-		/* entry_stage_syscall_begin() */
-		if (sc->window) {
-			anomaly(sc, &P.count.begin_in_window);
-			return;
-		}
-		if (sc->window_done)
-			anomaly(sc, &P.count.window_reopened);
-		sc->window = true;
-		return;
-	}
 	if (!sc->window) {
-		if (m->flags & SF_SYSCALL_BEGIN)
-			restart_begin(sc, m);
-		else
-			P.count.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
-		return;
+		P.count.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
+		return false;
 	}
-	if (sc->restart) {
-		/* entry_stage_restart_end(): the one site that counts in a restart */
-		if (m->stage == sc->restart_stage && m->edge == EDGE_END &&
-		    (m->flags & SF_SYSCALL_END)) {
-			stage_end(sc, m->stage);
-			sc->window = false;
-			sc->restart = false;
-			sc->pending = true;
-		} else {
-			P.count.ign_tail++;
-		}
-		return;
-	}
-	if (m->stage == STAGE_NONE) {
-		/* entry_stage_tail_begin(): only the tail's end counts from here */
-		if (sc->tail)
-			P.count.ign_tail++;
-		sc->tail = true;
-		return;
-	}
-	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
-	bool tail_end = (m->flags & SF_SYSCALL_END) && !(m->flags & SF_SHARED);
-
-	if (sc->tail && !tail_end) {
+	if (sc->restart || sc->tail) {
 		P.count.ign_tail++;
-		return;
+		return false;
 	}
-	if (!sc->tail && tail_end) {
-		anomaly(sc, &P.count.end_outside_tail);	/* the kernel ignores it */
-		return;
-	}
-	if (m->flags & SF_SYSCALL_BEGIN) {
-		anomaly(sc, &P.count.begin_in_window);	/* a restart inside the syscall */
-		return;
-	}
-	/* entry_stage_agg_*(): the body's AGG stages count inside the body only */
-	if ((m->flags & SF_AGG) && P.sf.stages[m->stage].phase == PH_BODY &&
-	    !(sc->open & P.body_mask)) {
-		P.count.ign_agg_outside_body++;
-		return;
-	}
+	return true;
+}
+
+static void edge(struct sysrec *sc, const struct marker *m)
+{
 	switch (m->edge) {
 	case EDGE_BEGIN:
 		stage_begin(sc, m->stage);
@@ -548,13 +503,144 @@ static void site_hit(struct vcpu *v, const struct marker *m)
 	case EDGE_SWITCH:
 		stage_end(sc, m->stage);
 		stage_begin(sc, m->stage2);
-		/* a resumed stage is one run in two pieces, as the kernel counts it */
-		if (m->flags & SF_RESUME)
-			sc->runs[m->stage2]--;
 		break;
 	}
-	if (m->flags & SF_SYSCALL_END)
-		syscall_end(sc);
+}
+
+/*
+ * The actions of scripts/lib/siteabi.py's ACTIONS (site-abi.h's
+ * SITE_ACTIONS), one each, for the site forms of include/linux/entry_stage.h
+ * and entry_stage_stamp.h: every stamp but the markers tests
+ * entry_stage_cur (set from the syscall begin to its end, cleared by the
+ * tail begin).  Each says whether the site did what its action is (false:
+ * ignored, or an anomaly).
+ */
+static bool act_window_open(struct sysrec *sc, const struct marker *m)
+{
+	/* entry_stage_syscall_begin() */
+	if (sc->window) {
+		anomaly(sc, &P.count.begin_in_window);
+		return false;
+	}
+	if (sc->window_done)
+		anomaly(sc, &P.count.window_reopened);
+	sc->window = true;
+	return true;
+}
+
+static bool act_tail_open(struct sysrec *sc, const struct marker *m)
+{
+	/* entry_stage_tail_begin(): only the tail's end counts from here */
+	if (!in_window(sc))
+		return false;
+	sc->tail = true;
+	return true;
+}
+
+static bool act_restart_begin(struct sysrec *sc, const struct marker *m)
+{
+	if (sc->window) {
+		if (in_window(sc))
+			anomaly(sc, &P.count.begin_in_window);	/* a restart inside the syscall */
+		return false;
+	}
+	if (!sc->window_done) {
+		P.count.ign_outside_window++;	/* the kernel restarts the exit of a staged syscall */
+		return false;
+	}
+	restart_begin(sc, m);
+	return true;
+}
+
+static bool act_tail_end(struct sysrec *sc, const struct marker *m)
+{
+	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
+	if (!sc->window) {
+		P.count.ign_outside_window++;
+		return false;
+	}
+	if (sc->restart)
+		return restart_end(sc, m);
+	if (!sc->tail) {
+		anomaly(sc, &P.count.end_outside_tail);	/* the kernel ignores it */
+		return false;
+	}
+	stage_end(sc, m->stage);
+	syscall_end(sc);
+	return true;
+}
+
+static bool act_syscall_end(struct sysrec *sc, const struct marker *m)
+{
+	/* entry_stage_syscall_end(): SYSCALL_END|SHARED */
+	if (sc->window && sc->restart)
+		return restart_end(sc, m);
+	if (!in_window(sc))
+		return false;
+	stage_end(sc, m->stage);
+	syscall_end(sc);
+	return true;
+}
+
+static bool act_resume_switch(struct sysrec *sc, const struct marker *m)
+{
+	if (!in_window(sc))
+		return false;
+	edge(sc, m);
+	/* a resumed stage is one run in two pieces, as the kernel counts it */
+	sc->runs[m->stage2]--;
+	return true;
+}
+
+static bool act_agg_edge(struct sysrec *sc, const struct marker *m)
+{
+	if (!in_window(sc))
+		return false;
+	/* entry_stage_agg_*(): the body's AGG stages count inside the body only */
+	if (P.sf.stages[m->stage].phase == PH_BODY && !(sc->open & P.body_mask)) {
+		P.count.ign_agg_outside_body++;
+		return false;
+	}
+	edge(sc, m);
+	return true;
+}
+
+static bool act_edge(struct sysrec *sc, const struct marker *m)
+{
+	if (!in_window(sc))
+		return false;
+	edge(sc, m);
+	return true;
+}
+
+static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct marker *) = {
+#define SITE_ACTION(SYM, name) [SITE_ACT_##SYM] = act_##name,
+	SITE_ACTIONS(SITE_ACTION)
+#undef SITE_ACTION
+};
+
+/* A site counts only in the syscall frame (not in an interrupt): then its action. */
+static void site_hit(struct vcpu *v, const struct marker *m)
+{
+	P.count.site_hits++;
+	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL) {
+		P.count.ign_not_syscall++;	/* interrupt context, or not in step */
+		return;
+	}
+	if (site_acts[m->action](&v->sc, m))
+		P.site_acted[m->action]++;
+}
+
+void entrytrace_mix_site_actions(FILE *f)
+{
+	static const char *const names[SITE_NACTIONS] = {
+#define SITE_ACTION(SYM, name) [SITE_ACT_##SYM] = #name,
+		SITE_ACTIONS(SITE_ACTION)
+#undef SITE_ACTION
+	};
+
+	for (int a = 0; a < SITE_NACTIONS; a++)
+		fprintf(f, "action %s %" PRIu64 "\n", names[a], P.site_acted[a]);
 }
 
 static void handler_hit(struct vcpu *v, const struct marker *m)

@@ -38,12 +38,8 @@ enum {
 	EDGE_END    = ENTRY_STAGE_EDGE_END,
 	EDGE_SWITCH = ENTRY_STAGE_EDGE_SWITCH,
 };
+/* what a site does is its form's action (site_forms[], struct marker), never its flags */
 enum {
-	SF_SYSCALL_BEGIN = ENTRY_STAGE_SITE_SYSCALL_BEGIN,
-	SF_SYSCALL_END   = ENTRY_STAGE_SITE_SYSCALL_END,
-	SF_SHARED        = ENTRY_STAGE_SITE_SHARED,
-	SF_AGG           = ENTRY_STAGE_SITE_AGG,
-	SF_RESUME        = ENTRY_STAGE_SITE_RESUME,	/* a switch back into a stage */
 	SF_ALL           = ENTRY_STAGE_SITE_ALL,
 };
 #define STAGE_NONE ENTRY_STAGE_NONE	/* a marker site of no stage */
@@ -72,6 +68,7 @@ struct marker {
 	int handler;		/* name id (R_HANDLER) */
 	bool to_user;		/* R_RETURN: always returns to user mode */
 	uint8_t stage, edge, stage2, flags;	/* R_SITE */
+	uint8_t form, action;	/* R_SITE: its site_forms[] row and that row's action */
 	uint8_t bytes[MIX_MAX_BYTES];
 	int nbytes;
 	/* at translation */
@@ -104,9 +101,10 @@ struct sitefile {
 
 /* sitefile.c */
 int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errlen);
-/* Why a site is none of the kinds of site the series emits, or NULL. */
-const char *site_problem(const struct sitefile *sf, unsigned stage, int edge, unsigned stage2,
-			 unsigned flags, char *buf, size_t len);
+/* Which kind of site the series emits a site is (its site_forms[] index), or
+ * -1 and why not in buf. */
+int site_form(const struct sitefile *sf, unsigned stage, int edge, unsigned stage2,
+	      unsigned flags, char *buf, size_t len);
 int intern(struct sitefile *sf, const char *name);
 
 /* classify.c: an instruction kind, or -1 */

@@ -219,6 +219,9 @@ struct mix_plugin {
 	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, sites_armed, translations;
 	uint64_t disas_agree, disas_differ, disas_undecided, disas_undecodable, disas_skipped;
 	} count;
+	/* the sites that did what their action is, per action (not in the .mix
+	 * file: fakeqemu --actions prints them through entrytrace_mix_site_actions()) */
+	uint64_t site_acted[SITE_NACTIONS];
 
 	/* disas=check */
 	struct disas_diff ddiff[20];
@@ -274,6 +277,8 @@ void harvest(struct vcpu *v);
 bool want_table(int name);
 void finish_syscall(struct vcpu *v, unsigned reason);
 void on_marker(unsigned int cpu, void *udata);
+/* the tests' view of the sites' actions: "action NAME N" per action, in site-abi.h's order */
+ET_QEMU_EXPORT void entrytrace_mix_site_actions(FILE *f);
 
 /* translate.c */
 void hexbytes(char *buf, size_t len, const uint8_t *p, size_t n);

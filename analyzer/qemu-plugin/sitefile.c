@@ -86,6 +86,9 @@ static int cmp_func(const void *a, const void *b)
 
 static const char *const kind_names[] = { "TIMED", "NOINSTR", "DEFERRED", "AGG" };
 
+_Static_assert(sizeof(site_forms) / sizeof(site_forms[0]) <= UINT8_MAX && SITE_NACTIONS <= UINT8_MAX,
+	       "a marker keeps its site's form and action in a byte each");
+
 /* Does a stage (NULL: no stage) fit a form's "none", "any", "!AGG" or kind? */
 static bool form_kind_ok(const char *want, const struct stage *s)
 {
@@ -99,10 +102,11 @@ static bool form_kind_ok(const char *want, const struct stage *s)
  * A site is one of the forms the helpers of include/linux/entry_stage.h and
  * entry_stage_stamp.h emit: site_forms[]
  * of site-abi.h, generated from scripts/lib/siteabi.py's FORMS, the list
- * scripts/kernel/build/kernel-sites checks against too.
+ * scripts/kernel/build/kernel-sites checks against too.  The form's action
+ * is what the site does when it runs (harvest.c's site_hit()).
  */
-const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsigned st2,
-			 unsigned fl, char *buf, size_t len)
+int site_form(const struct sitefile *sf, unsigned st, int edge, unsigned st2, unsigned fl,
+	      char *buf, size_t len)
 {
 	const struct stage *s = st < (unsigned)sf->nstages ? &sf->stages[st] : NULL;
 	const struct stage *s2 = edge == EDGE_SWITCH && st2 < (unsigned)sf->nstages ?
@@ -111,19 +115,19 @@ const char *site_problem(const struct sitefile *sf, unsigned st, int edge, unsig
 
 	if ((st != STAGE_NONE && !s) || (edge == EDGE_SWITCH && !s2)) {
 		snprintf(buf, len, "stage %u or %u unknown", st, st2);
-		return buf;
+		return -1;
 	}
 	for (size_t i = 0; i < sizeof(site_forms) / sizeof(site_forms[0]); i++) {
 		const struct site_form *f = &site_forms[i];
 
 		if (form_kind_ok(f->stage, s) && (f->edges & 1u << edge) && f->flags == fl &&
 		    (!f->stage2 || form_kind_ok(f->stage2, s2)))
-			return NULL;
+			return i;
 	}
 	snprintf(buf, len, "%s of %s%s%s%s%s, flags %#x: not a site the series emits",
 		 edges[edge], s ? kind_names[s->kind] : "no stage", s ? " stage " : "",
 		 s ? s->name : "", s2 ? " to stage " : "", s2 ? s2->name : "", fl);
-	return buf;
+	return -1;
 }
 
 #define MAXTOK 10
@@ -306,9 +310,13 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 					     tok[3]);
 				if (parse_u64(tok[5], &fl) || (fl & ~(uint64_t)SF_ALL))
 					FAIL("site %s: bad flags '%s'", tok[1], tok[5]);
-				if (site_problem(sf, st, edge, st2, fl, why, sizeof(why)))
+				int form = site_form(sf, st, edge, st2, fl, why, sizeof(why));
+
+				if (form < 0)
 					FAIL("site %s: %s", tok[1], why);
 				m.roles = R_SITE;
+				m.form = form;
+				m.action = site_forms[form].action;
 				m.stage = st;
 				m.edge = edge;
 				m.stage2 = st2;
@@ -369,8 +377,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 
 			if (!(m->roles & R_SITE))
 				continue;
-			begin |= m->stage == STAGE_NONE && m->flags == SF_SYSCALL_BEGIN;
-			end |= !!(m->flags & SF_SYSCALL_END);
+			begin |= SITE_ACT_OPENS(m->action);
+			end |= SITE_ACT_ENDS(m->action);
 		}
 		if (!begin || !end)
 			return fail(err, errlen, path, ln, "no syscall %s site: no syscall can be "
@@ -408,6 +416,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				o->edge = m->edge;
 				o->stage2 = m->stage2;
 				o->flags = m->flags;
+				o->form = m->form;
+				o->action = m->action;
 			}
 			continue;
 		}

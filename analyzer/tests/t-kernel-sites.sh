@@ -159,6 +159,67 @@ check "the plugin's site-abi.h is the header's" sh -c \
 check "siteabi: a header without the site flags is refused, naming them" sh -c \
 	"grep -v 'ENTRY_STAGE_SITE_' '$TOP/kernel/src/include/linux/entry_stage_types.h' > noflags.h;
 	 '$TOP/scripts/lib/siteabi.py' --header noflags.h c 2>&1 >/dev/null | grep -q 'no ENTRY_STAGE_SITE_\*'"
+
+# Each form has an action (siteabi.py ACTIONS: what the site does to the
+# plugin's state of its syscall), generated into site-abi.h; harvest.c
+# has an act_NAME() per action, called through the header's SITE_ACTIONS.
+# A FORMS row without an action, with one ACTIONS lacks, or two rows that
+# match one site and act apart are refused when the header is made; an
+# action the plugin has no act_ for does not build, nor does an act_ that
+# no action names (an unused function).
+# plant NAME PYTHON: plant-NAME.h, site-abi.h from FORMS and ACTIONS as
+# PYTHON changes them (s is siteabi), or plant-NAME.err
+plant() {
+	python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import siteabi as s
+exec(sys.argv[2])
+try:
+    sys.stdout.write(s.c_header(s.load()))
+except s.AbiError as e:
+    sys.exit("siteabi: %s" % e)' "$TOP/scripts/lib" "$2" >"plant-$1.h" 2>"plant-$1.err"
+}
+# harvest NAME: harvest.c built against plant-NAME.h as site-abi.h (log in harvest-NAME.log)
+harvest() {
+	mkdir -p "inc-$1" && cp "plant-$1.h" "inc-$1/site-abi.h" &&
+		${CC:-cc} -std=gnu11 -fPIC -Wall -Wextra -Werror -Wno-unused-parameter -O0 \
+			-iquote "inc-$1" -iquote "$TOP/analyzer/include" -c -o "harvest-$1.o" \
+			"$TOP/analyzer/qemu-plugin/harvest.c" >"harvest-$1.log" 2>&1
+}
+plant same ''
+check "siteabi: FORMS and ACTIONS as they are make the plugin's site-abi.h" \
+	cmp plant-same.h "$TOP/build/qemu-plugin/site-abi.h"
+check "...and harvest.c builds against it" harvest same
+plant noaction 's.FORMS = s.FORMS[:3] + (s.FORMS[3][:4] + s.FORMS[3][5:],) + s.FORMS[4:]'
+check "siteabi: a FORMS row without an action is refused, naming it ($(cat plant-noaction.err))" \
+	grep -q 'FORMS row 3 (a syscall end.*) has no action' plant-noaction.err
+plant unknown 's.FORMS += (("!AGG", ("begin",), "SHARED|AGG", None, "frobnicate", "planted"),)'
+check "siteabi: a row whose action is not in ACTIONS is refused ($(cat plant-unknown.err))" \
+	grep -q 'action frobnicate is not in ACTIONS' plant-unknown.err
+plant unused 's.ACTIONS += (("frobnicate", "planted"),)'
+check "siteabi: an action no row does is refused ($(cat plant-unused.err))" \
+	grep -q 'ACTIONS frobnicate: no row of FORMS does it' plant-unused.err
+plant overlap 's.FORMS += (("TIMED", ("end",), "", None, "agg_edge", "planted"),)'
+check "siteabi: two rows that match one site and act apart are refused ($(cat plant-overlap.err))" \
+	grep -q "rows \"a stage's begin or end\" and \"planted\" match one site, actions edge and agg_edge" \
+	plant-overlap.err
+plant new 's.ACTIONS += (("frobnicate", "planted"),)
+s.FORMS += (("!AGG", ("begin",), "SHARED|AGG", None, "frobnicate", "planted"),)'
+check "siteabi: a new action with its row makes a header" grep -q 'X(FROBNICATE, frobnicate)' plant-new.h
+if harvest new; then
+	_fail "harvest.c built with an action it has no act_ for"
+else
+	check "...which the plugin does not build without its act_frobnicate()" \
+		grep -q "act_frobnicate.* undeclared" harvest-new.log
+fi
+plant gone 's.ACTIONS = tuple(a for a in s.ACTIONS if a[0] != "resume_switch")
+s.FORMS = tuple(f for f in s.FORMS if f[4] != "resume_switch")'
+check "siteabi: an action and its row taken out make a header" sh -c \
+	"test -s plant-gone.h && ! grep -q RESUME_SWITCH plant-gone.h"
+if harvest gone; then
+	_fail "harvest.c built with an act_ no action names"
+else
+	check "...which the plugin does not build with act_resume_switch() left over" \
+		grep -q "act_resume_switch.* defined but not used" harvest-gone.log
+fi
 sed "s/^\(site [^ ]* - begin - \)0x1 /\1$UNKNOWN /" min.sites > unk.sites
 "$SAN/fakeqemu" "$SAN/entrytrace-mix.so" sites=unk.sites out=unk.mix > unk.out 2>&1
 check "the plugin refuses flags $UNKNOWN: $(grep -m1 -o "bad flags '[^']*'" unk.out)" grep -q "bad flags '$UNKNOWN'" unk.out

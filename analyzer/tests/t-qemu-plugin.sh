@@ -260,6 +260,64 @@ expect_eq "a tail end without the tail begin is ignored, as the kernel does, and
 	"$(grep '^count end_outside_tail ' notail.mix)" "count end_outside_tail 1"
 expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 
+# ---- every site action is reached -----------------------------------------------
+# A site does what its form's action is (scripts/lib/siteabi.py ACTIONS and
+# FORMS, site-abi.h's SITE_ACTIONS; harvest.c's act_*()).  fakeqemu
+# --actions asks the plugin how often each action did what it does (not
+# ignored, no anomaly): every action the header lists must be reached by
+# the streams here, so a new action comes with a stream that reaches it.
+# replay.txt by hand: 5 syscall begins; the tail begins in the 2 powerpc
+# syscalls; 2 restart begins in each; 2 tail ends and 4 restart ends; the
+# x86 syscalls' 2 shared ends; 6 AGG edges in each powerpc syscall (the
+# body's E, F twice, R, R2; E, F outside the body are ignored); and 25
+# edges (B C C2 D D2 G H twice, B D D2 G H twice, B of the switched one).
+# resume.txt: one x86 syscall whose exit switches back into the body
+# (RESUME, Z) and on to the exit again.
+python3 - <<'PY'
+K = 0xffffffff81000000
+lines = [l.rstrip('\n') for l in open('t.sites') if not l.startswith('table_hash ')]
+i = max(n for n, l in enumerate(lines) if l.startswith('site '))
+lines.insert(i + 1, f'site {K + 0xc0:#x} 4 switch 2 0x20 6690 t+0xc0')   # Z: exit -> body, RESUME
+body = ''.join(l + '\n' for l in lines)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('resume.sites', 'w').write(body + f'table_hash {h:016x}\n')
+s = []
+def k(off, b='90', n=1):
+    s.extend((K + off + i, b) for i in range(n))
+def nop(off):
+    k(off, '6690')
+k(0, '0f01f8'); k(3, n=2)                         # entry: outside 3
+nop(0x10); nop(0x14); k(0x16); nop(0x40)          # A: outside 4; B: gap 1; outer 2
+nop(0x44); k(0x1000, '55'); k(0x1001, n=4)        # D2: gap 2; body 5
+nop(0x70); k(0x72)                                # G: body 6 -> exit 1
+nop(0xc0); k(0x1001, n=2)                         # Z: exit 2 -> body 8, its one run goes on
+nop(0x70); k(0x72)                                # G: body 9 -> exit 3, its second run
+nop(0x80); k(0x82); nop(0x8c)                     # H: exit 4 -> tail 2, Y ends the syscall
+k(0xa0, '480f07')                                 # sysret: outside 5
+open('resume.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+PY
+"$FQ" --actions --replay replay.txt "$PL" sites=t.sites out=act.mix >act.out 2>&1
+"$FQ" --actions --replay resume.txt "$PL" sites=resume.sites out=resume.mix >resume.out 2>&1
+actions=$(sed -n 's/^\tX([A-Z_]*, \([a-z_]*\)) \\$/\1/p' "$TOP/build/qemu-plugin/site-abi.h" | tr '\n' ' ')
+check "site-abi.h lists the actions ($actions)" test "$(echo $actions | wc -w)" -ge 8
+expect_eq "the plugin answers for every action of site-abi.h, in its order" \
+	"$(awk '$1 == "action" { printf "%s ", $2 }' act.out)" "$actions"
+expect_eq "replay.txt: each action as counted by hand" \
+	"$(awk '$1 == "action" { printf "%s %s ", $2, $3 }' act.out)" \
+	"window_open 5 tail_open 2 restart_begin 4 tail_end 6 syscall_end 2 resume_switch 0 agg_edge 12 edge 25 "
+expect_eq "resume.txt: the resume switch, and the body one run in two pieces" \
+	"$(awk '$1 == "action" && $2 == "resume_switch" { print $3 }' resume.out) $(grep '^sample 0 ' resume.mix)" \
+	"1 sample 0 getppid ok user=- whole=24 irq=0 nirq=0 total=19 gap=2 outside=5 s.outer=2 s.body=9 s.exit=4 r.exit=2 s.tail=2"
+unreached=""
+for a in $actions; do
+	n=$(cat act.out resume.out | awk -v a="$a" '$1 == "action" && $2 == a { n += $3 } END { print n + 0 }')
+	[ "$n" -gt 0 ] || unreached="$unreached $a"
+done
+expect_eq "every action of site-abi.h is reached by replay.txt or resume.txt" "${unreached:-none unreached}" \
+	"none unreached"
+
 # ---- the timing model off: byte for byte the plugin before it -----------------
 # The plugin of 07dac22 (the last one without the timing model, from git),
 # built as make builds it, and this one without model=: the same replays

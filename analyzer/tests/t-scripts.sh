@@ -81,7 +81,7 @@ expect_eq "every script of scripts/kernel/*/ answers --help ($nh scripts)" "${ba
 # tree before issue 23 and now, and three changes made in their home alone.
 "$TOP/scripts/host/change-homes" --demo >homes.out 2>homes.err
 expect_eq "change-homes --demo exit" "$?" 0
-for k in format unit 'site flag' statistic; do
+for k in format unit 'site flag' 'site form' statistic; do
 	check "change-homes: every place of a $k change is in its home" \
 		grep -qE "^$k +.* yes$" homes.out
 done

@@ -28,7 +28,14 @@ FORMS below are the sites the series emits (which stage, edge, flags and
 switch target each entry_stage_*() helper of include/linux/entry_stage.h
 and entry_stage_stamp.h writes): kernel-sites refuses a table entry that is none of them
 (form_problem()), and the plugin's header carries the same list, so a form
-the series adds is added here once.
+the series adds is added here once.  Each row names its action, one of
+ACTIONS: what the site does to the plugin's state of its syscall
+(site_forms[].action and SITE_ACTIONS in the header; the plugin resolves
+a site to its form once, when it reads the site file, and runs the
+action's act_NAME() when the site runs).  A new kind of site that does what
+an existing one does is a row; a new behaviour is a row, an action and its
+act_NAME().  OPENS and ENDS are the actions a table needs a site of.
+load() refuses FORMS and ACTIONS that do not fit (forms_problem()).
 """
 
 import collections
@@ -42,26 +49,102 @@ EDGES_WANTED = ('BEGIN', 'END', 'SWITCH')
 
 Abi = collections.namedtuple('Abi', 'path edges edge_values flags all_flags none')
 
-# (stage, edges, flags, stage2, what).  stage and stage2: 'none' (no stage),
-# 'any' stage, '!AGG' (a stage that is not AGG) or a kind of stages.def
-# (AGG, DEFERRED, ...); stage2 None: not a switch.  flags: the
-# ENTRY_STAGE_SITE_ names it carries, exactly ('' for none).
-FORMS = (
-    ('none', ('begin',), 'SYSCALL_BEGIN', None, 'the syscall begin (entry_stage_syscall_begin)'),
-    ('none', ('begin',), 'TAIL|SHARED', None, 'the tail begin (entry_stage_tail_begin)'),
-    ('DEFERRED', ('begin',), 'SYSCALL_BEGIN', None,
-     'a restart begin (entry_stage_restart_begin: a DEFERRED stage redone after the syscall)'),
-    ('any', ('end',), 'SYSCALL_END', None,
-     'a syscall end (entry_stage_syscall_end, _tail_end, _restart_end)'),
-    ('any', ('end',), 'SYSCALL_END|SHARED', None, 'a shared syscall end (entry_stage_syscall_end)'),
-    ('!AGG', ('switch',), 'RESUME', '!AGG',
-     'a resume switch (entry_stage_resume_switch: back into a stage that ran before)'),
-    ('AGG', ('begin', 'end'), 'AGG', None, "an AGG stage's begin or end (entry_stage_agg_begin, _rep_begin)"),
-    ('!AGG', ('begin', 'end'), '', None, "a stage's begin or end"),
-    ('!AGG', ('begin', 'end'), 'SHARED', None, 'a shared begin or end (entry_stage_shared_begin)'),
-    ('!AGG', ('switch',), '', 'any', 'a switch'),
-    ('!AGG', ('switch',), 'SHARED', 'any', 'a shared switch'),
+# What a site does to the QEMU plugin's state of the syscall it is in
+# (analyzer/qemu-plugin/harvest.c has one act_NAME() per action, called
+# through the SITE_ACTIONS list of the generated site-abi.h: an action
+# added here and not there does not build, one there and not here is an
+# unused function).  Every site first counts only in a syscall's frame; the
+# "window" is the staged syscall, from its begin to its end (or a restart
+# of its exit, from the restart's begin to its end); after the tail begin
+# only the tail's end counts.  In order: the enum's.
+ACTIONS = (
+    ('window_open', 'opens the window (an anomaly if it is open, or was)'),
+    ('tail_open', 'in the window: the tail begins, only its end counts from here'),
+    ('restart_begin', 'after the window closed: a restart of the exit opens it again '
+     '(its stage begins, or resumes if a restart ran); in the window before the tail: '
+     'an anomaly'),
+    ('tail_end', "in the tail: its stage ends and the window closes; in a restart: "
+     "the restart's stage ends, and what follows is held for the next restart or outside; "
+     "in the window before the tail: an anomaly"),
+    ('syscall_end', "in the window, not in a tail: its stage ends and the window closes; "
+     "in a restart: as the restart's end"),
+    ('resume_switch', 'in the window: a switch whose second stage goes on (one run in two pieces)'),
+    ('agg_edge', "in the window: an AGG stage's begin or end, counted inside the body "
+     "only if the stage is the body's"),
+    ('edge', "in the window: a stage's begin, end or switch"),
 )
+
+# A site table needs a site that opens the window and one that ends it,
+# or no syscall can be staged (kernel-sites and the plugin's site file).
+OPENS = ('window_open',)
+ENDS = ('tail_end', 'syscall_end')
+
+# (stage, edges, flags, stage2, action, what).  stage and stage2: 'none' (no
+# stage), 'any' stage, '!AGG' (a stage that is not AGG) or a kind of
+# stages.def (AGG, DEFERRED, ...); stage2 None: not a switch.  flags: the
+# ENTRY_STAGE_SITE_ names it carries, exactly ('' for none).  action: one of
+# ACTIONS.  No two rows match one site unless they do the same.
+FORMS = (
+    ('none', ('begin',), 'SYSCALL_BEGIN', None, 'window_open',
+     'the syscall begin (entry_stage_syscall_begin)'),
+    ('none', ('begin',), 'TAIL|SHARED', None, 'tail_open', 'the tail begin (entry_stage_tail_begin)'),
+    ('DEFERRED', ('begin',), 'SYSCALL_BEGIN', None, 'restart_begin',
+     'a restart begin (entry_stage_restart_begin: a DEFERRED stage redone after the syscall)'),
+    ('any', ('end',), 'SYSCALL_END', None, 'tail_end',
+     'a syscall end (entry_stage_syscall_end, _tail_end, _restart_end)'),
+    ('any', ('end',), 'SYSCALL_END|SHARED', None, 'syscall_end',
+     'a shared syscall end (entry_stage_syscall_end)'),
+    ('!AGG', ('switch',), 'RESUME', '!AGG', 'resume_switch',
+     'a resume switch (entry_stage_resume_switch: back into a stage that ran before)'),
+    ('AGG', ('begin', 'end'), 'AGG', None, 'agg_edge',
+     "an AGG stage's begin or end (entry_stage_agg_begin, _rep_begin)"),
+    ('!AGG', ('begin', 'end'), '', None, 'edge', "a stage's begin or end"),
+    ('!AGG', ('begin', 'end'), 'SHARED', None, 'edge', 'a shared begin or end (entry_stage_shared_begin)'),
+    ('!AGG', ('switch',), '', 'any', 'edge', 'a switch'),
+    ('!AGG', ('switch',), 'SHARED', 'any', 'edge', 'a shared switch'),
+)
+
+
+def forms_problem(forms=None, actions=None):
+    """Why FORMS and ACTIONS do not fit together, or None: a row without
+    an action or with one ACTIONS lacks, an action no row does, or two rows
+    that match one site and do different things."""
+    forms = FORMS if forms is None else forms
+    names = [n for n, _ in (ACTIONS if actions is None else actions)]
+    for i, f in enumerate(forms):
+        if len(f) != 6 or not f[4]:
+            return f'FORMS row {i} ({f[-1]}) has no action: give it one of {", ".join(names)}'
+        if f[4] not in names:
+            return (f'FORMS row {i} ({f[5]}): action {f[4]} is not in ACTIONS '
+                    f'(and the plugin would need its act_{f[4]}())')
+    for n in names:
+        if not any(f[4] == n for f in forms):
+            return f'ACTIONS {n}: no row of FORMS does it'
+    for n in OPENS + ENDS:
+        if n not in names:
+            return f'OPENS or ENDS name {n}, which ACTIONS does not'
+    for i, f in enumerate(forms):
+        for g in forms[i + 1:]:
+            if (_names(f[2]) == _names(g[2]) and set(f[1]) & set(g[1]) and _kinds_meet(f[0], g[0]) and
+                    (f[3] is None) == (g[3] is None) and
+                    (f[3] is None or _kinds_meet(f[3], g[3])) and f[4] != g[4]):
+                return f'FORMS rows "{f[5]}" and "{g[5]}" match one site, actions {f[4]} and {g[4]}'
+    return None
+
+
+def _names(flags):
+    return set(filter(None, flags.split('|')))
+
+
+def _kinds_meet(x, y):
+    """Can one stage (or none) fit both wants of FORMS?"""
+    if 'none' in (x, y):
+        return x == y
+    if 'any' in (x, y) or x == y:
+        return True
+    if '!AGG' in (x, y):
+        return 'AGG' not in (x, y)
+    return False
 
 
 def form_flags(a, names):
@@ -85,18 +168,26 @@ def flag_names(a, fl):
     return '|'.join(n for n, v in sorted(a.flags.items(), key=lambda kv: kv[1]) if fl & v) or 'none'
 
 
-def form_problem(a, kind, edge, kind2, fl, site):
-    """Why a site (kind: its stage's kind or None; edge: its name; kind2: the
-    switch target's kind) is none of FORMS, or None.  site: the site in
-    words, for the message."""
-    for st, edges, names, st2, _ in FORMS:
+def form_of(a, kind, edge, kind2, fl):
+    """The row of FORMS a site (kind: its stage's kind or None; edge: its
+    name; kind2: the switch target's kind) is, or None."""
+    for f in FORMS:
+        st, edges, names, st2 = f[:4]
         if (_kind_ok(st, kind) and edge in edges and form_flags(a, names) == fl and
                 (st2 is None or _kind_ok(st2, kind2))):
-            return None
+            return f
+    return None
+
+
+def form_problem(a, kind, edge, kind2, fl, site):
+    """Why a site is none of FORMS, or None.  site: the site in words,
+    for the message."""
+    if form_of(a, kind, edge, kind2, fl):
+        return None
     alike = [f for f in FORMS if form_flags(a, f[2]) == fl] or \
         [f for f in FORMS if form_flags(a, f[2]) & fl]
     hint = '; '.join(f'{w}: {"no" if st == "none" else st} stage, {"/".join(e)}'
-                     f'{"" if st2 is None else f" to {st2}"}' for st, e, _, st2, w in alike)
+                     f'{"" if st2 is None else f" to {st2}"}' for st, e, _, st2, _, w in alike)
     return (f'{site}, flags {flag_names(a, fl)}: not a site the series emits'
             + (f' (with these flags: {hint})' if hint else ''))
 
@@ -132,6 +223,9 @@ def load(path=HEADER):
         if v == 0 or v & (v - 1) or v & all_flags:
             raise AbiError(f'{path}: ENTRY_STAGE_SITE_{name} {v:#x} is not a bit of its own')
         all_flags |= v
+    why = forms_problem()
+    if why:
+        raise AbiError(f'{os.path.basename(__file__)}: {why}')
     return Abi(path, tuple(n.lower() for n, _ in by_value), edges, flags, all_flags,
                int(none.group(1), 0))
 
@@ -147,18 +241,35 @@ def c_header(a):
     out.append(f'#define ENTRY_STAGE_SITE_ALL {a.all_flags:#04x}')
     out.append(f'#define ENTRY_STAGE_NONE {a.none:#x}')
     out.append('')
+    out.append('/* What a site does (siteabi.py ACTIONS): harvest.c has act_NAME() for each */')
+    out.append('#define SITE_ACTIONS(X) \\')
+    for n, _ in ACTIONS:
+        out.append(f'\tX({n.upper()}, {n}) \\')
+    out.append('')
+    out.append('enum site_action {')
+    for n, what in ACTIONS:
+        out.append(f'\tSITE_ACT_{n.upper()},\t/* {what} */')
+    out.append('\tSITE_NACTIONS')
+    out.append('};')
+    out.append('/* a site table needs a site of each (siteabi.py OPENS, ENDS) */')
+    for macro, names in (('OPENS', OPENS), ('ENDS', ENDS)):
+        out.append(f'#define SITE_ACT_{macro}(a) (' +
+                   ' || '.join(f'(a) == SITE_ACT_{n.upper()}' for n in names) + ')')
+    out.append('')
     out.append('/* The sites the series emits (siteabi.py FORMS): stage and stage2 are')
     out.append(' * "none", "any", "!AGG" or a kind of stages.def; stage2 NULL: no switch. */')
     out.append('struct site_form {')
     out.append('\tconst char *stage, *stage2, *what;')
     out.append('\tunsigned edges;\t/* 1 << ENTRY_STAGE_EDGE_* */')
     out.append('\tunsigned flags;')
+    out.append('\tenum site_action action;')
     out.append('};')
     out.append('static const struct site_form site_forms[] = {')
-    for st, edges, names, st2, what in FORMS:
+    for st, edges, names, st2, action, what in FORMS:
         em = ' | '.join(f'1 << ENTRY_STAGE_EDGE_{e.upper()}' for e in edges)
         s2 = 'NULL' if st2 is None else f'"{st2}"'
-        out.append(f'\t{{ "{st}", {s2}, "{what}", {em}, {form_flags(a, names):#04x} }},')
+        out.append(f'\t{{ "{st}", {s2}, "{what}", {em}, {form_flags(a, names):#04x},')
+        out.append(f'\t  SITE_ACT_{action.upper()} }},')
     out.append('};')
     out.append('#endif')
     return '\n'.join(out) + '\n'

@@ -5,7 +5,7 @@
  * QEMU (analyzer/tests/t-qemu-plugin.sh).
  *
  *   fakeqemu [--api MIN CUR] [--target NAME] [--smp N] [--user]
- *            [--replay FILE] PLUGIN.so [ARG...]
+ *            [--replay FILE] [--actions] PLUGIN.so [ARG...]
  *
  * Loads PLUGIN.so as QEMU does (its qemu_plugin_version, then
  * qemu_plugin_install with a qemu_info_t and the ARGs), prints
@@ -18,7 +18,9 @@
  * SIZE bytes at ADDR); then runs the atexit callbacks.  Lines starting
  * with # are comments.  The physical address of an access is its virtual
  * address (no hwaddr in --user mode), the host address of an instruction
- * its address.
+ * its address.  --actions: then prints what the mix plugin's
+ * entrytrace_mix_site_actions() says (how often each kind of site action
+ * ran), which QEMU never asks for.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -334,7 +336,7 @@ int main(int argc, char **argv)
 	qemu_info_t info = { .target_name = "x86_64", .version = { 1, 1 },
 			     .system_emulation = true, .system = { 1, 1 } };
 	const char *rep = NULL;
-	int i = 1, rc;
+	int i = 1, rc, actions = 0;
 	void *h;
 	int *ver;
 	int (*install)(qemu_plugin_id_t, const qemu_info_t *, int, char **);
@@ -354,6 +356,9 @@ int main(int argc, char **argv)
 			info.system_emulation = false;
 			user_mode = 1;
 			i++;
+		} else if (!strcmp(argv[i], "--actions")) {
+			actions = 1;
+			i++;
 		} else if (!strcmp(argv[i], "--replay") && i + 1 < argc) {
 			rep = argv[i + 1];
 			i += 2;
@@ -364,7 +369,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: fakeqemu [--api MIN CUR] [--target NAME] [--smp N] [--user] "
-			"[--replay FILE] PLUGIN.so [ARG...]\n");
+			"[--replay FILE] [--actions] PLUGIN.so [ARG...]\n");
 		return 2;
 	}
 	h = dlopen(argv[i], RTLD_NOW | RTLD_LOCAL);
@@ -388,5 +393,15 @@ int main(int argc, char **argv)
 		return rc;
 	if (exit_cb)
 		exit_cb(plugin_id, exit_udata);
+	if (actions) {
+		void (*show)(FILE *) = (void (*)(FILE *))dlsym(h, "entrytrace_mix_site_actions");
+
+		if (!show) {
+			fprintf(stderr, "fakeqemu: --actions: %s exports no entrytrace_mix_site_actions\n",
+				argv[i]);
+			return 2;
+		}
+		show(stdout);
+	}
 	return 0;
 }
