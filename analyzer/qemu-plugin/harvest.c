@@ -613,6 +613,21 @@ static bool act_edge(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
+static bool act_tail_stage(struct sysrec *sc, const struct marker *m)
+{
+	/* entry_stage_tail_stage_begin()/_end(): stamped while the tail is open */
+	if (!sc->window || (!sc->tail && !sc->restart)) {
+		P.count.ign_outside_window++;
+		return false;
+	}
+	if (sc->restart) {
+		P.count.ign_tail++;	/* in a restart only its end counts */
+		return false;
+	}
+	edge(sc, m);
+	return true;
+}
+
 static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct marker *) = {
 #define SITE_ACTION(SYM, name) [SITE_ACT_##SYM] = act_##name,
 	SITE_ACTIONS(SITE_ACTION)

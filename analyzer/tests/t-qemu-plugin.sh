@@ -298,24 +298,66 @@ nop(0x80); k(0x82); nop(0x8c)                     # H: exit 4 -> tail 2, Y ends 
 k(0xa0, '480f07')                                 # sysret: outside 5
 open('resume.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
 PY
+# tailstage.txt: one powerpc syscall with a stage inside its exit tail (kuap,
+# a DEFERRED child of the tail, TAIL sites: entry_stage_tail_stage_begin
+# and _end), and that stage's begin once before the tail begins, where the
+# kernel does not stamp it
+python3 - <<'PY'
+K = 0xffffffff81000000
+lines = [l.rstrip('\n') for l in open('t.sites') if not l.startswith('table_hash ')]
+lines[lines.index('stages 8')] = 'stages 9'
+lines.insert(lines.index('stage 7 restart - EXIT DEFERRED') + 1, 'stage 8 kuap 6 EXIT DEFERRED')
+i = max(n for n, l in enumerate(lines) if l.startswith('site '))
+lines[i + 1:i + 1] = [f'site {K + 0xd0:#x} 8 begin - 0x10 6690 t+0xd0',    # KB: TAIL
+                      f'site {K + 0xd4:#x} 8 end - 0x10 6690 t+0xd4']      # KE: TAIL
+body = ''.join(l + '\n' for l in lines)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('tailstage.sites', 'w').write(body + f'table_hash {h:016x}\n')
+s = []
+def k(off, b='90', n=1):
+    s.extend((K + off + i, b) for i in range(n))
+def nop(off):
+    k(off, '6690')
+k(0, '0f01f8'); k(3, n=2)                         # entry: outside 3
+nop(0x10); nop(0x14); k(0x16); nop(0x40)          # A: outside 4; B: gap 1; outer 2
+nop(0x44); k(0x1000, '55'); k(0x1001, n=4)        # D2: gap 2; body 5
+nop(0x70)                                         # G: body 6 -> exit
+nop(0xd0)                                         # KB before the tail: exit 1, ignored
+k(0x72)                                           # exit 2
+nop(0x80); nop(0x84)                              # H: exit 3 -> tail; T: tail 1, it begins
+nop(0xd0)                                         # KB: tail 2, kuap begins
+k(0xd2, n=2)                                      # kuap 2
+nop(0xd4)                                         # KE: kuap 3, ends
+nop(0x90)                                         # J: tail 6 (kuap's 3 in it), the syscall ends
+k(0xa0, '480f07')                                 # sysret: outside 5
+open('tailstage.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+PY
 "$FQ" --actions --replay replay.txt "$PL" sites=t.sites out=act.mix >act.out 2>&1
 "$FQ" --actions --replay resume.txt "$PL" sites=resume.sites out=resume.mix >resume.out 2>&1
+"$FQ" --actions --replay tailstage.txt "$PL" sites=tailstage.sites out=tailstage.mix >tailstage.out 2>&1
+expect_eq "tailstage.txt: the tail's stage begins and ends in the tail (2), its begin before the tail is ignored" \
+	"$(awk '$1 == "action" && $2 == "tail_stage" { print $3 }' tailstage.out) $(grep '^count ign_outside_window ' tailstage.mix)" \
+	"2 count ign_outside_window 1"
+expect_eq "tailstage.txt: kuap inside the tail" "$(grep '^sample 0 ' tailstage.mix)" \
+	"sample 0 getppid ok user=- whole=24 irq=0 nirq=0 total=19 gap=2 outside=5 s.outer=2 s.body=6 s.exit=3 s.tail=6 s.kuap=3"
 actions=$(sed -n 's/^\tX([A-Z_]*, \([a-z_]*\)) \\$/\1/p' "$TOP/build/qemu-plugin/site-abi.h" | tr '\n' ' ')
 check "site-abi.h lists the actions ($actions)" test "$(echo $actions | wc -w)" -ge 8
 expect_eq "the plugin answers for every action of site-abi.h, in its order" \
 	"$(awk '$1 == "action" { printf "%s ", $2 }' act.out)" "$actions"
 expect_eq "replay.txt: each action as counted by hand" \
 	"$(awk '$1 == "action" { printf "%s %s ", $2, $3 }' act.out)" \
-	"window_open 5 tail_open 2 restart_begin 4 tail_end 6 syscall_end 2 resume_switch 0 agg_edge 12 edge 25 "
+	"window_open 5 tail_open 2 restart_begin 4 tail_end 6 syscall_end 2 resume_switch 0 agg_edge 12 edge 25 tail_stage 0 "
 expect_eq "resume.txt: the resume switch, and the body one run in two pieces" \
 	"$(awk '$1 == "action" && $2 == "resume_switch" { print $3 }' resume.out) $(grep '^sample 0 ' resume.mix)" \
 	"1 sample 0 getppid ok user=- whole=24 irq=0 nirq=0 total=19 gap=2 outside=5 s.outer=2 s.body=9 s.exit=4 r.exit=2 s.tail=2"
 unreached=""
 for a in $actions; do
-	n=$(cat act.out resume.out | awk -v a="$a" '$1 == "action" && $2 == a { n += $3 } END { print n + 0 }')
+	n=$(cat act.out resume.out tailstage.out | awk -v a="$a" '$1 == "action" && $2 == a { n += $3 } END { print n + 0 }')
 	[ "$n" -gt 0 ] || unreached="$unreached $a"
 done
-expect_eq "every action of site-abi.h is reached by replay.txt or resume.txt" "${unreached:-none unreached}" \
+expect_eq "every action of site-abi.h is reached by replay.txt, resume.txt or tailstage.txt" "${unreached:-none unreached}" \
 	"none unreached"
 
 # ---- the timing model off: byte for byte the plugin before it -----------------

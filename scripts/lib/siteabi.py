@@ -72,6 +72,8 @@ ACTIONS = (
     ('agg_edge', "in the window: an AGG stage's begin or end, counted inside the body "
      "only if the stage is the body's"),
     ('edge', "in the window: a stage's begin, end or switch"),
+    ('tail_stage', 'in the tail: a stage inside it begins or ends (the kernel stamps it only '
+     'while the tail is open: before it, outside the window)'),
 )
 
 # A site table needs a site that opens the window and one that ends it,
@@ -102,6 +104,8 @@ FORMS = (
     ('!AGG', ('begin', 'end'), 'SHARED', None, 'edge', 'a shared begin or end (entry_stage_shared_begin)'),
     ('!AGG', ('switch',), '', 'any', 'edge', 'a switch'),
     ('!AGG', ('switch',), 'SHARED', 'any', 'edge', 'a shared switch'),
+    ('DEFERRED', ('begin', 'end'), 'TAIL', None, 'tail_stage',
+     'a stage inside the exit tail (entry_stage_tail_stage_begin, _end)'),
 )
 
 
