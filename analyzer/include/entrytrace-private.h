@@ -391,7 +391,7 @@ struct et_group {
 	struct et_hist hist;	/* per-syscall total */
 };
 
-/* et_stats_cell() by slot. */
+/* One cell of a row, by slot, or NULL; work 0 unless by work. */
 const struct et_cell *et_stats_slot(const struct et_stats *st, int nr, uint32_t work, int slot);
 /* Sorted arrays of et_stats_cell_at() and et_stats_group_at(). */
 size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);

@@ -434,9 +434,6 @@ bool et_stats_by_work(const struct et_stats *st);
  */
 size_t et_stats_nr_cells(const struct et_stats *st);
 const struct et_cell *et_stats_cell_at(const struct et_stats *st, size_t i);
-/* One cell of a row, or NULL; work 0 unless by work. */
-const struct et_cell *et_stats_cell(const struct et_stats *st, int nr, uint32_t work,
-				    int stage);
 /* Syscalls added for (nr, work). */
 uint64_t et_stats_row_syscalls(const struct et_stats *st, int nr, uint32_t work);
 size_t et_stats_nr_groups(const struct et_stats *st, enum et_breakdown by);
