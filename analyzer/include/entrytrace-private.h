@@ -411,7 +411,7 @@ struct et_filter {
 	bool window_relative;	/* offsets from the first event */
 	double window_start;	/* seconds */
 	double window_end;
-	uint64_t stages;	/* stages to show; 0 = all */
+	uint64_t stages;	/* stages to show, et_stage_bit() of each; 0 = all */
 	/* results: any of ok (>= 0), error (-4095..-1) or these errnos */
 	bool result_ok, result_error;
 	int *errnos;
