@@ -115,64 +115,76 @@ static void keep_slowest(const struct et_syscall *sc, void *data)
 	et_slowest_add(data, sc);
 }
 
-/* --hist: a terminal histogram per shown cell, busiest syscalls first. */
+/*
+ * --hist: a terminal histogram per shown cell, busiest syscalls first.
+ * Cells are read as any program of libentrytrace reads them, through
+ * entrytrace.h's getters (a cell's stage is a public id there).
+ */
 static void hists(FILE *out, const struct et_stats *st, const struct et_trace *names,
 		  const struct et_filter *filter)
 {
-	const struct et_cell **cells;
-	size_t n = et_stats_cells(st, &cells);
+	size_t n = et_stats_nr_cells(st);
 	char title[192], wb[160], ab[96];
 
 	for (size_t i = 0; i < n; i++) {
-		const struct et_cell *c = cells[i];
-		const char *name = et_syscall_name(names, c->nr);
+		const struct et_cell *c = et_stats_cell_at(st, i);
+		const char *name = et_syscall_name(names, et_cell_nr(c));
+		int stage = et_cell_stage(c);
 
-		if (filter->stages && !(filter->stages & (1ull << c->stage)))
+		if (filter->stages && !(filter->stages & et_stage_bit(stage)))
 			continue;
 		snprintf(title, sizeof(title), "%s%s%s%s %s",
-			 et_syscall_label(name ? name : "?", c->work, ab, sizeof(ab)),
+			 et_syscall_label(name ? name : "?", et_cell_work(c), ab, sizeof(ab)),
 			 et_stats_by_work(st) ? " [" : "",
-			 et_stats_by_work(st) ? et_work_str(c->work, wb, sizeof(wb)) : "",
-			 et_stats_by_work(st) ? "]" : "", et_stages[c->stage].name);
-		et_render_hist(out, &c->hist, title);
+			 et_stats_by_work(st) ? et_work_str(et_cell_work(c), wb, sizeof(wb)) : "",
+			 et_stats_by_work(st) ? "]" : "", et_stage_name(stage));
+		et_render_hist(out, et_cell_hist(c), title);
 	}
+}
+
+static uint64_t cell_total(const struct et_stats *st, size_t i)
+{
+	return et_hist_total(et_cell_hist(et_stats_cell_at(st, i)));
 }
 
 /* The busiest cells (by total time, at least 30 values), one panel each. */
 static int plot(const char *path, const struct et_stats *st, const struct et_trace *names,
 		const struct et_filter *filter, const char *unit, int max_panels)
 {
-	const struct et_cell **cells;
-	size_t n = et_stats_cells(st, &cells), *order = calloc(n + 1, sizeof(*order));
+	size_t n = et_stats_nr_cells(st), *order = calloc(n + 1, sizeof(*order));
 	struct et_plot pl;
 	int ret = -1;
 	size_t k = 0;
 
 	if (et_plot_init(&pl, max_panels) || !order)
 		goto done;
-	for (size_t i = 0; i < n; i++)
-		if (et_hist_count(&cells[i]->hist) >= 30 &&
-		    (!filter->stages || filter->stages & (1ull << cells[i]->stage)))
+	for (size_t i = 0; i < n; i++) {
+		const struct et_cell *c = et_stats_cell_at(st, i);
+
+		if (et_hist_count(et_cell_hist(c)) >= 30 &&
+		    (!filter->stages || filter->stages & et_stage_bit(et_cell_stage(c))))
 			order[k++] = i;
+	}
 	/* by total time, largest first (insertion sort: k is small) */
 	for (size_t i = 1; i < k; i++)
-		for (size_t j = i; j > 0 && et_hist_total(&cells[order[j]]->hist) >
-					    et_hist_total(&cells[order[j - 1]]->hist); j--) {
+		for (size_t j = i; j > 0 && cell_total(st, order[j]) > cell_total(st, order[j - 1]);
+		     j--) {
 			size_t tmp = order[j];
 
 			order[j] = order[j - 1];
 			order[j - 1] = tmp;
 		}
 	for (size_t i = 0; i < k && pl.n < pl.max; i++) {
-		const struct et_cell *c = cells[order[i]];
-		const char *name = et_syscall_name(names, c->nr);
+		const struct et_cell *c = et_stats_cell_at(st, order[i]);
+		const char *name = et_syscall_name(names, et_cell_nr(c));
 		char title[96], note[96];
 		struct et_plot_panel *p;
 
-		snprintf(title, sizeof(title), "%s %s", name ? name : "?", et_stages[c->stage].name);
-		et_stat_note(&c->hist, unit, note, sizeof(note));
+		snprintf(title, sizeof(title), "%s %s", name ? name : "?",
+			 et_stage_name(et_cell_stage(c)));
+		et_stat_note(et_cell_hist(c), unit, note, sizeof(note));
 		p = et_plot_add(&pl, title, note);
-		p->series[0] = (struct et_plot_series){ "syscalls", &c->hist, "#1f77b4" };
+		p->series[0] = (struct et_plot_series){ "syscalls", et_cell_hist(c), "#1f77b4" };
 		p->nr_series = 1;
 	}
 	ret = et_plot_write(&pl, path, "entrytrace report", "busiest stages", unit);

@@ -278,7 +278,7 @@ static int render(struct top *t, int n, double elapsed)
 			.complete = et_stats_syscalls(t->stats), .tasks = f.tl.syscall_tasks,
 			.read = k_read, .dropped = k_read > decoded ? k_read - decoded : 0,
 			.overwritten = k_over + k_drop,
-			.counts_gone = t->k_read < et_trace_counts(trace)->records,
+			.counts_gone = t->k_read < et_trace_records(trace),
 			.prompt = t->typing ? t->typed : NULL,
 		};
 
@@ -296,7 +296,7 @@ static int render(struct top *t, int n, double elapsed)
 	 * (read events) was decoded unless a round's deadline cut it off with
 	 * the rest of its sub-buffer; overwritten ones never reached it.
 	 */
-	if (t->k_read >= et_trace_counts(trace)->records)
+	if (t->k_read >= et_trace_records(trace))
 		printf("buffers:     %llu events read from the buffers, %llu of them dropped at "
 		       "refresh deadlines (%.2f%%); %llu overwritten, %llu dropped by the kernel%s\n",
 		       k_read, k_read > decoded ? k_read - decoded : 0,

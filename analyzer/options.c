@@ -112,13 +112,13 @@ static int add_result(const char *s, void *data)
 static int add_stage(const char *s, void *data)
 {
 	uint64_t *mask = data;
-	int id = et_slot_by_name(s);
+	int id = et_stage_by_name(s);
 
-	if (id < 0) {
+	if (id == ET_STAGE_NONE) {
 		fprintf(stderr, "entrytrace: --stage '%s': unknown stage (see 'entrytrace report --stages')\n", s);
 		return -1;
 	}
-	*mask |= 1ull << id;
+	*mask |= et_stage_bit(id);
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  * program, its tests and plugins built from this tree use beside the public
  * interface (trace-cmd's trace-cmd-private.h).  Not an interface: fields
  * and calls here change with the library, and nothing installed includes
- * this file.  Library internals are lib/entrytrace-local.h.
+ * this file.  Library internals are lib/entrytrace-local.h.  Getters of the
+ * public handles that no program calls wait here too (issue 49:
+ * scripts/host/public-audit fails on a public call only tests make).
  */
 #ifndef _ENTRYTRACE_PRIVATE_H
 #define _ENTRYTRACE_PRIVATE_H
@@ -65,11 +67,41 @@ int et_slot_by_name(const char *name);	/* a slot, or -1 */
 int et_stage_path_rank(int stage);
 extern const char *const et_work_names[ET_WORK_NR];
 extern const char *const et_work_descs[ET_WORK_NR];
+/* The library's stages (ET_SLOT_NR) and kernel stages (ET_STAGE_KERNEL_NR). */
+int et_stage_count(void);
+int et_stage_kernel_count(void);
 
 /* ------------------------------------------------------------------ */
 /* Events and traces                                                   */
 
 #define ET_SC_ARGS 3	/* arguments an event carries: what the shapes read */
+
+enum et_event_kind {
+	ET_EV_SYS_ENTER,
+	ET_EV_SYS_EXIT,
+	ET_EV_USER_EXIT,	/* context_tracking:user_exit: kernel entered */
+	ET_EV_USER_ENTER,	/* context_tracking:user_enter: back to user */
+	ET_EV_SIGNAL_DELIVER,
+	ET_EV_RSEQ_UPDATE,
+	ET_EV_SCHED_SWITCH,
+	ET_EV_IRQ_ENTER,	/* hard irq or softirq handler starts */
+	ET_EV_IRQ_EXIT,
+	ET_EV_TASK_EXIT,	/* sched_process_exit */
+	ET_EV_TASK_NEW,		/* sched_process_fork / task_newtask (child) */
+	ET_EV_COMM,		/* task_rename, sched_process_exec */
+	ET_EV_STAGE,		/* entry_stage:entry_stage_time */
+	ET_EV_SUMMARY,		/* entry_stage:entry_stage_summary */
+	ET_EV_CALIB,		/* entry_stage:entry_stage_calib */
+	ET_EV_LOST,		/* events were lost on its CPU before this point */
+	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
+	ET_EV_SYS_ARGS,		/* syscalls:sys_enter_<name>: a syscall's arguments */
+};
+
+/* An event's getters (lib/decode.c); the program reads struct et_event. */
+enum et_event_kind et_event_kind(const struct et_event *ev);
+uint64_t et_event_ts(const struct et_event *ev);	/* trace clock, ns */
+int et_event_cpu(const struct et_event *ev);
+int et_event_pid(const struct et_event *ev);		/* common_pid; -1 for LOST */
 
 struct et_event {
 	enum et_event_kind kind;
@@ -264,6 +296,29 @@ bool et_same_machine(const struct et_trace_info *a, const struct et_trace_info *
  */
 bool et_info_virtual_clock(const struct et_trace_info *in);
 
+/*
+ * Getters of single facts and counts (lib/trace.c), out of entrytrace.h
+ * while no program calls them: the program reads et_trace_info() and
+ * et_trace_counts(), t-public checks these against report.
+ */
+const char *et_trace_path(const struct et_trace *trace);
+const char *et_trace_uname(const struct et_trace *trace);	/* NULL if not recorded */
+const char *et_trace_clock(const struct et_trace *trace);
+unsigned long et_trace_file_version(const struct et_trace *trace);	/* 0: live */
+const char *et_trace_compression(const struct et_trace *trace);	/* NULL: none */
+unsigned int et_trace_present(const struct et_trace *trace);	/* ET_HAVE_* */
+uint64_t et_trace_first_ts(const struct et_trace *trace);	/* trace clock, ns */
+/* ET_PATH_G, ET_PATH_L (powerpc before 7.2) or ET_PATH_S (stock mode). */
+unsigned int et_trace_entry_path(const struct et_trace *trace);
+/* After et_trace_iterate: what was read, and what could not be. */
+uint64_t et_trace_decoded(const struct et_trace *trace);
+uint64_t et_trace_last_ts(const struct et_trace *trace);
+uint64_t et_trace_lost_events(const struct et_trace *trace);	/* known counts */
+uint64_t et_trace_lost_gaps(const struct et_trace *trace);	/* of unknown size */
+uint64_t et_trace_lost_on_cpu(const struct et_trace *trace, int cpu);
+/* Pages the file holds that gave no records, time going back, ABI errors. */
+bool et_trace_damaged(const struct et_trace *trace);
+
 /* ------------------------------------------------------------------ */
 /* Syscalls and the timeline                                           */
 
@@ -282,6 +337,21 @@ bool et_stats_by_arg(const struct et_stats *st);
  * struct et_syscall is the library's (lib/entrytrace-local.h): the program
  * reads a syscall through entrytrace.h's et_syscall_*() getters.
  */
+/* ...and these, which no program outside the library calls yet. */
+int et_syscall_tgid(const struct et_syscall *sc);	/* -1: the trace does not say */
+const char *et_syscall_comm(const struct et_syscall *sc);	/* name it ran under */
+long et_syscall_ret(const struct et_syscall *sc);
+uint32_t et_syscall_work(const struct et_syscall *sc);	/* ET_WORK() bits */
+int et_syscall_cpu_exit(const struct et_syscall *sc);
+/* Occurrences of an AGG stage. */
+uint32_t et_syscall_count(const struct et_syscall *sc, int stage);
+/*
+ * The intervals inside the syscall it was switched out or interrupted
+ * (the first few): et_syscall_overlay gives the i-th's bounds on the trace
+ * clock and returns its stage, ET_STAGE_OFF_CPU or ET_STAGE_IRQ.
+ */
+int et_syscall_nr_overlays(const struct et_syscall *sc);
+int et_syscall_overlay(const struct et_syscall *sc, int i, uint64_t *start, uint64_t *end);
 
 struct et_timeline_counts {
 	uint64_t syscalls;	/* records handed to the sink */
@@ -324,6 +394,11 @@ struct et_timeline_counts {
 };
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
+/* Single counts of it (no program calls them: it reads the above). */
+uint64_t et_timeline_complete(const struct et_timeline *tl);	/* without ET_SC_INCOMPLETE */
+uint64_t et_timeline_tasks(const struct et_timeline *tl);
+/* Syscalls counted under this ET_SC_* flag as their reason. */
+uint64_t et_timeline_excluded(const struct et_timeline *tl, uint32_t flag);
 
 /* ------------------------------------------------------------------ */
 /* Histograms, cells, groups, filters                                  */
@@ -355,6 +430,16 @@ static inline uint64_t et_hist_bucket(const struct et_hist *h, uint32_t i)
 /* A histogram inside another structure: init, and fini to free its buckets. */
 void et_hist_init(struct et_hist *h);
 void et_hist_fini(struct et_hist *h);
+/* One on the heap; add a value, merge another in (adding counts). */
+struct et_hist *et_hist_alloc(void);
+void et_hist_free(struct et_hist *h);
+bool et_hist_add(struct et_hist *h, uint64_t value, uint64_t ts);
+bool et_hist_merge(struct et_hist *dst, const struct et_hist *src);
+/* The exact extremes, and when an exemplar of each was added. */
+uint64_t et_hist_min(const struct et_hist *h);
+uint64_t et_hist_max(const struct et_hist *h);
+uint64_t et_hist_min_ts(const struct et_hist *h);
+uint64_t et_hist_max_ts(const struct et_hist *h);
 /*
  * Threads for a walk (lib/walk.c): bytes of ring-buffer data on ncpus
  * CPUs, online CPUs in the machine, others tasks runnable besides us now
@@ -363,6 +448,28 @@ void et_hist_fini(struct et_hist *h);
 int et_choose_jobs(uint64_t bytes, int ncpus, int online, int others);
 /* The clock's step the values show (ns): 1, or ~10 on a coarse clock. */
 uint64_t et_hist_step(const struct et_hist *h);
+
+/*
+ * The breakdowns of a syscall's total: et_stats_groups() below, or one
+ * group at a time (groups by syscall, then time; valid until the next
+ * et_stats_add).
+ */
+struct et_group;	/* one syscall's totals for a task, CPU or result */
+
+enum et_breakdown {
+	ET_BY_PID,
+	ET_BY_CPU,
+	ET_BY_RET,
+	ET_BY_NR_BREAKDOWNS,
+};
+
+size_t et_stats_nr_groups(const struct et_stats *st, enum et_breakdown by);
+const struct et_group *et_stats_group_at(const struct et_stats *st, enum et_breakdown by,
+					 size_t i);
+int et_group_nr(const struct et_group *g);
+long et_group_key(const struct et_group *g);	/* pid, cpu, errno (0: success) */
+const char *et_group_comm(const struct et_group *g);	/* by pid */
+const struct et_hist *et_group_hist(const struct et_group *g);
 
 /*
  * An aggregated cell (entry_stage_hist) in ns, stamp-corrected: a stage's
@@ -383,6 +490,11 @@ struct et_cell {
 	uint64_t ovh_total;	/* no_overhead: tracer ns taken off */
 };
 
+/* A cell's counts beside its histogram. */
+uint64_t et_cell_occurrences(const struct et_cell *c);	/* AGG stages */
+uint64_t et_cell_subtracted_exclusive(const struct et_cell *c);
+uint64_t et_cell_subtracted_overhead(const struct et_cell *c);
+
 struct et_group {
 	enum et_breakdown by;
 	long key;		/* pid, cpu, errno (0 = success) */
@@ -391,7 +503,7 @@ struct et_group {
 	struct et_hist hist;	/* per-syscall total */
 };
 
-/* et_stats_cell() by slot. */
+/* One cell of a row, by slot, or NULL; work 0 unless by work. */
 const struct et_cell *et_stats_slot(const struct et_stats *st, int nr, uint32_t work, int slot);
 /* Sorted arrays of et_stats_cell_at() and et_stats_group_at(). */
 size_t et_stats_cells(const struct et_stats *st, const struct et_cell ***cells);
@@ -411,7 +523,7 @@ struct et_filter {
 	bool window_relative;	/* offsets from the first event */
 	double window_start;	/* seconds */
 	double window_end;
-	uint64_t stages;	/* stages to show; 0 = all */
+	uint64_t stages;	/* stages to show, et_stage_bit() of each; 0 = all */
 	/* results: any of ok (>= 0), error (-4095..-1) or these errnos */
 	bool result_ok, result_error;
 	int *errnos;

@@ -12,8 +12,12 @@
  *                           its facts, its records decoded into events
  *   timeline  (et_timeline) events -> one et_syscall per syscall, with
  *                           its stages, flags and accounting
- *   stats     (et_stats)    syscall x stage histograms (et_hist) in cells,
- *                           and breakdowns by task, CPU and result
+ *   stats     (et_stats)    syscall x stage histograms (et_hist) in cells
+ *
+ * Every function here has a caller outside the tests: the entrytrace
+ * program, the KernelShark plugin or the library itself
+ * (scripts/host/public-audit, which t-scripts runs, counts them).  A
+ * getter no program calls waits in entrytrace-private.h until one does.
  *
  * The stage vocabulary is tracepoints/stages.def, shared with the kernel:
  * a kernel stage's id is its list position, a derived stage's is 64 plus
@@ -50,7 +54,7 @@ extern "C" {
 enum et_stage_id {
 #define ENTRY_STAGE(SYM, name, phase, parent, paths, arches, kind, desc) ET_STAGE_##SYM,
 #include "stages.def"
-	ET_STAGE_KERNEL_NR,	/* this build's kernel stages: et_stage_kernel_count() */
+	ET_STAGE_KERNEL_NR,	/* this build's kernel stages */
 	ET_STAGE_DERIVED_BASE = 64,
 	ET_STAGE_DERIVED_BASE_ = ET_STAGE_DERIVED_BASE - 1,	/* not a stage */
 #define ENTRY_STAGE_DERIVED(SYM, name, phase, parent, paths, desc) ET_STAGE_##SYM,
@@ -100,11 +104,9 @@ enum et_stage_kind {
 #define ET_PATH_S 0x4u
 
 /*
- * Stages: et_stage_count() of them, kernel ones first, in stages.def's order.
+ * Stages, kernel ones first, in stages.def's order:
  * for (int s = et_stage_next(ET_STAGE_NONE); s != ET_STAGE_NONE; s = et_stage_next(s))
  */
-int et_stage_count(void);
-int et_stage_kernel_count(void);
 int et_stage_next(int stage);		/* the id after stage (ET_STAGE_NONE: the first) */
 /* A stage's bit in a stage mask (et_render_syscall); 0 for an unknown id. */
 uint64_t et_stage_bit(int stage);
@@ -149,7 +151,7 @@ enum et_mode {
 	ET_MODE_STAGES,		/* entry_stage_time, one event per stage */
 };
 
-/* Which event families the file has formats for (et_trace_present). */
+/* Event families a file can have formats for (et_present_str, et_mode_invisible). */
 #define ET_HAVE_RAW_SYSCALLS	(1u << 0)
 #define ET_HAVE_CT		(1u << 1)
 #define ET_HAVE_SIGNAL		(1u << 2)
@@ -167,20 +169,11 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 			       char *errbuf, size_t errlen);
 void et_trace_close(struct et_trace *trace);
 
-const char *et_trace_path(const struct et_trace *trace);
-const char *et_trace_uname(const struct et_trace *trace);	/* NULL if not recorded */
 const char *et_trace_machine(const struct et_trace *trace);	/* "x86_64", "ppc64le" */
-const char *et_trace_clock(const struct et_trace *trace);
-unsigned long et_trace_file_version(const struct et_trace *trace);	/* 0: live */
-const char *et_trace_compression(const struct et_trace *trace);	/* NULL: none */
 int et_trace_cpus(const struct et_trace *trace);
-unsigned int et_trace_present(const struct et_trace *trace);	/* ET_HAVE_* */
-uint64_t et_trace_first_ts(const struct et_trace *trace);	/* trace clock, ns */
 enum et_mode et_trace_mode(const struct et_trace *trace);
 /* Force a coarser mode than detected; false if the file cannot do it. */
 bool et_trace_set_mode(struct et_trace *trace, enum et_mode mode);
-/* ET_PATH_G, ET_PATH_L (powerpc before 7.2) or ET_PATH_S (stock mode). */
-unsigned int et_trace_entry_path(const struct et_trace *trace);
 
 /* Syscall names for the trace's own architecture; numbers pass through. */
 const char *et_syscall_name(const struct et_trace *trace, long nr);
@@ -196,33 +189,8 @@ char *et_present_str(unsigned int present, char *buf, size_t size);
 /* ------------------------------------------------------------------ */
 /* Events                                                              */
 
+/* A decoded record, handed on to et_timeline_feed (no getters here). */
 struct et_event;
-
-enum et_event_kind {
-	ET_EV_SYS_ENTER,
-	ET_EV_SYS_EXIT,
-	ET_EV_USER_EXIT,	/* context_tracking:user_exit: kernel entered */
-	ET_EV_USER_ENTER,	/* context_tracking:user_enter: back to user */
-	ET_EV_SIGNAL_DELIVER,
-	ET_EV_RSEQ_UPDATE,
-	ET_EV_SCHED_SWITCH,
-	ET_EV_IRQ_ENTER,	/* hard irq or softirq handler starts */
-	ET_EV_IRQ_EXIT,
-	ET_EV_TASK_EXIT,	/* sched_process_exit */
-	ET_EV_TASK_NEW,		/* sched_process_fork / task_newtask (child) */
-	ET_EV_COMM,		/* task_rename, sched_process_exec */
-	ET_EV_STAGE,		/* entry_stage:entry_stage_time */
-	ET_EV_SUMMARY,		/* entry_stage:entry_stage_summary */
-	ET_EV_CALIB,		/* entry_stage:entry_stage_calib */
-	ET_EV_LOST,		/* events were lost on its CPU before this point */
-	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
-	ET_EV_SYS_ARGS,		/* syscalls:sys_enter_<name>: a syscall's arguments */
-};
-
-enum et_event_kind et_event_kind(const struct et_event *ev);
-uint64_t et_event_ts(const struct et_event *ev);	/* trace clock, ns */
-int et_event_cpu(const struct et_event *ev);
-int et_event_pid(const struct et_event *ev);		/* common_pid; -1 for LOST */
 
 typedef int (*et_event_fn)(const struct et_event *ev, void *data);
 
@@ -246,15 +214,8 @@ void et_trace_set_jobs(struct et_trace *trace, int jobs);
 typedef void (*et_progress_fn)(const char *path, double done, void *data);
 void et_trace_set_progress(struct et_trace *trace, et_progress_fn fn, void *data);
 
-/* After et_trace_iterate: what was read, and what could not be. */
+/* After et_trace_iterate: the records read. */
 uint64_t et_trace_records(const struct et_trace *trace);
-uint64_t et_trace_decoded(const struct et_trace *trace);
-uint64_t et_trace_last_ts(const struct et_trace *trace);
-uint64_t et_trace_lost_events(const struct et_trace *trace);	/* known counts */
-uint64_t et_trace_lost_gaps(const struct et_trace *trace);	/* of unknown size */
-uint64_t et_trace_lost_on_cpu(const struct et_trace *trace, int cpu);
-/* Pages the file holds that gave no records, time going back, ABI errors. */
-bool et_trace_damaged(const struct et_trace *trace);
 
 /* ------------------------------------------------------------------ */
 /* Live: the running kernel's events from a tracefs instance          */
@@ -321,29 +282,16 @@ char *et_sc_flags_str(uint32_t flags, char *buf, size_t size);
 struct et_syscall;
 
 int et_syscall_pid(const struct et_syscall *sc);
-int et_syscall_tgid(const struct et_syscall *sc);	/* -1: the trace does not say */
-const char *et_syscall_comm(const struct et_syscall *sc);	/* name it ran under */
 int et_syscall_nr(const struct et_syscall *sc);
-long et_syscall_ret(const struct et_syscall *sc);
 uint32_t et_syscall_flags(const struct et_syscall *sc);	/* ET_SC_* */
-uint32_t et_syscall_work(const struct et_syscall *sc);	/* ET_WORK() bits */
 int et_syscall_cpu_enter(const struct et_syscall *sc);
-int et_syscall_cpu_exit(const struct et_syscall *sc);
 uint64_t et_syscall_ts_enter(const struct et_syscall *sc);	/* trace clock */
 uint64_t et_syscall_ts_exit(const struct et_syscall *sc);
-/* A stage's value: ns (PMU stamps: cycles), and occurrences for AGG stages. */
+/* A stage's value: ns (PMU stamps: cycles). */
 bool et_syscall_has(const struct et_syscall *sc, int stage);
 uint64_t et_syscall_ns(const struct et_syscall *sc, int stage);
-uint32_t et_syscall_count(const struct et_syscall *sc, int stage);
 /* Where a stage began, on the trace clock; false if it has no start. */
 bool et_syscall_start(const struct et_syscall *sc, int stage, uint64_t *ts);
-/*
- * The intervals inside the syscall it was switched out or interrupted
- * (the first few): et_syscall_overlay gives the i-th's bounds on the trace
- * clock and returns its stage, ET_STAGE_OFF_CPU or ET_STAGE_IRQ.
- */
-int et_syscall_nr_overlays(const struct et_syscall *sc);
-int et_syscall_overlay(const struct et_syscall *sc, int i, uint64_t *start, uint64_t *end);
 
 /* ------------------------------------------------------------------ */
 /* Timeline                                                            */
@@ -363,11 +311,8 @@ void et_timeline_set_raw_stamps(struct et_timeline *tl, bool raw);
 void et_timeline_free(struct et_timeline *tl);
 
 uint64_t et_timeline_syscalls(const struct et_timeline *tl);	/* handed to the sink */
-uint64_t et_timeline_complete(const struct et_timeline *tl);	/* ...without ET_SC_INCOMPLETE */
-uint64_t et_timeline_tasks(const struct et_timeline *tl);
-/* Syscalls with this ET_SC_* flag; counted under it as their reason. */
+/* Syscalls with this ET_SC_* flag. */
 uint64_t et_timeline_flagged(const struct et_timeline *tl, uint32_t flag);
-uint64_t et_timeline_excluded(const struct et_timeline *tl, uint32_t flag);
 
 /* ------------------------------------------------------------------ */
 /* Histogram: log-linear, 128 sub-buckets per power of two             */
@@ -375,19 +320,12 @@ uint64_t et_timeline_excluded(const struct et_timeline *tl, uint32_t flag);
 /*
  * Values below 256 are exact; above, a bucket spans 1/128 of its power of
  * two.  A percentile is reported as its bucket's midpoint, so its relative
- * error is at most 1/256 (0.39%).  Histograms merge by adding counts.
+ * error is at most 1/256 (0.39%).  The library fills them (a cell's,
+ * et_cell_hist); a program reads them.
  */
 struct et_hist;
 
-struct et_hist *et_hist_alloc(void);
-void et_hist_free(struct et_hist *h);
-bool et_hist_add(struct et_hist *h, uint64_t value, uint64_t ts);
-bool et_hist_merge(struct et_hist *dst, const struct et_hist *src);
 uint64_t et_hist_count(const struct et_hist *h);
-uint64_t et_hist_min(const struct et_hist *h);
-uint64_t et_hist_max(const struct et_hist *h);
-uint64_t et_hist_min_ts(const struct et_hist *h);	/* when a min was added */
-uint64_t et_hist_max_ts(const struct et_hist *h);
 uint64_t et_hist_total(const struct et_hist *h);	/* exact sum */
 double et_hist_mean(const struct et_hist *h);
 double et_hist_stddev(const struct et_hist *h);
@@ -405,20 +343,12 @@ uint64_t et_hist_upper(uint32_t index);
 
 struct et_stats;
 struct et_cell;		/* one syscall [x path signature] x stage */
-struct et_group;	/* one syscall's totals for a task, CPU or result */
 
 /* et_stats_new() flags */
 #define ET_STATS_BY_WORK	(1u << 0)	/* split cells by path signature */
 #define ET_STATS_EXCLUSIVE	(1u << 1)	/* take interrupts and preemption off */
 #define ET_STATS_NO_OVERHEAD	(1u << 2)	/* take the tracer's own events off */
 #define ET_STATS_BY_ARG		(1u << 3)	/* split cells by argument shape */
-
-enum et_breakdown {
-	ET_BY_PID,
-	ET_BY_CPU,
-	ET_BY_RET,
-	ET_BY_NR_BREAKDOWNS,
-};
 
 struct et_stats *et_stats_new(unsigned int flags);
 /* Add a complete syscall; false on ENOMEM. */
@@ -429,32 +359,17 @@ bool et_stats_by_work(const struct et_stats *st);
 
 /*
  * Cells by syscall (largest total time first), then stage (total first,
- * then vocabulary order); groups by syscall, then time.  Valid until the
- * next et_stats_add.
+ * then vocabulary order).  Valid until the next et_stats_add.
  */
 size_t et_stats_nr_cells(const struct et_stats *st);
 const struct et_cell *et_stats_cell_at(const struct et_stats *st, size_t i);
-/* One cell of a row, or NULL; work 0 unless by work. */
-const struct et_cell *et_stats_cell(const struct et_stats *st, int nr, uint32_t work,
-				    int stage);
 /* Syscalls added for (nr, work). */
 uint64_t et_stats_row_syscalls(const struct et_stats *st, int nr, uint32_t work);
-size_t et_stats_nr_groups(const struct et_stats *st, enum et_breakdown by);
-const struct et_group *et_stats_group_at(const struct et_stats *st, enum et_breakdown by,
-					 size_t i);
 
 int et_cell_nr(const struct et_cell *c);
 uint32_t et_cell_work(const struct et_cell *c);
 int et_cell_stage(const struct et_cell *c);
 const struct et_hist *et_cell_hist(const struct et_cell *c);
-uint64_t et_cell_occurrences(const struct et_cell *c);	/* AGG stages */
-uint64_t et_cell_subtracted_exclusive(const struct et_cell *c);
-uint64_t et_cell_subtracted_overhead(const struct et_cell *c);
-
-int et_group_nr(const struct et_group *g);
-long et_group_key(const struct et_group *g);	/* pid, cpu, errno (0: success) */
-const char *et_group_comm(const struct et_group *g);	/* by pid */
-const struct et_hist *et_group_hist(const struct et_group *g);
 
 /* ------------------------------------------------------------------ */
 /* Text views                                                          */

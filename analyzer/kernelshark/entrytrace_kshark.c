@@ -241,9 +241,6 @@ static void sink(const struct et_syscall *sc, void *data)
 
 	if (ld->nomem)
 		return;
-	ld->ctx->syscalls++;
-	if (et_syscall_flags(sc) & ET_SC_LOST)
-		ld->ctx->lost++;
 	if (et_syscall_nr(sc) > ld->max_nr)
 		ld->max_nr = et_syscall_nr(sc);
 
@@ -400,6 +397,9 @@ static int load_boxes(struct ets_context *ctx, struct kshark_data_stream *stream
 		ret = -1;
 		goto out;
 	}
+	/* what the timeline handed out, as report counts it */
+	ctx->syscalls = et_timeline_syscalls(tl);
+	ctx->lost = et_timeline_flagged(tl, ET_SC_LOST);
 	ctx->rows = ld.max_row + 1;
 	ret = save_names(ctx, trace, ld.max_nr);
 	if (!ret)

@@ -42,8 +42,8 @@ struct ets_context {
 	uint32_t *by_cpu;		/* box indices sorted by cpu, then start */
 	int64_t *cpu_maxend;		/* running max of box end, cpu order */
 	int rows;			/* box rows: syscall + stage depths */
-	uint64_t syscalls;
-	uint64_t lost;			/* syscalls flagged ET_SC_LOST */
+	uint64_t syscalls;		/* the timeline's: et_timeline_syscalls() */
+	uint64_t lost;			/* ...flagged ET_SC_LOST: et_timeline_flagged() */
 	char *names;			/* syscall names, ETS_NAME_LEN apart */
 	int nr_names;
 	/* Set by the draw handler, used by the click handler. */

@@ -439,14 +439,6 @@ const struct et_cell *et_stats_slot(const struct et_stats *st, int nr,
 	return NULL;
 }
 
-const struct et_cell *et_stats_cell(const struct et_stats *st, int nr,
-				    uint32_t work, int stage)
-{
-	int slot = et_stage_slot(stage);
-
-	return slot < 0 ? NULL : et_stats_slot(st, nr, work, slot);
-}
-
 /* ------------------------------------------------------------------ */
 /* Sorted views                                                        */
 
