@@ -202,7 +202,7 @@ int main(int argc, char **argv)
 	printf("entry_path 0x%x\n", et_trace_entry_path(t));
 	printf("kernel_stages %d\n", et_stage_kernel_count());
 	/* The enum's values and what the calls say of them (t-public freezes them). */
-#define ENTRY_STAGE(SYM, nm, phase, parent, paths, kind, desc) \
+#define ENTRY_STAGE(SYM, nm, phase, parent, paths, arches, kind, desc) \
 	printf("id %s %d %d\n", #nm, ET_STAGE_##SYM, et_stage_by_name(#nm));
 #define ENTRY_STAGE_DERIVED(SYM, nm, phase, parent, paths, desc) \
 	printf("id %s %d %d\n", #nm, ET_STAGE_##SYM, et_stage_by_name(#nm));
