@@ -273,56 +273,51 @@ expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 # edges (B C C2 D D2 G H twice, B D D2 G H twice, B of the switched one).
 # resume.txt: one x86 syscall whose exit switches back into the body
 # (RESUME, Z) and on to the exit again.
+# tailstage.txt: one powerpc syscall with a stage inside its exit tail (kuap,
+# a DEFERRED child of the tail, TAIL sites: entry_stage_tail_stage_begin
+# and _end), and that stage's begin once before the tail begins, where the
+# kernel does not stamp it.
 python3 - <<'PY'
 K = 0xffffffff81000000
-lines = [l.rstrip('\n') for l in open('t.sites') if not l.startswith('table_hash ')]
-i = max(n for n, l in enumerate(lines) if l.startswith('site '))
-lines.insert(i + 1, f'site {K + 0xc0:#x} 4 switch 2 0x20 6690 t+0xc0')   # Z: exit -> body, RESUME
-body = ''.join(l + '\n' for l in lines)
-h = 0xcbf29ce484222325
-for b in body.encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open('resume.sites', 'w').write(body + f'table_hash {h:016x}\n')
+def table(name, sites, stages=()):
+    """t.sites with more stages and sites, and its hash again"""
+    lines = [l.rstrip('\n') for l in open('t.sites') if not l.startswith('table_hash ')]
+    if stages:
+        lines[lines.index('stages 8')] = 'stages %d' % (8 + len(stages))
+        j = lines.index('stage 7 restart - EXIT DEFERRED') + 1
+        lines[j:j] = list(stages)
+    i = max(n for n, l in enumerate(lines) if l.startswith('site '))
+    lines[i + 1:i + 1] = [f'site {K + off:#x} {rest} 6690 t+{off:#x}' for off, rest in sites]
+    body = ''.join(l + '\n' for l in lines)
+    h = 0xcbf29ce484222325
+    for b in body.encode():
+        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+    open(name, 'w').write(body + f'table_hash {h:016x}\n')
 s = []
 def k(off, b='90', n=1):
     s.extend((K + off + i, b) for i in range(n))
 def nop(off):
     k(off, '6690')
-k(0, '0f01f8'); k(3, n=2)                         # entry: outside 3
-nop(0x10); nop(0x14); k(0x16); nop(0x40)          # A: outside 4; B: gap 1; outer 2
-nop(0x44); k(0x1000, '55'); k(0x1001, n=4)        # D2: gap 2; body 5
+def stream(name):
+    open(name, 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+    s.clear()
+def head():
+    k(0, '0f01f8'); k(3, n=2)                     # entry: outside 3
+    nop(0x10); nop(0x14); k(0x16); nop(0x40)      # A: outside 4; B: gap 1; outer 2
+    nop(0x44); k(0x1000, '55'); k(0x1001, n=4)    # D2: gap 2; body 5
+
+table('resume.sites', [(0xc0, '4 switch 2 0x20')])     # Z: exit -> body, RESUME
+head()
 nop(0x70); k(0x72)                                # G: body 6 -> exit 1
 nop(0xc0); k(0x1001, n=2)                         # Z: exit 2 -> body 8, its one run goes on
 nop(0x70); k(0x72)                                # G: body 9 -> exit 3, its second run
 nop(0x80); k(0x82); nop(0x8c)                     # H: exit 4 -> tail 2, Y ends the syscall
 k(0xa0, '480f07')                                 # sysret: outside 5
-open('resume.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
-PY
-# tailstage.txt: one powerpc syscall with a stage inside its exit tail (kuap,
-# a DEFERRED child of the tail, TAIL sites: entry_stage_tail_stage_begin
-# and _end), and that stage's begin once before the tail begins, where the
-# kernel does not stamp it
-python3 - <<'PY'
-K = 0xffffffff81000000
-lines = [l.rstrip('\n') for l in open('t.sites') if not l.startswith('table_hash ')]
-lines[lines.index('stages 8')] = 'stages 9'
-lines.insert(lines.index('stage 7 restart - EXIT DEFERRED') + 1, 'stage 8 kuap 6 EXIT DEFERRED')
-i = max(n for n, l in enumerate(lines) if l.startswith('site '))
-lines[i + 1:i + 1] = [f'site {K + 0xd0:#x} 8 begin - 0x10 6690 t+0xd0',    # KB: TAIL
-                      f'site {K + 0xd4:#x} 8 end - 0x10 6690 t+0xd4']      # KE: TAIL
-body = ''.join(l + '\n' for l in lines)
-h = 0xcbf29ce484222325
-for b in body.encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open('tailstage.sites', 'w').write(body + f'table_hash {h:016x}\n')
-s = []
-def k(off, b='90', n=1):
-    s.extend((K + off + i, b) for i in range(n))
-def nop(off):
-    k(off, '6690')
-k(0, '0f01f8'); k(3, n=2)                         # entry: outside 3
-nop(0x10); nop(0x14); k(0x16); nop(0x40)          # A: outside 4; B: gap 1; outer 2
-nop(0x44); k(0x1000, '55'); k(0x1001, n=4)        # D2: gap 2; body 5
+stream('resume.txt')
+
+table('tailstage.sites', [(0xd0, '8 begin - 0x10'), (0xd4, '8 end - 0x10')],   # KB, KE: TAIL
+      ['stage 8 kuap 6 EXIT DEFERRED'])
+head()
 nop(0x70)                                         # G: body 6 -> exit
 nop(0xd0)                                         # KB before the tail: exit 1, ignored
 k(0x72)                                           # exit 2
@@ -332,7 +327,7 @@ k(0xd2, n=2)                                      # kuap 2
 nop(0xd4)                                         # KE: kuap 3, ends
 nop(0x90)                                         # J: tail 6 (kuap's 3 in it), the syscall ends
 k(0xa0, '480f07')                                 # sysret: outside 5
-open('tailstage.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+stream('tailstage.txt')
 PY
 "$FQ" --actions --replay replay.txt "$PL" sites=t.sites out=act.mix >act.out 2>&1
 "$FQ" --actions --replay resume.txt "$PL" sites=resume.sites out=resume.mix >resume.out 2>&1
