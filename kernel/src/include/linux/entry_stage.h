@@ -18,13 +18,41 @@
 #include <linux/entry_stage_stamp.h>
 
 #ifdef CONFIG_ENTRY_STAGE_TRACE
+/*
+ * Series v4: the one selection point of a syscall, first thing in an entry
+ * function that has a staged copy (x86's do_syscall_64()).  The entry
+ * function's own file is ENTRY_STAGE_PLAIN: with every event off this is
+ * the only instruction the series adds to its path (a NOP).  With staging
+ * on, a task with scratch counts the syscall and its sampled one (one in
+ * entry_stage.sample) is routed to the staged copy, the same source built
+ * a second time with the sites (ENTRY_STAGE_COPY); a task without scratch
+ * pays the branch and two loads.
+ */
+static __always_inline bool entry_stage_select(void)
+{
+	struct entry_stage_task *es;
+
+	if (!static_branch_unlikely(&entry_stage_key))
+		return false;
+	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
+	if (!es)
+		return false;
+	es->seq++;
+	return !--es->countdown;
+}
+#else
+static inline bool entry_stage_select(void) { return false; }
+#endif
+
+#ifdef ENTRY_STAGE_SITES
 
 /*
  * Begin a staged syscall: count it, and take it if it is the task's
  * sampled one (entry_stage.sample: one in N).  Unsampled syscalls only
  * pass their sites' branches and this count.  With entry_stage.window
  * every syscall of an armed window is sampled, and one outside the
- * windows passes NOPs.
+ * windows passes NOPs.  In the staged copy of a path (ENTRY_STAGE_COPY)
+ * entry_stage_select() has counted and taken the syscall already.
  */
 static __always_inline void entry_stage_syscall_begin(void)
 {
@@ -39,9 +67,11 @@ static __always_inline void entry_stage_syscall_begin(void)
 	es = READ_ONCE(t->entry_stage);
 	if (!es)
 		return;
+#ifndef ENTRY_STAGE_COPY
 	es->seq++;
 	if (--es->countdown)
 		return;
+#endif
 	es->countdown = READ_ONCE(entry_stage_every);
 	/*
 	 * New period (entry_stage.window): a window that closed in the
@@ -296,7 +326,7 @@ static __always_inline void entry_stage_exit_tail(void)
 }
 #endif
 
-#else /* !CONFIG_ENTRY_STAGE_TRACE */
+#else /* !ENTRY_STAGE_SITES */
 
 static inline void entry_stage_syscall_begin(void) { }
 static inline void entry_stage_syscall_end(const u8 id) { }
@@ -314,6 +344,6 @@ static inline void entry_stage_restart_end(void) { }
 static inline void entry_stage_arch_exit_end(void) { }
 static inline void entry_stage_exit_tail(void) { }
 
-#endif /* CONFIG_ENTRY_STAGE_TRACE */
+#endif /* ENTRY_STAGE_SITES */
 
 #endif /* _LINUX_ENTRY_STAGE_H */

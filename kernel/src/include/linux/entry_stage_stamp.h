@@ -25,6 +25,17 @@
 
 #include <linux/entry_stage_types.h>
 
+/*
+ * Series v4: a file that defines ENTRY_STAGE_PLAIN before its first include
+ * (the arch's syscall entry function, the plain copy of the path) gets
+ * every stamp helper as an empty stub: the plain path has no site at all,
+ * only the one selection point of <linux/entry_stage.h>.  Every other file,
+ * the staged copy of the path among them, has the sites.
+ */
+#if defined(CONFIG_ENTRY_STAGE_TRACE) && !defined(ENTRY_STAGE_PLAIN)
+#define ENTRY_STAGE_SITES 1
+#endif
+
 #ifdef CONFIG_ENTRY_STAGE_TRACE
 
 #include <linux/compiler.h>
@@ -92,6 +103,10 @@ struct entry_stage_pmu_counter {
 
 extern const struct entry_stage_pmu_counter arch_entry_stage_pmu[2];
 int arch_entry_stage_pmu_usable(void);
+
+#endif /* CONFIG_ENTRY_STAGE_TRACE */
+
+#ifdef ENTRY_STAGE_SITES
 
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 					     const u8 st2, const u8 fl)
@@ -313,9 +328,7 @@ static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 			__es->work |= BIT(bit);				\
 	} while (0)
 
-#else /* !CONFIG_ENTRY_STAGE_TRACE */
-
-struct task_struct;
+#else /* !ENTRY_STAGE_SITES */
 
 static inline void entry_stage_begin(const u8 id) { }
 static inline void entry_stage_end(const u8 id) { }
@@ -330,9 +343,14 @@ static inline void entry_stage_rep_begin(const u8 id) { }
 static inline void entry_stage_rep_end(const u8 id) { }
 static inline void entry_stage_end_if(const u8 id, bool cond) { }
 static inline void entry_stage_work_if(int bit, bool cond) { }
+
+#endif /* ENTRY_STAGE_SITES */
+
+#ifndef CONFIG_ENTRY_STAGE_TRACE
+struct task_struct;
+
 static inline void entry_stage_fork(struct task_struct *p) { }
 static inline void entry_stage_free(struct task_struct *p) { }
-
-#endif /* CONFIG_ENTRY_STAGE_TRACE */
+#endif
 
 #endif /* _LINUX_ENTRY_STAGE_STAMP_H */
