@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest plan: sysloop loop times (under -icount: instructions) for each of
 # MODES with the entry_stage events off, per-stage on, compact on (and
-# compact under entry_stage.sample 16, 64, 256; aggregation, entry_stage_hist,
+# compact under entry_stage.sample 16, 64, 256 and 1000000, the unsampled
+# syscall; aggregation, entry_stage_hist,
 # under sample 1, 16, 64, then one flush), and raw_syscalls on; then
 # one compact recording's text (the stamp calibration and stage times).
 # With entry_stage.window (series v3): compact under sample WSAMPLE and a
@@ -65,6 +66,12 @@ if [ -d $E ]; then
 		echo $n >$P
 		run compact-sample$n
 	done
+	# series v4's unsampled syscall, measured directly: staging on, every
+	# task armed, one syscall in a million staged (each new task stages
+	# its first, before sysloop's loop): the loop's syscalls all pass the
+	# selection point without being taken
+	echo 1000000 >$P
+	run unsampled
 	echo 1 >$P
 	H=$E/entry_stage_hist
 	if [ -d $H ]; then
