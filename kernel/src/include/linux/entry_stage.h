@@ -19,26 +19,33 @@
 
 #ifdef CONFIG_ENTRY_STAGE_TRACE
 /*
- * Series v4: the one selection point of a syscall, first thing in an entry
- * function that has a staged copy (x86's do_syscall_64()).  The entry
- * function's own file is ENTRY_STAGE_PLAIN: with every event off this is
- * the only instruction the series adds to its path (a NOP).  With staging
- * on, a task with scratch counts the syscall and its sampled one (one in
- * entry_stage.sample) is routed to the staged copy, the same source built
- * a second time with the sites (ENTRY_STAGE_COPY); a task without scratch
- * pays the branch and two loads.
+ * Series v4: the one selection point of a syscall.  The file of an entry
+ * path that has a staged copy is ENTRY_STAGE_PLAIN (no site), and the same
+ * source built a second time with the sites (ENTRY_STAGE_COPY) is the
+ * staged copy.  The arch selects in front of the plain path: x86's
+ * entry_SYSCALL_64 has a static branch on entry_stage_key (a NOP with every
+ * event off, the only instruction the series adds to the path) to
+ * entry_stage_syscall_64(), which asks entry_stage_select_task(): a task
+ * with scratch counts the syscall, and its sampled one (one in
+ * entry_stage.sample) runs the staged copy.  entry_stage_select() is the
+ * same behind the static branch, for an entry function that selects in C.
  */
-static __always_inline bool entry_stage_select(void)
+static __always_inline bool entry_stage_select_task(void)
 {
 	struct entry_stage_task *es;
 
-	if (!static_branch_unlikely(&entry_stage_key))
-		return false;
 	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
 	if (!es)
 		return false;
 	es->seq++;
 	return !--es->countdown;
+}
+
+static __always_inline bool entry_stage_select(void)
+{
+	if (!static_branch_unlikely(&entry_stage_key))
+		return false;
+	return entry_stage_select_task();
 }
 #else
 static inline bool entry_stage_select(void) { return false; }
