@@ -2,7 +2,8 @@
 # Guest plan: sysloop loop times (under -icount: instructions) for each of
 # MODES with the entry_stage events off, per-stage on, compact on (and
 # compact under entry_stage.sample 16, 64, 256 and 1000000, the unsampled
-# syscall; aggregation, entry_stage_hist,
+# syscall, and with entry_stage.pid 1, only another task armed;
+# aggregation, entry_stage_hist,
 # under sample 1, 16, 64, then one flush), and raw_syscalls on; then
 # one compact recording's text (the stamp calibration and stage times).
 # With entry_stage.window (series v3): compact under sample WSAMPLE and a
@@ -73,6 +74,20 @@ if [ -d $E ]; then
 	echo 1000000 >$P
 	run unsampled
 	echo 1 >$P
+	# ...and with only another task armed (entry_stage.pid, series v4:
+	# read when staging goes on): PID 1, not sysloop, has scratch
+	A=/sys/module/entry_stage/parameters/pid
+	if [ -e $A ]; then
+		echo 0 >$E/enable
+		echo 1 >$A
+		echo 1 >$E/entry_stage_calib/enable
+		echo 1 >$E/entry_stage_summary/enable
+		run unarmed
+		echo 0 >$E/enable
+		echo 0 >$A
+		echo 1 >$E/entry_stage_calib/enable
+		echo 1 >$E/entry_stage_summary/enable
+	fi
 	H=$E/entry_stage_hist
 	if [ -d $H ]; then
 		# aggregation (series v3): the hist event alone, nothing is
