@@ -15,6 +15,8 @@
 #   make kernel-checkpatch  checkpatch.pl --strict on each series
 #   make kernel-objtool     objtool silent, noinstr validation on vmlinux.o
 #   make kernel-identity    CONFIG_ENTRY_STAGE_TRACE=n code == base code
+#   make kernel-plain-identity  series v4, x86_64: the plain syscall path's code
+#                           == base code, one selection point
 #   make kernel-hotpath     static-branch NOPs added to the syscall path
 #   make kernel-noinstr     stamps call nothing, no new calls out of .noinstr.text
 #   make kernel-distro      the distribution-like (-O2, defconfig) kernels: build,
@@ -91,6 +93,9 @@ kernel-objtool:
 
 kernel-identity:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-objdump-identity $$b || exit 1; done
+
+kernel-plain-identity:
+	@for b in $(KERNEL_BASES); do ARCH=x86_64 scripts/kernel/check/kernel-plain-identity $$b || exit 1; done
 
 kernel-hotpath:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-hotpath $$b || exit 1; done
@@ -208,5 +213,5 @@ kernel-8xx:
 	scripts/host/ppc32-8xx-report --dir $(ENTRYTRACE_CACHE)/runs/ppc32-fixtures-8xx --bases "$(STRESS_BASES)" ppc750
 
 .PHONY: kernel-stress kernel-tiling kernel-legacy kernel-reporter kernel-8xx kernel-own-analyzer kernel-bisect-demo kernel-ppc32 kernel-seed-noforce check-vocabulary kernel-fetch kernel-apply kernel-images kernel-checkpatch kernel-objtool \
-	kernel-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
+	kernel-identity kernel-plain-identity kernel-hotpath kernel-noinstr kernel-distro kernel-coverage kernel-parity kernel-overhead \
 	kernel-fixtures check-kernel check-kernel-ppc kernel-fixtures-ppc kernel-mix
