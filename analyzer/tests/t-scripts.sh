@@ -319,3 +319,22 @@ printf '/* nothing */\n' > "$pt/analyzer/include/entrytrace.h"
 "$pt/scripts/host/public-audit" --max-test-only 0 >/dev/null 2>&1
 expect_eq "public-audit: a header that declares no function is an error, not a pass" "$?" 2
 rm -rf "$pt"
+
+# kernel-plain-identity's judge (scripts/lib/py/plain-identity.py): two
+# 'objdump -dr' listings agree but for task_struct displacements moved by
+# exactly the series' growth, or they differ (lines in objdump's own form)
+PI=$S/lib/py/plain-identity.py
+printf '  1dd:\t48 8b 85 80 09 00 00 \tmov    0x980(%%rbp),%%rax\n  1e4:\t5b                   \tpop    %%rbx\n' >pi-base.txt
+sed 's/80 09/90 09/; s/0x980/0x990/' pi-base.txt >pi-16.txt
+sed 's/80 09/88 09/; s/0x980/0x988/' pi-base.txt >pi-8.txt
+sed 's/pop    %rbx/pop    %rbp/' pi-base.txt >pi-reg.txt
+pi() { { diff pi-base.txt "$1" || true; } | python3 "$PI" 16; }
+expect_eq "plain-identity: the same listing is identical byte for byte" "$(pi pi-base.txt)" "byte for byte"
+expect_eq "... one displacement +16 is a task_struct offset" "$(pi pi-16.txt)" "but for 1 task_struct offsets (+16)"
+pi pi-8.txt >/dev/null
+expect_eq "... one displacement +8 is a difference (exit 1)" "$?" 1
+pi pi-reg.txt >/dev/null
+expect_eq "... another register is a difference (exit 1)" "$?" 1
+head -n1 pi-base.txt >pi-short.txt
+pi pi-short.txt >/dev/null
+expect_eq "... an instruction fewer is a difference (exit 1)" "$?" 1

@@ -1,23 +1,68 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Judge a 'diff' of two 'objdump -dr' listings (base, then entrytrace) on
-standard input for scripts/kernel/check/kernel-plain-identity: every
-changed line must pair with one whose only difference is one hex
-displacement larger by exactly DELTA (argv[1]).  Prints the verdict in one
-line; exits 0 when the listings agree but for such displacements, 1 if not.
+"""For scripts/kernel/check/kernel-plain-identity.
+
+  plain-identity.py DELTA             judge a 'diff' of two 'objdump -dr'
+                                      listings (base, then entrytrace) on
+                                      standard input
+  plain-identity.py DELTA --func BASE.o ENTRYTRACE.o FUNC...
+                                      the same for the functions FUNC of two
+                                      objects, wherever in them they are
+
+Every changed line must pair with one whose only difference is one hex
+displacement larger by exactly DELTA.  Prints the verdict in one line;
+exits 0 when the listings agree but for such displacements, 1 if not.
 """
 import re
+import subprocess
 import sys
 
+
+def func_listing(obj, funcs):
+    """FUNC's instructions and relocations, addresses relative to it."""
+    out = subprocess.run(['objdump', '-dr', '--no-show-raw-insn', obj],
+                         capture_output=True, text=True, check=True).stdout
+    res, cur, start = [], None, 0
+    for line in out.splitlines():
+        m = re.match(r'^([0-9a-f]+) <(.*)>:$', line)
+        if m:
+            cur = m.group(2) if m.group(2) in funcs else None
+            start = int(m.group(1), 16)
+            if cur:
+                res.append('%s:' % cur)
+            continue
+        if not cur or not line.strip():
+            continue
+        m = re.match(r'^\s+([0-9a-f]+):\s*(.*)$', line)
+        if not m:
+            continue
+        body = re.sub(r'\b[0-9a-f]+ <([^>+]+)(\+0x[0-9a-f]+)?>',
+                      lambda x: '<%s%s>' % ('' if x.group(1) == cur else x.group(1), x.group(2) or ''),
+                      m.group(2))
+        res.append('%x\t%s' % (int(m.group(1), 16) - start, body))
+    return res
+
+
 delta = int(sys.argv[1])
+if len(sys.argv) > 2 and sys.argv[2] == '--func':
+    a_obj, b_obj, funcs = sys.argv[3], sys.argv[4], set(sys.argv[5:])
+    a, b = func_listing(a_obj, funcs), func_listing(b_obj, funcs)
+    found = {x[:-1] for x in a if x.endswith(':')} & {x[:-1] for x in b if x.endswith(':')}
+    if found != funcs:
+        print('not in both objects: %s' % ' '.join(sorted(funcs - found)))
+        sys.exit(1)
+    import difflib
+    lines = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if op != 'equal':
+            lines += ['< ' + x for x in a[i1:i2]] + ['> ' + x for x in b[j1:j2]]
+else:
+    lines = sys.stdin
 old, new = [], []
-hunks = 0
-for line in sys.stdin:
+for line in lines:
     if line.startswith('< '):
         old.append(line[2:].rstrip('\n'))
     elif line.startswith('> '):
         new.append(line[2:].rstrip('\n'))
-    elif line[:1].isdigit():
-        hunks += 1
 
 if len(old) != len(new):
     print('%d lines against %d: not the same instructions' % (len(old), len(new)))
