@@ -56,3 +56,23 @@ python3 "$OD" unsettled - >od2.txt 2>&1
 check "a measurement whose guest did not settle is named ($(grep 'NOT SETTLED' od2.txt | cut -c1-60))" \
 	grep -qF "NOT SETTLED: ppc64le 7.2 debian, base kernel: no three getppid rounds in a row agreed within 0.5% in 100" od2.txt
 expect_exit "overhead-doc on a directory with no measurement says so" 2 python3 "$OD" "$PWD/nothing-here" -
+# series v4's first step, x86_64 7.3 tiny (data/overhead/PROVENANCE.md):
+# issue 50's goal table, against the base kernel, from the figures
+v4() { grep -F "| $1 x86_64 7.3, tiny) |" od.txt | cut -d'|' -f3,4 | tr -s ' ' | sed 's/^ //; s/ $//'; }
+expect_eq "v4: events off +0.8 over the base kernel per getppid: MET" \
+	"$(v4 'events off over the base kernel <= +2 (getppid,')" "MET | +0.8"
+expect_eq "v4: unsampled with another task armed +4.8: MET" \
+	"$(v4 'unsampled, another task armed (entry_stage.pid) over the base kernel <= +5 (getppid,')" "MET | +4.8"
+expect_eq "v4: unsampled with this task armed +13.3: MISSED" \
+	"$(v4 'unsampled, this task armed (sample 1000000) over the base kernel <= +5 (getppid,')" "MISSED | +13.3"
+expect_eq "v4: kill's events off +13.1 (the body probes): MISSED" \
+	"$(v4 'events off over the base kernel <= +2 (kill0,')" "MISSED | +13.1"
+expect_eq "v4: compact 1.07x raw_syscalls: MISSED" \
+	"$(v4 'compact, every syscall staged, <= 0.3x raw_syscalls (getppid,')" "MISSED | +1328 vs +1244: 1.07x"
+expect_eq "v4: aggregation without the BPF anchor is MISSED, saying so" \
+	"$(v4 'aggregation, every syscall staged, <= 0.1x raw_syscalls and <= 0.5x the BPF histogram (getppid,')" \
+	"MISSED | +1188 vs +1244: 0.96x; the BPF histogram: not measured"
+# a measurement without the unsampled rounds (v3's) is MISSED as not measured, not left out
+expect_eq "v4: x86_64 6.12 (v3, no such rounds): the unsampled goal says not measured" \
+	"$(grep -F '| unsampled, another task armed (entry_stage.pid) over the base kernel <= +5 (getppid, x86_64 6.12, tiny) |' od.txt | cut -d'|' -f3,4 | tr -s ' ' | sed 's/^ //; s/ $//')" \
+	"MISSED | not measured"
