@@ -114,6 +114,15 @@ static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 	return arch_entry_stage_branch(&entry_stage_key.key, st, ed, st2, fl);
 }
 
+/*
+ * Staging is on: for a body probe that calls its stamped variant out of
+ * line (a NOP while every event is off).
+ */
+static __always_inline bool entry_stage_on(void)
+{
+	return static_branch_unlikely(&entry_stage_key);
+}
+
 /* current's scratch while it is inside a sampled syscall, else NULL */
 static __always_inline struct entry_stage_task *entry_stage_cur(void)
 {
@@ -343,6 +352,7 @@ static inline void entry_stage_rep_begin(const u8 id) { }
 static inline void entry_stage_rep_end(const u8 id) { }
 static inline void entry_stage_end_if(const u8 id, bool cond) { }
 static inline void entry_stage_work_if(int bit, bool cond) { }
+static inline bool entry_stage_on(void) { return false; }
 
 #endif /* ENTRY_STAGE_SITES */
 
