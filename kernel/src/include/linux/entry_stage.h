@@ -27,8 +27,7 @@
  * event off, the only instruction the series adds to the path) to
  * entry_stage_syscall_64(), which asks entry_stage_select_task(): a task
  * with scratch counts the syscall, and its sampled one (one in
- * entry_stage.sample) runs the staged copy.  entry_stage_select() is the
- * same behind the static branch, for an entry function that selects in C.
+ * entry_stage.sample) runs the staged copy.
  */
 static __always_inline bool entry_stage_select_task(void)
 {
@@ -40,15 +39,6 @@ static __always_inline bool entry_stage_select_task(void)
 	es->seq++;
 	return !--es->countdown;
 }
-
-static __always_inline bool entry_stage_select(void)
-{
-	if (!static_branch_unlikely(&entry_stage_key))
-		return false;
-	return entry_stage_select_task();
-}
-#else
-static inline bool entry_stage_select(void) { return false; }
 #endif
 
 #ifdef ENTRY_STAGE_SITES
@@ -59,7 +49,7 @@ static inline bool entry_stage_select(void) { return false; }
  * pass their sites' branches and this count.  With entry_stage.window
  * every syscall of an armed window is sampled, and one outside the
  * windows passes NOPs.  In the staged copy of a path (ENTRY_STAGE_COPY)
- * entry_stage_select() has counted and taken the syscall already.
+ * entry_stage_select_task() has counted and taken the syscall already.
  */
 static __always_inline void entry_stage_syscall_begin(void)
 {

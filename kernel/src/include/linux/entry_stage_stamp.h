@@ -323,7 +323,7 @@ static __always_inline void __entry_stage_end_es(struct entry_stage_task *es,
 /* The scratch to set a path signature bit in, while staging. */
 static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 {
-	if (!static_branch_unlikely(&entry_stage_key))
+	if (!entry_stage_on())
 		return NULL;
 	return entry_stage_cur();
 }
