@@ -97,8 +97,41 @@ def show(title, rows):
 show('the sites with a jump over stamp code (and the jmp, which the off path runs):', jumps)
 show('NOPs alone that end an out-of-line block: the jmp after them is the block\'s way '
      'back, which the stamp code takes too (%d):' % len(exits), exits)
+
+# Series v4: the branches of entry_stage_key that are no stamp site.  An
+# entry function with a staged copy has one, its selection point (x86:
+# entry_SYSCALL_64, in front of the call of do_syscall_64); the others gate
+# the out-of-line probes (entry_stage_sampled()) and helpers.
+def label_at(elf, addr):
+    """The function holding addr, or in assembly without a symbol size the
+    nearest label before it (entry_SYSCALL_64_after_hwframe)."""
+    name = elf.func_at(addr)
+    if name:
+        return name
+    below = [f for f in elf.funcs if f[0] <= addr]
+    return below[-1][2] if below else '?'
+
+
+gates = {}
+for a in jl:
+    if a not in site:
+        gates.setdefault(label_at(var, a), []).append(a)
+print('branches of entry_stage_key outside the site table: %d%s' % (
+    sum(map(len, gates.values())),
+    ''.join(', %s %d' % (n, len(gates[n])) for n in sorted(gates))))
+selection = {'entry_stage_do_syscall_64': 'entry_SYSCALL_64'}
+for copy, entry in sorted(selection.items()):
+    if copy not in by_func:
+        continue
+    n = sum(len(v) for k, v in gates.items() if k.startswith(entry))
+    if n == 1:
+        print('selection point: %s has 1 (its staged copy: %s)' % (entry, copy))
+    else:
+        print('%s has %d selection points, want 1 (its staged copy: %s)' % (entry, n, copy))
+        bad += 1
 if bad:
-    print('%d sites are not NOPs of entry_stage_key while it is off' % bad)
+    print('%d sites are not NOPs of entry_stage_key while it is off, '
+          'or entry functions without their one selection point' % bad)
     sys.exit(1)
 if cmode == 'distro' and inline:
     print('-O2: %d sites are not a NOP alone' % inline)
