@@ -19,25 +19,44 @@
 
 #ifdef CONFIG_ENTRY_STAGE_TRACE
 /*
+ * The task's countdown reached zero: this is its sampled syscall.  Count
+ * the syscalls since the last one into @seq and start the countdown over
+ * (entry_stage.sample, or 1 in windows).
+ */
+static __always_inline void entry_stage_sample_taken(struct task_struct *t,
+						     struct entry_stage_task *es)
+{
+	u32 every = READ_ONCE(entry_stage_every);
+
+	es->seq += es->period;
+	es->period = every;
+	t->entry_stage_countdown = every;
+}
+
+/*
  * Series v4: the one selection point of a syscall.  The file of an entry
  * path that has a staged copy is ENTRY_STAGE_PLAIN (no site), and the same
  * source built a second time with the sites (ENTRY_STAGE_COPY) is the
  * staged copy.  The arch selects in front of the plain path: x86's
  * entry_SYSCALL_64 has a static branch on entry_stage_key (a NOP with every
- * event off, the only instruction the series adds to the path) to
- * entry_stage_syscall_64(), which asks entry_stage_select_task(): a task
- * with scratch counts the syscall, and its sampled one (one in
- * entry_stage.sample) runs the staged copy.
+ * event off, the only instruction the series adds to the path) to a
+ * decrement of task_struct::entry_stage_countdown; at zero it calls
+ * entry_stage_syscall_64(), which asks entry_stage_select_task().  An armed
+ * task (one with scratch) takes its sampled syscall into the staged copy.
+ * A task without scratch (entry_stage.pid) has a countdown of zero, and
+ * comes here once in 2^32 syscalls to run the plain path.  The countdown
+ * is written by the task itself and, while entry_stage_key is off, by the
+ * arming of staging and by fork, so that no write is lost.
  */
 static __always_inline bool entry_stage_select_task(void)
 {
-	struct entry_stage_task *es;
+	struct task_struct *t = arch_entry_stage_current();
+	struct entry_stage_task *es = READ_ONCE(t->entry_stage);
 
-	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
 	if (!es)
 		return false;
-	es->seq++;
-	return !--es->countdown;
+	entry_stage_sample_taken(t, es);
+	return true;
 }
 #endif
 
@@ -65,11 +84,10 @@ static __always_inline void entry_stage_syscall_begin(void)
 	if (!es)
 		return;
 #ifndef ENTRY_STAGE_COPY
-	es->seq++;
-	if (--es->countdown)
+	if (--t->entry_stage_countdown)
 		return;
+	entry_stage_sample_taken(t, es);
 #endif
-	es->countdown = READ_ONCE(entry_stage_every);
 	/*
 	 * New period (entry_stage.window): a window that closed in the
 	 * middle of a syscall left its scratch current, and stamps in shared

@@ -64,14 +64,17 @@ enum entry_stage_kind {
  *		stages were stamped after it
  * @start_ns:	trace_clock_local() time of the first stamp (burst)
  * @seq:	syscall sequence number, counting every syscall of the task
- *		while staging is on (sampled or not)
+ *		while staging is on (sampled or not): moved on by @period at
+ *		each sampled one, as the unsampled ones pass no site
  * @work:	path signature bits set by the stamps of syscall @seq
  * @nr:		syscall number as the entry work left it (-1: skipped)
  * @ret:	return value, once the body returned
  * @tail_seq:	the syscall the DEFERRED stages in @ts belong to, with its
  *		@tail_work, @tail_nr and @tail_ret (and @tail_span, its span,
  *		while entry_stage_hist is on; 0 otherwise)
- * @countdown:	syscalls of the task until the next sampled one
+ * @period:	what task_struct::entry_stage_countdown restarted from at
+ *		the last sampled syscall: the syscalls @seq moves on by at the
+ *		next one
  * @epoch:	entry_stage_epoch when syscall @seq began, @tail_epoch when
  *		syscall @tail_seq did
  * @flags:	ENTRY_STAGE_TAIL, _RESTART, _TAIL_VALID
@@ -96,7 +99,7 @@ struct entry_stage_task {
 	u32	tail_work;
 	int	tail_nr;
 	long	tail_ret;
-	u32	countdown;
+	u32	period;
 	u32	epoch;
 	u32	tail_epoch;
 	u32	tail_span;	/* entry_stage_hist: syscall @tail_seq's span */

@@ -367,7 +367,7 @@ static struct entry_stage_task *entry_stage_alloc_one(void)
 	struct entry_stage_task *es = kzalloc(sizeof(*es), GFP_KERNEL);
 
 	if (es)
-		es->countdown = 1;
+		es->period = 1;		/* the task's first syscall is sampled */
 	else
 		atomic_inc(&entry_stage_failed);
 	return es;
@@ -377,11 +377,14 @@ void entry_stage_fork(struct task_struct *p)
 {
 	p->entry_stage_cur = NULL;
 	p->entry_stage = NULL;
+	p->entry_stage_countdown = 0;
 	if (!READ_ONCE(entry_stage_alloc) || READ_ONCE(entry_stage_armed_pid))
 		return;
 	p->entry_stage = entry_stage_alloc_one();
-	if (p->entry_stage)
+	if (p->entry_stage) {
+		p->entry_stage_countdown = 1;
 		atomic_inc(&entry_stage_scratch);
+	}
 }
 
 /* A task's scratch, taken once: by its free_task() or by staging's end. */
@@ -429,7 +432,12 @@ static int entry_stage_alloc_tasks(void)
 				missing++;
 				continue;
 			}
+			/*
+			 * entry_stage_key is still off: no task is between
+			 * the load and the store of its countdown's decrement
+			 */
 			WRITE_ONCE(t->entry_stage, batch[used++]);
+			WRITE_ONCE(t->entry_stage_countdown, 1);
 		}
 		rcu_read_unlock();
 		atomic_add(used, &entry_stage_scratch);
