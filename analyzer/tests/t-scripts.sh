@@ -338,3 +338,18 @@ expect_eq "... another register is a difference (exit 1)" "$?" 1
 head -n1 pi-base.txt >pi-short.txt
 pi pi-short.txt >/dev/null
 expect_eq "... an instruction fewer is a difference (exit 1)" "$?" 1
+
+# the BPF anchor's loader (kernel-overhead --bpf): it builds here from
+# Debian's clang, bpftool and libbpf (build-syslat installs them), is
+# static, and refuses to run without a command (exit 125, the usage line);
+# loading the program needs a BPF kernel, which kernel-overhead boots
+"$S/guest/bpf/build-syslat" "$PWD/syslat" 2>syslat-build.err
+expect_eq "build-syslat builds syslat ($(head -c 120 syslat-build.err))" "$?" 0
+check "... a static program (no interpreter)" \
+	sh -c "readelf -l '$PWD/syslat' | grep -q 'LOAD' && ! readelf -l '$PWD/syslat' | grep -q 'program interpreter'"
+check "... with the BPF program built in (its two raw tracepoint sections)" \
+	sh -c "strings '$PWD/syslat' | grep -q 'raw_tracepoint/sys_exit'"
+./syslat 2>syslat.err
+expect_eq "syslat without a command: exit 125" "$?" 125
+expect_eq "... and the usage line" "$(cat syslat.err)" "usage: syslat [-q] CMD [ARG...]"
+expect_exit "build-syslat without OUT: usage, exit 2" 2 "$S/guest/bpf/build-syslat"

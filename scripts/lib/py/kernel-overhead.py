@@ -22,6 +22,29 @@ for variant in ('base', 'entrytrace'):
     if os.path.exists(st):
         last = open(st).read().split('\n')[-2].split()
         res.setdefault('settle', {})[variant] = {'settled': last[1] == 'yes', 'rounds': int(last[2])}
+# the BPF anchor (kernel-overhead's third boot): the base kernel of
+# --config bpf, events off and the loop under syslat; every bpf-hist round
+# must have counted at least the loop's syscalls, with the JIT
+bdir = f'{pre}-bpf-{cmode}'
+if os.path.isdir(bdir):
+    res['runs']['bpf'] = load('bpf')
+    res['kernels']['bpf'] = open(f'{bdir}/kernel').read().strip().split('/')[-1]
+    last = open(f'{bdir}/out/settle.txt').read().split('\n')[-2].split()
+    res['settle']['bpf'] = {'settled': last[1] == 'yes', 'rounds': int(last[2])}
+    seen = []
+    for line in open(f'{bdir}/out/syslat.txt'):
+        m = re.match(r'syslat: (\d+) syscalls, (\d+) without an entry time, JIT (\w+)', line)
+        if m:
+            seen.append({'syscalls': int(m.group(1)), 'orphans': int(m.group(2)),
+                         'jit': m.group(3) == 'yes'})
+    rounds = sum(len(v.get('bpf-hist', [])) for v in res['runs']['bpf'].values())
+    if not rounds or len(seen) != rounds:
+        sys.exit(f'kernel-overhead: {bdir}: {rounds} bpf-hist rounds, {len(seen)} syslat counts')
+    short = [r for r in seen if r['syscalls'] < n or not r['jit']]
+    if short:
+        sys.exit(f'kernel-overhead: {bdir}: syslat saw fewer than {n} syscalls or ran without '
+                 f'the JIT: {short[0]}')
+    res['bpf'] = {'syslat': seen}
 # the compact recording: calibration and per-stage medians (ticks -> ns)
 calib, stages = None, {}
 names = None
