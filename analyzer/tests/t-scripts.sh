@@ -335,6 +335,18 @@ pi pi-8.txt >/dev/null
 expect_eq "... one displacement +8 is a difference (exit 1)" "$?" 1
 pi pi-reg.txt >/dev/null
 expect_eq "... another register is a difference (exit 1)" "$?" 1
+# auto (kernel-plain-identity's mode): the first moved displacement sets the
+# growth, every other line is held to it
+expect_eq "... auto: one displacement +16 sets the growth" \
+	"$({ diff pi-base.txt pi-16.txt || true; } | python3 "$PI" auto)" "but for 1 task_struct offsets (+16)"
+printf '  1e5:\t48 8b 85 88 09 00 00 \tmov    0x988(%%rbp),%%rax\n' >>pi-base.txt
+sed 's/80 09/90 09/; s/0x980/0x990/; s/88 09/90 09/; s/0x988/0x990/' pi-base.txt >pi-mixed.txt
+{ diff pi-base.txt pi-mixed.txt || true; } | python3 "$PI" auto >/dev/null
+expect_eq "... auto: a second line moved by +8 is a difference (exit 1)" "$?" 1
+sed 's/80 09/90 09/; s/0x980/0x990/; s/88 09/98 09/; s/0x988/0x998/' pi-base.txt >pi-both.txt
+expect_eq "... auto: two lines moved by +16 agree" \
+	"$({ diff pi-base.txt pi-both.txt || true; } | python3 "$PI" auto)" "but for 2 task_struct offsets (+16)"
+sed -i '$d' pi-base.txt
 head -n1 pi-base.txt >pi-short.txt
 pi pi-short.txt >/dev/null
 expect_eq "... an instruction fewer is a difference (exit 1)" "$?" 1

@@ -9,8 +9,10 @@
                                       objects, wherever in them they are
 
 Every changed line must pair with one whose only difference is one hex
-displacement larger by exactly DELTA.  Prints the verdict in one line;
-exits 0 when the listings agree but for such displacements, 1 if not.
+displacement larger by exactly DELTA; DELTA "auto" takes it from the first
+such line (positive, at most 64) and holds every other line to it.
+Prints the verdict in one line; exits 0 when the listings agree but for
+such displacements, 1 if not.
 """
 import re
 import subprocess
@@ -42,7 +44,7 @@ def func_listing(obj, funcs):
     return res
 
 
-delta = int(sys.argv[1])
+delta = None if sys.argv[1] == 'auto' else int(sys.argv[1])
 if len(sys.argv) > 2 and sys.argv[2] == '--func':
     a_obj, b_obj, funcs = sys.argv[3], sys.argv[4], set(sys.argv[5:])
     a, b = func_listing(a_obj, funcs), func_listing(b_obj, funcs)
@@ -81,8 +83,11 @@ for a, b in zip(old, new):
         print('differs: %r against %r' % (ta, tb))
         sys.exit(1)
     moved = [(x, y) for x, y in zip(ha, hb) if x != y]
-    if len(moved) != 1 or int(moved[0][1], 16) - int(moved[0][0], 16) != delta:
-        print('differs: %r against %r (not one displacement +%d)' % (ta, tb, delta))
+    d = int(moved[0][1], 16) - int(moved[0][0], 16) if len(moved) == 1 else None
+    if delta is None and d is not None and 0 < d <= 64:
+        delta = d
+    if d is None or d != delta:
+        print('differs: %r against %r (not one displacement +%s)' % (ta, tb, delta or 'N'))
         sys.exit(1)
     shifted += 1
 print('but for %d task_struct offsets (+%d)' % (shifted, delta))
