@@ -101,7 +101,7 @@ show('NOPs alone that end an out-of-line block: the jmp after them is the block\
 # Series v4: the branches of entry_stage_key that are no stamp site.  An
 # entry function with a staged copy has one, its selection point (x86:
 # entry_SYSCALL_64, in front of the call of do_syscall_64); the others gate
-# the out-of-line probes (entry_stage_sampled()) and helpers.
+# the out-of-line probes and helpers (entry_stage_on()).
 def label_at(elf, addr):
     """The function holding addr, or in assembly without a symbol size the
     nearest label before it (entry_SYSCALL_64_after_hwframe)."""

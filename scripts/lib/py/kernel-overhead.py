@@ -14,7 +14,11 @@ def load(variant):
     return runs
 
 res = {'arch': arch, 'base': base, 'config': cmode, 'n': n, 'runs': {}}
-for variant in ('base', 'entrytrace'):
+# the BPF anchor, when kernel-overhead booted it: the base kernel of
+# --config bpf, a third variant
+bdir = f'{pre}-bpf-{cmode}'
+anchor = ('bpf',) if os.path.isdir(bdir) else ()
+for variant in ('base', 'entrytrace') + anchor:
     res['runs'][variant] = load(variant)
     res.setdefault('kernels', {})[variant] = open(f'{pre}-{variant}-{cmode}/kernel').read().strip().split('/')[-1]
     # the settle rounds before the measured ones (plan-overhead.sh)
@@ -22,15 +26,9 @@ for variant in ('base', 'entrytrace'):
     if os.path.exists(st):
         last = open(st).read().split('\n')[-2].split()
         res.setdefault('settle', {})[variant] = {'settled': last[1] == 'yes', 'rounds': int(last[2])}
-# the BPF anchor (kernel-overhead's third boot): the base kernel of
-# --config bpf, events off and the loop under syslat; every bpf-hist round
-# must have counted at least the loop's syscalls, with the JIT
-bdir = f'{pre}-bpf-{cmode}'
-if os.path.isdir(bdir):
-    res['runs']['bpf'] = load('bpf')
-    res['kernels']['bpf'] = open(f'{bdir}/kernel').read().strip().split('/')[-1]
-    last = open(f'{bdir}/out/settle.txt').read().split('\n')[-2].split()
-    res['settle']['bpf'] = {'settled': last[1] == 'yes', 'rounds': int(last[2])}
+# the anchor's rounds (events off, then the loop under syslat): every
+# bpf-hist round must have counted at least the loop's syscalls, with the JIT
+if anchor:
     seen = []
     for line in open(f'{bdir}/out/syslat.txt'):
         m = re.match(r'syslat: (\d+) syscalls, (\d+) without an entry time, JIT (\w+)', line)
