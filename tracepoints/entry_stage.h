@@ -185,10 +185,11 @@ TRACE_EVENT_FN(entry_stage_calib,
  * (stage < stages, the kernel's ENTRY_STAGE_NR) or the total (stage ==
  * stages, the last of a cell: the span and the top-level DEFERRED stages
  * after it but emit) of the staged syscalls nr with path signature work that ran
- * on cpu since the last flush: their count, sum, sum of squares
- * (U64_MAX: saturated), min and max, agg an AGG stage's occurrences; the
- * total's cell also has its log-linear histogram (bits sub-buckets per
- * power of two, see ENTRY_STAGE_HIST_BITS), buckets lo onwards, and
+ * on cpu since the last flush.  A stage's cell has their count and sum
+ * and, for an AGG stage, agg its occurrences (no spread: sumsq, min and
+ * max are 0).  The total's cell has count, sum, sum of squares (U64_MAX:
+ * saturated), min and max, and its log-linear histogram (bits sub-buckets
+ * per power of two, see ENTRY_STAGE_HIST_BITS), buckets lo onwards; it
  * counts only the syscalls whose tail came (not a task's last): a count
  * of 0 has no buckets, min U32_MAX and max 0.  dropped
  * counts the staged syscalls that found their CPU's table full, since

@@ -203,6 +203,7 @@ struct et_event {
 			uint32_t dropped;	/* the kernel's count, so far */
 			uint64_t count, sum, sumsq, agg;
 			uint32_t min, max;
+			bool mean_only;		/* a stage's (ABI 4): count, sum, agg */
 			uint32_t bits;		/* the span's sub-bucket bits */
 			uint32_t lo;		/* its first bucket's index */
 			const uint32_t *buckets;
@@ -391,6 +392,7 @@ struct et_timeline_counts {
 	 * whose sum of squares saturated (spread unknown: shown as 0).
 	 */
 	uint64_t hist_cells, hist_syscalls, hist_dropped, hist_orphans, hist_saturated;
+	uint64_t hist_mean_only;	/* stage cells of count and mean alone (ABI 4) */
 };
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);
@@ -410,6 +412,7 @@ struct et_hist {
 	uint32_t first;		/* the lowest bucket held (a power of two's first) */
 	uint32_t nr_buckets;	/* one past the highest */
 	bool moments_only;	/* no buckets: count, min, max, mean, stddev */
+	bool mean_only;		/* moments_only, and no spread: count, mean, total */
 	uint64_t count;
 	uint64_t min;
 	uint64_t max;

@@ -131,6 +131,18 @@ void et_sort_keys(char *buf, size_t size)
 		snprintf(buf + n, size - n, " or name");
 }
 
+/*
+ * Whether @h holds column @c: no quantiles in a cell of moments only
+ * (with @quantiles false), and a cell of a mean only (an aggregated
+ * stage, ABI 4) has count, mean and total alone.
+ */
+static bool col_kept(enum et_col c, const struct et_hist *h, bool quantiles)
+{
+	if (cols[c].type == COL_QUANTILE && !quantiles)
+		return false;
+	return !h->mean_only || c == ET_COL_COUNT || c == ET_COL_MEAN || c == ET_COL_TOTAL;
+}
+
 /* Integers print exactly, not through a double. */
 static uint64_t col_u64(enum et_col c, const struct et_hist *h)
 {
@@ -243,16 +255,16 @@ void et_cols_text_row(FILE *out, const struct et_hist *h, enum et_unit u, bool m
 
 			if (!text_pass(c, pass))
 				continue;
+			/* an aggregated stage: no percentiles, or no spread either */
+			if (!col_kept(c, h, q)) {
+				fprintf(out, " %*s", w, "-");
+				continue;
+			}
 			switch (cols[c].type) {
 			case COL_COUNT:
 				fprintf(out, " %*" PRIu64, w, col_u64(c, h));
 				break;
 			case COL_QUANTILE:
-				/* moments only (an aggregated stage): no percentiles */
-				if (!q) {
-					fprintf(out, " %*s", w, "-");
-					break;
-				}
 				goto time;
 			case COL_AT:
 				if (mix)
@@ -284,17 +296,19 @@ double et_sort_key(enum et_sort by, const struct et_hist *h)
 	return et_col_value(sort_cols[by], h);
 }
 
-/* A value for a machine (JSON, CSV): exact integers, fixed decimals. */
+/*
+ * A value for a machine (JSON, CSV): exact integers, fixed decimals; @none
+ * where the hist keeps none.
+ */
 static void col_machine(FILE *out, enum et_col c, const struct et_hist *h, double div,
-			bool quantiles)
+			bool quantiles, const char *none)
 {
+	if (!col_kept(c, h, quantiles)) {
+		fputs(none, out);
+		return;
+	}
 	switch (cols[c].type) {
 	case COL_QUANTILE:
-		if (!quantiles) {
-			fprintf(out, "null");
-			break;
-		}
-		/* fall through */
 	case COL_COUNT:
 	case COL_TIME:
 		fprintf(out, "%" PRIu64, col_u64(c, h));
@@ -314,7 +328,7 @@ void et_cols_json(FILE *out, const struct et_hist *h, double div)
 
 	for (int c = 0; c < ET_COL_NR; c++) {
 		fprintf(out, "%s\"%s\": ", c ? ", " : "", cols[c].key);
-		col_machine(out, c, h, div, q);
+		col_machine(out, c, h, div, q, "null");
 	}
 }
 
@@ -324,13 +338,16 @@ void et_cols_csv_head(FILE *out)
 		fprintf(out, "%s%s", c ? "," : "", cols[c].key);
 }
 
-/* CSV: exemplar times in seconds, quantiles even where the hist keeps none */
+/*
+ * CSV: exemplar times in seconds, quantiles even where the hist keeps none
+ * (0), an empty field for the spread of a mean only
+ */
 void et_cols_csv_row(FILE *out, const struct et_hist *h)
 {
 	for (int c = 0; c < ET_COL_NR; c++) {
 		if (c)
 			fputc(',', out);
-		col_machine(out, c, h, 1e9, true);
+		col_machine(out, c, h, 1e9, true, "");
 	}
 }
 
@@ -348,13 +365,12 @@ void et_cols_group_row(FILE *out, const struct et_hist *h)
 		enum et_col c = group_cols[i];
 		int w = cols[c].width;
 
+		if (cols[c].type != COL_AT && !col_kept(c, h, q)) {
+			fprintf(out, " %*s", w, "-");
+			continue;
+		}
 		switch (cols[c].type) {
 		case COL_QUANTILE:
-			if (!q) {
-				fprintf(out, " %*s", w, "-");
-				break;
-			}
-			/* fall through */
 		case COL_COUNT:
 		case COL_TIME:
 			fprintf(out, " %*" PRIu64, w, col_u64(c, h));

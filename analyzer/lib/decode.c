@@ -742,10 +742,17 @@ void et_scratch_fini(struct et_scratch *s)
 /* ------------------------------------------------------------------ */
 /* Records to events                                                   */
 
+/* The ABIs this analyzer reads: 3 (series v2, v3) and 4 (series v4). */
+static bool abi_known(uint64_t abi)
+{
+	return abi >= ET_ABI_OLDEST && abi <= ENTRY_STAGE_ABI;
+}
+
 /*
  * entry_stage_hist: one aggregated cell.  What cannot be a cell (another
  * ABI, a stage id beyond the kernel's, buckets outside the record or the
- * histogram, min above max) is damage, counted in abi_errors.
+ * histogram, min above max, a spread in an ABI 4 stage's cell) is damage,
+ * counted in abi_errors.  ABI 4 keeps a stage's count, sum and agg only.
  */
 static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 			struct et_scratch *s, struct et_event *ev)
@@ -757,10 +764,11 @@ static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 	uint64_t stages = (uint32_t)rd_field(d, rec, &d->hi_stages);
 	uint32_t bits = (uint32_t)rd_field(d, rec, &d->hi_bits);
 	uint32_t lo = (uint32_t)rd_field(d, rec, &d->hi_lo), n = len / 4;
+	uint64_t abi = rd_field(d, rec, &d->hi_abi);
 
 	if (d->hi_buckets.is_signed)	/* __rel_loc: from the field's end */
 		off += d->hi_buckets.offset + d->hi_buckets.size;
-	if (rd_field(d, rec, &d->hi_abi) != ENTRY_STAGE_ABI || bits < 1 || bits > 7 ||
+	if (!abi_known(abi) || bits < 1 || bits > 7 ||
 	    stage > stages || stages > 64 || len % 4 || n > ET_KHIST_MAX_BUCKETS ||
 	    (uint64_t)off + len > (uint64_t)rec->size ||
 	    (uint64_t)lo + n > (uint64_t)(33 - bits) << bits) {
@@ -784,9 +792,11 @@ static bool decode_hist(const struct et_decoder *d, const struct et_rec *rec,
 	ev->hist.max = (uint32_t)rd_field(d, rec, &d->hi_max);
 	ev->hist.bits = bits;
 	ev->hist.lo = lo;
+	ev->hist.mean_only = abi >= 4 && stage != stages;
 	/* a total of count 0: the cell's tails never came; it has no buckets */
 	if ((ev->hist.count ? ev->hist.min > ev->hist.max || (stage == stages) != (n > 0) :
-			      stage != stages || n)) {
+			      stage != stages || n) ||
+	    (ev->hist.mean_only && (ev->hist.sumsq || ev->hist.min || ev->hist.max))) {
 		s->abi_errors++;
 		return false;
 	}
@@ -985,7 +995,7 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 		double per = rd_fixed(d, rec, &d->ca_source) || !hz ? 1e-3 : 1e6 / hz;
 
 		/* the kernel's own word on its stage ABI */
-		if (rd_fixed(d, rec, &d->ca_abi) != ENTRY_STAGE_ABI) {
+		if (!abi_known(rd_fixed(d, rec, &d->ca_abi))) {
 			s->abi_errors++;
 			return false;
 		}

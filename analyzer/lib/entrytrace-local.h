@@ -169,6 +169,12 @@ extern const struct et_syscall_table et_syscall_tables[];
 /* ------------------------------------------------------------------ */
 /* decode.c: the field table                                           */
 
+/*
+ * The oldest ENTRY_STAGE_ABI read (series v2); stages.def's is the newest.
+ * ABI 2, the first series' events, is refused with its own message.
+ */
+#define ET_ABI_OLDEST		3
+
 /* entry_stage_hist: the most buckets one event can carry (a ring buffer page). */
 #define ET_KHIST_MAX_BUCKETS	1024
 

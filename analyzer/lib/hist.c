@@ -100,6 +100,8 @@ bool et_hist_merge(struct et_hist *dst, const struct et_hist *src)
 		return true;
 	if (src->moments_only)
 		dst->moments_only = true;
+	if (src->mean_only)
+		dst->mean_only = true;
 	if (!dst->moments_only && src->buckets) {
 		if (!et_hist_reserve(dst, src->first) ||
 		    !et_hist_reserve(dst, src->nr_buckets - 1))

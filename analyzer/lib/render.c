@@ -110,8 +110,10 @@ static void text_stamps(const struct et_timeline_counts *tl, const char *unit, F
 			tl->sample, tl->sample);
 	if (tl->hist_cells)
 		fprintf(out, "aggregated:  %" PRIu64 " cells of the kernel's tables (entry_stage_hist) hold %" PRIu64
-			" syscalls: stages have count, mean, spread, min and max; totals a histogram; no tasks or errnos\n",
-			tl->hist_cells, tl->hist_syscalls);
+			" syscalls: stages have count%s; totals a histogram; no tasks or errnos\n",
+			tl->hist_cells, tl->hist_syscalls,
+			tl->hist_mean_only ? " and mean (the kernel keeps no spread per stage)" :
+			", mean, spread, min and max");
 	if (tl->hist_dropped)
 		fprintf(out, "             %8" PRIu64 " staged syscalls found their CPU's table full (entry_stage.hist_dropped): not in these figures\n",
 			tl->hist_dropped);
@@ -181,10 +183,9 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 			c->implausible);
 	if (c->abi_errors)
 		damaged(out, &first, "%" PRIu64 " entry_stage events that do not fit "
-			"ABI %d (a stage id beyond the kernel's own table, or a "
+			"ABI %d to %d (a stage id beyond the kernel's own table, or a "
 			"calibration of another ABI): dropped\n",
-			c->abi_errors,
-			ENTRY_STAGE_ABI);
+			c->abi_errors, ET_ABI_OLDEST, ENTRY_STAGE_ABI);
 	if (c->unknown_stages)
 		damaged(out, &first, "%" PRIu64 " stage values of stages this analyzer "
 			"does not know (%s: a newer kernel's vocabulary; update "
@@ -651,8 +652,9 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		f->tl.dup_stage);
 	fprintf(out, ",\n       \"aggregated\": {\"cells\": %" PRIu64 ", \"syscalls\": %" PRIu64
 		", \"kernel_dropped\": %" PRIu64 ", \"orphan_cells\": %" PRIu64
-		", \"saturated\": %" PRIu64 "}", f->tl.hist_cells, f->tl.hist_syscalls,
-		f->tl.hist_dropped, f->tl.hist_orphans, f->tl.hist_saturated);
+		", \"saturated\": %" PRIu64 ", \"mean_only_cells\": %" PRIu64 "}",
+		f->tl.hist_cells, f->tl.hist_syscalls, f->tl.hist_dropped, f->tl.hist_orphans,
+		f->tl.hist_saturated, f->tl.hist_mean_only);
 	fprintf(out, ",\n       \"flagged\": {");
 	for (int b = 0, n = 0; b < 16; b++)
 		if (flag_names[b])

@@ -12,7 +12,8 @@
  * top-level deferred stages after it but emit, less one stamp and those cuts of
  * the top-level stages.  Exact when every syscall of the cell ran the
  * same stages (a path signature fixes the optional ones), an average
- * otherwise.  A stage's cell has moments (count, mean, spread, min, max);
+ * otherwise.  A stage's cell has moments (count, mean, spread, min, max),
+ * or from ABI 4 on its count and mean alone (the kernel keeps no spread);
  * the total has the kernel's histogram, its buckets at their midpoints.
  */
 #include <math.h>
@@ -53,10 +54,18 @@ static void moments(struct et_timeline *tl, struct et_hist *h, const struct et_e
 	long double n = (long double)ev->hist.count, k, sum, sumsq;
 
 	h->count = ev->hist.count;
+	h->total = round_ns(f * (double)ev->hist.sum - cut * (double)ev->hist.count);
+	if (ev->hist.mean_only) {
+		/* count, mean and total: no spread, no extremes (min, max 0) */
+		tl->counts.hist_mean_only++;
+		h->mean_only = true;
+		h->sum = (__int128)llroundl((long double)f * ev->hist.sum - (long double)cut * n);
+		h->sumsq = 0;
+		return;
+	}
 	h->min = round_ns(f * ev->hist.min - cut);
 	h->max = round_ns(f * ev->hist.max - cut);
 	h->min_ts = h->max_ts = ev->ts;
-	h->total = round_ns(f * (double)ev->hist.sum - cut * (double)ev->hist.count);
 	h->shift = h->min;
 	k = (long double)cut + (long double)h->shift;
 	sum = (long double)f * ev->hist.sum - k * n;

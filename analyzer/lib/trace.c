@@ -888,7 +888,7 @@ static const char *const invisible_summary_span[] = {
 };
 
 static const char *const invisible_hist[] = {
-	"aggregated (entry_stage_hist): the kernel's cells, not syscalls: no tasks, errnos, times or user_gap; a stage has count, mean, spread, min and max, no percentiles",
+	"aggregated (entry_stage_hist): the kernel's cells, not syscalls: no tasks, errnos, times or user_gap; a stage has count and mean (series v3's kernels also kept its spread, min and max), no percentiles",
 	"total is the kernel's span and the stages after the burst, less a stamp, its percentiles from the kernel's histogram (1/32 of a power of two); a task's last syscall has none; untimed is not computed",
 	NULL,
 };

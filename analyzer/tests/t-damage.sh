@@ -68,13 +68,13 @@ mutate "$f" zstd.dat "d[o + $(size "$f") // 3] ^= 0x55"
 # (zstd frames carry no checksum here: libtracecmd either ends the CPU's
 # data at the bad chunk or hands over garbage records, which then do not
 # fit the stage ABI; either is said and exits 8)
-damaged zstd zstd.dat "\(CPU 0: [0-9]* of $np pages gave no records\|[0-9]* entry_stage events that do not fit ABI 3\)"
+damaged zstd zstd.dat "\(CPU 0: [0-9]* of $np pages gave no records\|[0-9]* entry_stage events that do not fit ABI 3 to 4\)"
 
 # 4. a stage event whose stage id stages.def does not have (u16: 0xee00+)
 read -r _ at _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_time stage | sed -n 10p)"
 python3 -c "
 import sys; d = bytearray(open('v6.dat', 'rb').read()); d[$at + 1] = 0xee; open('abi.dat', 'wb').write(d)"
-damaged abi abi.dat "1 entry_stage events that do not fit ABI 3"
+damaged abi abi.dat "1 entry_stage events that do not fit ABI 3 to 4"
 "$ET" report --json abi.dat > abi.json 2>/dev/null
 expect_eq "abi: JSON abi_errors" "$(jget abi.json "d['files'][0]['abi_errors']")" 1
 

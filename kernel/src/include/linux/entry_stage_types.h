@@ -121,10 +121,11 @@ struct entry_stage_calib {
 };
 
 /*
- * Aggregation (entry_stage:entry_stage_hist): one stage's times, or the
- * span's, over the staged syscalls of one (syscall, path signature) on
- * one CPU.  Times as the summary's: ticks, or cycles with the PMU source.
- * @sumsq saturates at U64_MAX; @agg sums an AGG stage's occurrences.
+ * Aggregation (entry_stage:entry_stage_hist): the total's times over the
+ * staged syscalls of one (syscall, path signature) on one CPU, or a
+ * stage's count, sum and @agg (an AGG stage's occurrences) only.  Times
+ * as the summary's: ticks, or cycles with the PMU source.  @sumsq
+ * saturates at U64_MAX.
  */
 struct entry_stage_moments {
 	u64	count;

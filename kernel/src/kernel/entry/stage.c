@@ -139,6 +139,17 @@ static const u32 entry_stage_work_of[ENTRY_STAGE_NR] = {
 	[ENTRY_STAGE_KLP]		= BIT(ENTRY_STAGE_WORK_KLP),
 };
 
+/*
+ * The lowest stage id in a mask: __ffs64() is an out-of-line call at -Os,
+ * and the burst's loops take one per stage.
+ */
+static __always_inline unsigned long entry_stage_ffs(u64 mask)
+{
+	if (BITS_PER_LONG == 64)
+		return __ffs((unsigned long)mask);
+	return __ffs64(mask);
+}
+
 /* Counter ticks to ns (the PMU source reports its own units). */
 static u32 entry_stage_mult, entry_stage_shift;
 struct entry_stage_calib entry_stage_calib;
@@ -344,7 +355,7 @@ void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
 		entry_stage_zero(insns);
 		for (; mask; mask &= mask - 1) {
-			u64 d = entry_stage_delta(es, id = __ffs64(mask));
+			u64 d = entry_stage_delta(es, id = entry_stage_ffs(mask));
 
 			delta[id] = d;
 			insns[id] = d >> 32;
@@ -353,11 +364,11 @@ void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
 	}
 	/* 32 bits of ticks: a longer stage saturates */
 	for (m = mask & ~entry_stage_agg_mask; m; m &= m - 1) {
-		id = __ffs64(m);
+		id = entry_stage_ffs(m);
 		delta[id] = min_t(u64, es->ts[id][1] - es->ts[id][0], U32_MAX);
 	}
 	for (m = mask & entry_stage_agg_mask; m; m &= m - 1) {
-		id = __ffs64(m);
+		id = entry_stage_ffs(m);
 		delta[id] = min_t(u64, es->ts[id][1], U32_MAX);
 	}
 }
@@ -695,19 +706,24 @@ void entry_stage_unreg(void)
 /*
  * Aggregation (entry_stage:entry_stage_hist).  While the event is enabled
  * the burst adds each staged syscall to its CPU's table: per (syscall,
- * path signature) a cell of moments for every stage and for the total,
- * and the total's log-linear histogram.  The total is the span and the
- * top-level DEFERRED stages after it, so it is added with those, at the
- * task's next staged burst; a syscall whose tail never comes (the task's
- * last) has stages but no total.  Nothing goes to the ring buffer per
- * syscall.  Writing entry_stage.hist_flush writes every non-empty cell as
- * one entry_stage_hist event, in the writer's context, and empties the
- * tables.  A staged syscall that finds its CPU's table full is counted in
- * entry_stage.hist_dropped.
+ * path signature) a cell with every stage's count and sum, and for the
+ * total its moments and log-linear histogram.  A stage's spread is not
+ * kept (sampled compact mode gives stage distributions): the burst adds
+ * two words per stage that ran.  The total is the span and the top-level
+ * DEFERRED stages after it, so it is added with those, at the task's
+ * next staged burst; a syscall whose tail never comes (the task's last)
+ * has stages but no total.  Nothing goes to the ring buffer per syscall.
+ * Writing entry_stage.hist_flush writes every non-empty cell as one
+ * entry_stage_hist event per stage and one for the total, in the writer's
+ * context, and empties the tables.  A staged syscall that finds its CPU's
+ * table full is counted in entry_stage.hist_dropped.
  */
 struct entry_stage_hist_slot {
 	u64				key;	/* 0: free */
-	struct entry_stage_moments	m[ENTRY_STAGE_NR + 1];	/* +1: total */
+	u64				sum[ENTRY_STAGE_NR];
+	u64				agg[ENTRY_STAGE_NR];	/* AGG: occurrences */
+	u32				count[ENTRY_STAGE_NR];
+	struct entry_stage_moments	total;
 	u32				span[ENTRY_STAGE_HIST_BUCKETS];	/* the total's */
 };
 
@@ -718,10 +734,10 @@ struct entry_stage_hist_slot {
 #define entry_stage_tail_top_mask					\
 	(ENTRY_STAGE_DEFERRED_MASK & ENTRY_STAGE_TOP_MASK & ~BIT_ULL(ENTRY_STAGE_EMIT))
 
-/* entry_stage.hist_slots: cells per CPU table (a power of two), at enable. */
+/* entry_stage.hist_slots: cells per CPU table (a power of two up to 32768), at enable. */
 static unsigned int entry_stage_hist_slots = 64;
 module_param_named(hist_slots, entry_stage_hist_slots, uint, 0644);
-MODULE_PARM_DESC(hist_slots, "entry_stage_hist: (syscall, path) cells per CPU, a power of two, read when enabled");
+MODULE_PARM_DESC(hist_slots, "entry_stage_hist: (syscall, path) cells per CPU, a power of two up to 32768, read when enabled");
 
 static atomic_t entry_stage_hist_dropped;
 module_param_cb(hist_dropped, &entry_stage_count_ops, &entry_stage_hist_dropped, 0444);
@@ -731,6 +747,22 @@ MODULE_PARM_DESC(hist_dropped, "entry_stage_hist: staged syscalls not aggregated
 static DEFINE_MUTEX(entry_stage_hist_lock);
 static unsigned int entry_stage_hist_nslots;	/* in effect: tables exist */
 static DEFINE_PER_CPU(struct entry_stage_hist_slot *, entry_stage_hist_tab);
+
+/*
+ * After a CPU's table, its direct index: for syscall numbers below
+ * ENTRY_STAGE_HIST_MAP, 1 + the slot the last lookup of that number
+ * found, so that a syscall finds its cell with one compare of the key (a
+ * stale entry, after a flush or for another path signature, fails it and
+ * the lookup hashes).
+ */
+#define ENTRY_STAGE_HIST_MAP		1024
+#define ENTRY_STAGE_HIST_MAX_SLOTS	32768	/* a u16 index */
+
+static size_t entry_stage_hist_size(unsigned int n)
+{
+	return size_add(array_size(n, sizeof(struct entry_stage_hist_slot)),
+			ENTRY_STAGE_HIST_MAP * sizeof(u16));
+}
 
 static __always_inline u32 entry_stage_hist_index(u32 v)
 {
@@ -749,28 +781,46 @@ static __always_inline u64 entry_stage_hist_key(int nr, u32 work)
 	return (u64)(work + 1) << 32 | (u32)nr;
 }
 
-static struct entry_stage_hist_slot *entry_stage_hist_slot(struct entry_stage_hist_slot *tab,
-							   int nr, u32 work)
+/* The cell of (@nr, @work) in its hash chain: found, or taken; NULL when full. */
+static noinline struct entry_stage_hist_slot *
+entry_stage_hist_hash(struct entry_stage_hist_slot *tab, u16 *map, int nr, u64 key)
 {
-	u64 key = entry_stage_hist_key(nr, work);
 	unsigned int mask = entry_stage_hist_nslots - 1;
 	unsigned int i = hash_64(key, 32) & mask, n;
 	struct entry_stage_hist_slot *s;
-	int id;
 
 	for (n = 0; n <= mask; n++, i = (i + 1) & mask) {
 		s = &tab[i];
-		if (likely(s->key == key))
-			return s;
+		if (s->key == key)
+			goto found;
 		if (!s->key) {
 			s->key = key;
-			for (id = 0; id <= ENTRY_STAGE_NR; id++)
-				s->m[id].min = U32_MAX;
-			return s;
+			s->total.min = U32_MAX;
+			goto found;
 		}
 	}
 	atomic_inc(&entry_stage_hist_dropped);
 	return NULL;
+found:
+	if ((unsigned int)nr < ENTRY_STAGE_HIST_MAP)
+		map[nr] = i + 1;
+	return s;
+}
+
+/* The cell of (@nr, @work): by the direct index, else by the hash. */
+static __always_inline struct entry_stage_hist_slot *
+entry_stage_hist_slot(struct entry_stage_hist_slot *tab, int nr, u32 work)
+{
+	u16 *map = (u16 *)(tab + entry_stage_hist_nslots);
+	u64 key = entry_stage_hist_key(nr, work);
+	unsigned int i;
+
+	if (likely((unsigned int)nr < ENTRY_STAGE_HIST_MAP)) {
+		i = map[nr];
+		if (likely(i && tab[i - 1].key == key))
+			return &tab[i - 1];
+	}
+	return entry_stage_hist_hash(tab, map, nr, key);
 }
 
 static __always_inline void entry_stage_moment(struct entry_stage_moments *m, u32 v)
@@ -786,32 +836,54 @@ static __always_inline void entry_stage_moment(struct entry_stage_moments *m, u3
 		m->max = v;
 }
 
-/* A stage's time as the summary gives it: ticks, or cycles (PMU). */
-static __always_inline u32 entry_stage_hist_value(const struct entry_stage_task *es, int id)
+/*
+ * A timed stage's time: ticks, or cycles (PMU).  Unclamped: a sum of
+ * deltas is exact modulo 2^64, so a delta that went back (across CPUs)
+ * takes off what it added.
+ */
+static __always_inline u64 entry_stage_hist_value(const struct entry_stage_task *es,
+						  unsigned long id)
 {
-	u64 d = entry_stage_delta(es, id);
-
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
-		return (u32)d;
-	return min_t(u64, d, U32_MAX);
+		return (u32)((u32)es->ts[id][1] - (u32)es->ts[id][0]);
+	return es->ts[id][1] - es->ts[id][0];
 }
 
-/* Add the stages in @mask; returns the sum of those in entry_stage_tail_top_mask. */
-static u64 entry_stage_hist_stages(struct entry_stage_hist_slot *s,
-				   const struct entry_stage_task *es, u64 mask)
+/*
+ * Add the stages in @mask to @s: a count and a sum each, an AGG stage's
+ * sum as its occurrences' and their number.  Ten instructions or so a
+ * stage: this loop is most of what aggregation adds to a burst.
+ */
+static __always_inline void entry_stage_hist_stages(struct entry_stage_hist_slot *s,
+						    const struct entry_stage_task *es,
+						    u64 mask)
 {
-	u64 top = 0;
-	u32 v;
-	int id;
+	unsigned long id;
+	u64 m;
 
-	for (; mask; mask &= mask - 1) {
-		id = __ffs64(mask);
-		v = entry_stage_hist_value(es, id);
-		entry_stage_moment(&s->m[id], v);
-		if (entry_stage_agg_mask & BIT_ULL(id))
-			s->m[id].agg += es->count[id];
-		if (entry_stage_tail_top_mask & BIT_ULL(id))
-			top += v;
+	for (m = mask & ~entry_stage_agg_mask; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		s->sum[id] += entry_stage_hist_value(es, id);
+		s->count[id]++;
+	}
+	for (m = mask & entry_stage_agg_mask; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		s->sum[id] += IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ? (u32)es->ts[id][1] :
+			es->ts[id][1];
+		s->count[id]++;
+		s->agg[id] += es->count[id];
+	}
+}
+
+/* The total's part after the burst: the tail's top-level stages, as the summary's. */
+static __always_inline u64 entry_stage_hist_top(const struct entry_stage_task *es, u64 tail)
+{
+	unsigned long id;
+	u64 m, top = 0;
+
+	for (m = tail & entry_stage_tail_top_mask; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		top += min_t(u64, entry_stage_hist_value(es, id), U32_MAX);
 	}
 	return top;
 }
@@ -819,29 +891,32 @@ static u64 entry_stage_hist_stages(struct entry_stage_hist_slot *s,
 /*
  * The burst's aggregation: this syscall's stages in @ran, the DEFERRED
  * stages in @tail and the total in the cell of the syscall they belong
- * to.  The burst runs with interrupts off, on the CPU whose table it adds
- * to.
+ * to (the same cell, in a loop of one syscall: found once).  The burst
+ * runs with interrupts off, on the CPU whose table it adds to.
  */
 static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
 				 const struct entry_stage_task *es, u64 ran,
 				 u64 tail)
 {
-	struct entry_stage_hist_slot *s;
+	struct entry_stage_hist_slot *s = NULL;
 	u32 total;
 
 	lockdep_assert_irqs_disabled();
 	if (tail) {
 		s = entry_stage_hist_slot(tab, es->tail_nr, es->tail_work);
 		if (s) {
-			total = min_t(u64, es->tail_span + entry_stage_hist_stages(s, es, tail),
-				      U32_MAX);
+			entry_stage_hist_stages(s, es, tail);
+			total = min_t(u64, es->tail_span + entry_stage_hist_top(es, tail), U32_MAX);
 			if (es->tail_span) {
-				entry_stage_moment(&s->m[ENTRY_STAGE_NR], total);
+				entry_stage_moment(&s->total, total);
 				s->span[entry_stage_hist_index(total)]++;
 			}
 		}
+		if (es->tail_nr != es->nr || es->tail_work != es->work)
+			s = NULL;
 	}
-	s = entry_stage_hist_slot(tab, es->nr, es->work);
+	if (!s)
+		s = entry_stage_hist_slot(tab, es->nr, es->work);
 	if (s)
 		entry_stage_hist_stages(s, es, ran);
 }
@@ -867,20 +942,26 @@ static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s
 	u32 dropped = atomic_read(&entry_stage_hist_dropped);
 	u32 work = (u32)(s->key >> 32) - 1, lo = 0, hi = 0, n = 0;
 	int nr = (int)(u32)s->key, id;
+	struct entry_stage_moments m = {};
 
-	for (id = 0; id < ENTRY_STAGE_NR; id++)
-		if (s->m[id].count)
-			trace_entry_stage_hist(cpu, nr, work, id, &s->m[id], s->span, 0, 0,
-					       dropped);
+	/* a stage's cell: count, sum and occurrences (no spread is kept) */
+	for (id = 0; id < ENTRY_STAGE_NR; id++) {
+		if (!s->count[id])
+			continue;
+		m.count = s->count[id];
+		m.sum = s->sum[id];
+		m.agg = s->agg[id];
+		trace_entry_stage_hist(cpu, nr, work, id, &m, s->span, 0, 0, dropped);
+	}
 	/* no buckets without a total: the tails of the cell's syscalls have not come */
-	if (s->m[ENTRY_STAGE_NR].count) {
+	if (s->total.count) {
 		while (!s->span[lo])
 			lo++;
 		for (hi = ENTRY_STAGE_HIST_BUCKETS - 1; !s->span[hi]; hi--)
 			;
 		n = hi - lo + 1;
 	}
-	trace_entry_stage_hist(cpu, nr, work, ENTRY_STAGE_NR, &s->m[ENTRY_STAGE_NR],
+	trace_entry_stage_hist(cpu, nr, work, ENTRY_STAGE_NR, &s->total,
 			       s->span + lo, lo, n, dropped);
 }
 
@@ -948,8 +1029,9 @@ int entry_stage_hist_reg(void)
 	unsigned int n = READ_ONCE(entry_stage_hist_slots);
 	int cpu, ret;
 
-	if (!n || !is_power_of_2(n)) {
-		pr_warn("entry_stage: hist_slots=%u is not a power of two\n", n);
+	if (!n || !is_power_of_2(n) || n > ENTRY_STAGE_HIST_MAX_SLOTS) {
+		pr_warn("entry_stage: hist_slots=%u is not a power of two up to %u\n", n,
+			ENTRY_STAGE_HIST_MAX_SLOTS);
 		return -EINVAL;
 	}
 	mutex_lock(&entry_stage_hist_lock);
@@ -957,7 +1039,7 @@ int entry_stage_hist_reg(void)
 	for_each_possible_cpu(cpu) {
 		struct entry_stage_hist_slot *tab;
 
-		tab = vzalloc_node(array_size(n, sizeof(*tab)), cpu_to_node(cpu));
+		tab = vzalloc_node(entry_stage_hist_size(n), cpu_to_node(cpu));
 		if (!tab) {
 			entry_stage_hist_free();
 			mutex_unlock(&entry_stage_hist_lock);
@@ -1017,16 +1099,23 @@ void __entry_stage_burst(void)
 	struct task_struct *t = current;
 	struct entry_stage_task *es = t->entry_stage_cur;
 	u64 emit = es->ts[ENTRY_STAGE_EMIT][0];
-	u64 ran, tail, mask, now_ns, now, d;
+	bool summary = trace_entry_stage_summary_enabled();
+	bool times = trace_entry_stage_time_enabled();
+	u64 ran, tail, mask, now_ns = 0, now = 0, d;
 	u32 rcu = 0, hist_span = 0;
 	int id;
 
 	ran = es->ran & ~entry_stage_deferred_mask;
 	tail = es->ran & entry_stage_deferred_mask;
 	es->ran = 0;
-	/* the trace's default clock ("local"), so that starts and events align */
-	now_ns = trace_clock_local();
-	now = arch_entry_stage_read();
+	/*
+	 * The trace's default clock ("local"), so that starts and events
+	 * align: not read for aggregation alone, which places nothing.
+	 */
+	if (summary || times || IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
+		now_ns = trace_clock_local();
+		now = arch_entry_stage_read();
+	}
 	if (unlikely(es->epoch != READ_ONCE(entry_stage_epoch)) ||
 	    entry_stage_pmu_drop(es, t, now)) {
 		es->flags &= ~(ENTRY_STAGE_TAIL_VALID | ENTRY_STAGE_RESTART);
@@ -1036,14 +1125,15 @@ void __entry_stage_burst(void)
 	if (unlikely(es->ts[ENTRY_STAGE_SYSCALL][0] < es->entry))
 		ran &= ~BIT_ULL(ENTRY_STAGE_SYSCALL);
 	for (mask = ran & ENTRY_STAGE_WORK_MASK; mask; mask &= mask - 1)
-		es->work |= entry_stage_work_of[__ffs64(mask)];
+		es->work |= entry_stage_work_of[entry_stage_ffs(mask)];
 
 	/* emit's begin has just been overwritten by this burst's own */
 	es->ts[ENTRY_STAGE_EMIT][0] = es->tail_ref;
 	if (!(es->flags & ENTRY_STAGE_TAIL_VALID) || es->tail_epoch != es->epoch)
 		tail = 0;
 
-	es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
+	if (summary || times)
+		es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
 	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
 
@@ -1056,12 +1146,12 @@ void __entry_stage_burst(void)
 			hist_span = entry_stage_span(es->entry, emit);
 		}
 	}
-	if (trace_entry_stage_summary_enabled())
+	if (summary)
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
 					  entry_stage_span(es->entry, emit));
-	if (trace_entry_stage_time_enabled()) {
+	if (times) {
 		for (mask = tail; mask; mask &= mask - 1) {
-			id = __ffs64(mask);
+			id = entry_stage_ffs(mask);
 			d = entry_stage_delta(es, id);
 			trace_entry_stage_time(es->tail_seq, es->tail_nr, id,
 					       es->tail_work, 1,
@@ -1071,7 +1161,7 @@ void __entry_stage_burst(void)
 		for (mask = ran; mask; mask &= mask - 1) {
 			u32 count = 1;
 
-			id = __ffs64(mask);
+			id = entry_stage_ffs(mask);
 			d = entry_stage_delta(es, id);
 			if (entry_stage_agg_mask & BIT_ULL(id))
 				count = es->count[id];
