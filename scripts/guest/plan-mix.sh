@@ -5,7 +5,7 @@
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
 # first, as plan-seed.sh does).  The kernel's build-id note goes back to the
 # host, which checks it against the vmlinux the site file came from.
-# EVENTS=compact|stages enables those entry_stage events first (nobody
+# EVENTS=compact|stages|aggregate enables those entry_stage events first (nobody
 # reads them: the plugin counts what tracing costs the kernel).
 # KILLALL=K: after sysloop, K sleeping processes more, then N kill(-1, 0)
 # from the shell's builtin kill: the permission check against every process
@@ -45,6 +45,7 @@ if [ -n "${EVENTS:-}" ] && [ "$EVENTS" != off ]; then
 	case "$EVENTS" in
 	compact) evs="entry_stage_summary entry_stage_calib" ;;
 	stages) evs="entry_stage_time entry_stage_calib" ;;
+	aggregate) evs="entry_stage_hist" ;;
 	esac
 	for e in $evs; do echo 1 >$T/events/entry_stage/$e/enable; done
 	echo "events: $(cat $T/set_event | tr '\n' ' ')" >$out/events.txt
