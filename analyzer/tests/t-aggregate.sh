@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# Aggregation (entry_stage_hist, series v3): the kernel keeps per-CPU cells
-# of (syscall, path signature) and writes them once, at a flush.  Each
-# recording ARCH-BASE-aggregate.dat was made in the boot that made its
-# ARCH-BASE-aggregate-compact.dat (scripts/guest/plan-aggregate.sh: the
-# same sysloop run, compact and then aggregated), so the analyzer must give
-# the same syscalls and stage times from both, as stamped (--raw-stamps):
-# counts (but the shell's few calls), the minimum of every stage that ran
-# on half the calls within 1% (or 2 ns), a total's median within its
-# kernel bucket (1/32 of a power of two) of the compact one's.
+# Aggregation (entry_stage_hist): the kernel keeps per-CPU cells of
+# (syscall, path signature) and writes them once, at a flush.  Each
+# recording ARCH-BASE[-TAG]-aggregate.dat was made in the boot that made its
+# -aggregate-compact.dat (scripts/guest/plan-aggregate.sh: the same sysloop
+# run, compact and then aggregated), so the analyzer must give the same
+# syscalls and stage times from both, as stamped (--raw-stamps): counts
+# (but the shell's few calls), a total's median within its kernel bucket
+# (1/32 of a power of two) of the compact one's, and for every stage that
+# ran on half the calls its minimum (series v3, ABI 3: the kernel kept a
+# stage's moments) or its mean (series v4, ABI 4: count and sum only;
+# under -icount the two runs' means agree) within 1% (or 2 ns).
 # weight: 16
 . "$(dirname "$0")/lib.sh"
 
@@ -58,15 +60,19 @@ def cell(d, st):
 tot = cell(c, 'total')['count']
 stages = [st for st in stages if cell(c, st)['count'] * 2 >= tot]
 bad = []
+# what the aggregated cells keep: a minimum (ABI 3) or a mean alone (ABI 4)
+key = 'min' if all(cell(a, st) is None or cell(a, st)['min'] is not None
+                   for st in stages) else 'mean'
 for st in stages:
     x, y = cell(a, st), cell(c, st)
-    if x is None or abs(x['min'] - y['min']) > max(2, y['min'] / 100):
-        bad.append('%s %s/%s' % (st, x and x['min'], y['min']))
-print(len(stages), ' '.join(bad) or 'none')
+    if x is None or x[key] is None or abs(x[key] - y[key]) > max(2, y[key] / 100):
+        bad.append('%s %s/%s' % (st, x and x[key], y[key]))
+print(len(stages), key, ' '.join(bad) or 'none')
 EOF
 )
-		check "$k $sc: every stage's minimum as the compact recording's (stages, differing: $bad)" \
-			test "${bad#* }" = none -a "${bad%% *}" -ge 10
+		read -r nst key bad <<< "$bad"
+		check "$k $sc: every stage's $key as the compact recording's ($nst stages, differing: $bad)" \
+			test "$bad" = none -a "$nst" -ge 10
 	done
 	# the analyzer's own recorder in the guest, --aggregate: the same cells
 	o=$DATA/$k-aggregate-own.dat
@@ -94,6 +100,38 @@ for f in aggregate aggregate-compact compact; do
 	emits+=" $f=$(jget e.json "round([c['mean'] for c in d['cells'] if c['stage'] == 'emit'][0])")"
 done
 expect_eq "x86_64 $NEWEST getppid: emit as stamped (means)" "$emits" " aggregate=942 aggregate-compact=1138 compact=1167"
+
+# Series v4 (ABI 4): a stage's cell is its count and sum; the burst adds two
+# words per stage and reads no clock, so emit, as stamped, is what the
+# aggregation costs a getppid there (-icount instructions; 1151 compact in
+# the same boot: one entry_stage_summary event)
+v4=$DATA/x86_64-$NEWEST-v4-aggregate
+emits=""
+for f in aggregate aggregate-compact; do
+	"$ET" report --raw-stamps --json -s getppid "$v4${f#aggregate}.dat" > e.json 2>/dev/null
+	emits+=" $f=$(jget e.json "round([c['mean'] for c in d['cells'] if c['stage'] == 'emit'][0])")"
+done
+expect_eq "x86_64 $NEWEST v4 getppid: emit as stamped (means)" "$emits" " aggregate=445 aggregate-compact=1151"
+"$ET" report --json "$v4.dat" > v4.json 2>/dev/null
+"$ET" report --json "$DATA/x86_64-$NEWEST-aggregate.dat" > v3.json 2>/dev/null
+# the kernel's events: a total has stage == stages, every other is a stage's
+totals=$(trace-cmd report -i "$v4.dat" 2>/dev/null | grep -cE ' stage=([0-9]+) stages=\1 ')
+expect_eq "v4: every stage cell is count and mean alone (cells less the $totals totals)" \
+	"$(jget v4.json "(lambda f: f['cells'] - f['mean_only_cells'])(d['files'][0]['syscalls']['aggregated'])")" "$totals"
+check "v4: the file has totals ($totals)" test "$totals" -gt 10
+expect_eq "v4: a stage has a mean and no min, stddev or percentile (JSON null)" \
+	"$(jget v4.json "[(c['mean'] > 0, c['min'], c['stddev'], c['p50']) for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'syscall']")" \
+	"[(True, None, None, None)]"
+expect_eq "v4: the total keeps its min and percentiles" \
+	"$(jget v4.json "[c['min'] is not None and c['p50'] is not None for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'total']")" "[True]"
+expect_eq "v3 (ABI 3) still reads with its stage moments (no mean-only cell)" \
+	"$(jget v3.json "(d['files'][0]['syscalls']['aggregated']['mean_only_cells'], [c['min'] is not None for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'syscall'])")" \
+	"(0, [True])"
+"$ET" report "$v4.dat" > v4.txt 2>&1
+check "v4: the header says the kernel keeps no spread per stage" \
+	grep -q '^aggregated: .*stages have count and mean (the kernel keeps no spread per stage)' v4.txt
+check "v4: the text table prints - for a stage's min" \
+	grep -qE '^ +syscall +[0-9]+ +- +[0-9.]+ ' v4.txt
 
 # Damaged cells are said and exit 8, from an uncompressed copy of the
 # recording with one field of one event changed (trace-records finds it)
@@ -127,3 +165,12 @@ poke orphan nr "$span" 4242
 "$ET" report --json orphan.dat > orphan.json 2>/dev/null
 expect_eq "a span of another syscall than its stages: the stages are orphans, left out" \
 	"$(jget orphan.json "d['files'][0]['syscalls']['aggregated']['orphan_cells'] > 0 and d['files'][0]['damaged']")" True
+# ABI 4: a stage's cell that carries a spread is not a cell of that ABI
+trace-cmd convert --file-version 6 --compression none -i "$v4.dat" -o v6.dat >/dev/null 2>&1
+expect_exit "v4: the undamaged copy exits 0" 0 sh -c "'$ET' report v6.dat >/dev/null && echo ok >&2"
+poke spread max 1 77
+expect_exit "v4: a stage cell with a max (ABI 4 keeps none): exit 8" 8 "$ET" report spread.dat
+"$ET" report --json spread.dat > spread.json 2>/dev/null
+expect_eq "...counted as an ABI error" "$(jget spread.json "d['files'][0]['abi_errors']")" 1
+poke abi5 abi 1 5
+expect_exit "an entry_stage_hist of ABI 5 (newer than this analyzer): exit 8" 8 "$ET" report abi5.dat
