@@ -1073,7 +1073,7 @@ static void entry_stage_emit_calib(void)
 {
 	unsigned int epoch = READ_ONCE(entry_stage_epoch);
 
-	if (!trace_entry_stage_calib_enabled())
+	if (!tracepoint_enabled(entry_stage_calib))
 		return;
 	if (this_cpu_read(entry_stage_calib_epoch) == epoch &&
 	    time_before(jiffies, this_cpu_read(entry_stage_calib_next)))
@@ -1099,8 +1099,6 @@ void __entry_stage_burst(void)
 	struct task_struct *t = current;
 	struct entry_stage_task *es = t->entry_stage_cur;
 	u64 emit = es->ts[ENTRY_STAGE_EMIT][0];
-	bool summary = trace_entry_stage_summary_enabled();
-	bool times = trace_entry_stage_time_enabled();
 	u64 ran, tail, mask, now_ns = 0, now = 0, d;
 	u32 rcu = 0, hist_span = 0;
 	int id;
@@ -1110,9 +1108,12 @@ void __entry_stage_burst(void)
 	es->ran = 0;
 	/*
 	 * The trace's default clock ("local"), so that starts and events
-	 * align: not read for aggregation alone, which places nothing.
+	 * align: not read for aggregation alone, which places nothing.  The
+	 * events' static branches are tested with tracepoint_enabled(): -Os
+	 * leaves trace_*_enabled() out of line, a call of 6 instructions.
 	 */
-	if (summary || times || IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
+	if (!tracepoint_enabled(entry_stage_hist) || tracepoint_enabled(entry_stage_summary) ||
+	    tracepoint_enabled(entry_stage_time) || IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
 		now_ns = trace_clock_local();
 		now = arch_entry_stage_read();
 	}
@@ -1132,12 +1133,12 @@ void __entry_stage_burst(void)
 	if (!(es->flags & ENTRY_STAGE_TAIL_VALID) || es->tail_epoch != es->epoch)
 		tail = 0;
 
-	if (summary || times)
+	if (now_ns)
 		es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
 	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
 
-	if (trace_entry_stage_hist_enabled()) {
+	if (tracepoint_enabled(entry_stage_hist)) {
 		struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
 
 		if (tab) {
@@ -1146,10 +1147,10 @@ void __entry_stage_burst(void)
 			hist_span = entry_stage_span(es->entry, emit);
 		}
 	}
-	if (summary)
+	if (tracepoint_enabled(entry_stage_summary))
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
 					  entry_stage_span(es->entry, emit));
-	if (times) {
+	if (tracepoint_enabled(entry_stage_time)) {
 		for (mask = tail; mask; mask &= mask - 1) {
 			id = entry_stage_ffs(mask);
 			d = entry_stage_delta(es, id);
