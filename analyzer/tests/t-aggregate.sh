@@ -103,7 +103,7 @@ expect_eq "x86_64 $NEWEST getppid: emit as stamped (means)" "$emits" " aggregate
 
 # Series v4 (ABI 4): a stage's cell is its count and sum; the burst adds two
 # words per stage and reads no clock, so emit, as stamped, is what the
-# aggregation costs a getppid there (-icount instructions; 1151 compact in
+# aggregation costs a getppid there (-icount instructions; 1140 compact in
 # the same boot: one entry_stage_summary event)
 v4=$DATA/x86_64-$NEWEST-v4-aggregate
 emits=""
@@ -111,7 +111,7 @@ for f in aggregate aggregate-compact; do
 	"$ET" report --raw-stamps --json -s getppid "$v4${f#aggregate}.dat" > e.json 2>/dev/null
 	emits+=" $f=$(jget e.json "round([c['mean'] for c in d['cells'] if c['stage'] == 'emit'][0])")"
 done
-expect_eq "x86_64 $NEWEST v4 getppid: emit as stamped (means)" "$emits" " aggregate=445 aggregate-compact=1151"
+expect_eq "x86_64 $NEWEST v4 getppid: emit as stamped (means)" "$emits" " aggregate=435 aggregate-compact=1140"
 "$ET" report --json "$v4.dat" > v4.json 2>/dev/null
 "$ET" report --json "$DATA/x86_64-$NEWEST-aggregate.dat" > v3.json 2>/dev/null
 # the kernel's events: a total has stage == stages, every other is a stage's
