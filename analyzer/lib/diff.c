@@ -511,8 +511,9 @@ static bool compare_cell(struct et_diff_cell *d, const struct et_diff_opts *o,
 	double *dm, *dx;
 	int nb = o->bootstrap;
 
-	d->median_base = (double)et_hist_quantile(b, 0.5);
-	d->median_test = (double)et_hist_quantile(t, 0.5);
+	/* a cell of moments only (aggregated stages) has no median: NaN */
+	d->median_base = et_hist_has_quantiles(b) ? (double)et_hist_quantile(b, 0.5) : NAN;
+	d->median_test = et_hist_has_quantiles(t) ? (double)et_hist_quantile(t, 0.5) : NAN;
 	d->mean_base = et_hist_mean(b);
 	d->mean_test = et_hist_mean(t);
 	d->d_median = d->median_test - d->median_base;

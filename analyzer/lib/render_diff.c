@@ -217,7 +217,10 @@ static void cell_row(const struct et_diff_report *r, const struct et_diff_cell *
 		snprintf(cl, sizeof(cl), "%+.2f", c->cliff);
 	} else if (c->base && c->test) {
 		snprintf(ci_mean, sizeof(ci_mean), "%+.1f", c->d_mean);
-		snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
+		if (isnan(c->d_median))	/* moments only: no median */
+			snprintf(ci_med, sizeof(ci_med), "-");
+		else
+			snprintf(ci_med, sizeof(ci_med), "%+.1f", c->d_median);
 		snprintf(ci_shift, sizeof(ci_shift), "-");
 		snprintf(p, sizeof(p), "-");
 		snprintf(cl, sizeof(cl), "-");
@@ -420,6 +423,15 @@ static const char *num(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* A median for JSON, to 0.1: null where the cell keeps none (moments only). */
+static const char *num1(double v, char *buf, size_t size)
+{
+	if (isnan(v))
+		return "null";
+	snprintf(buf, size, "%.1f", v);
+	return buf;
+}
+
 /* A statistic for JSON: null where it is unbounded (an exact difference). */
 static const char *num6(double v, char *buf, size_t size)
 {
@@ -522,13 +534,13 @@ static void json(const struct et_diff_report *r, FILE *out)
 			", \"n_test\": %" PRIu64, et_stages[c->stage].name, status_key(c->status),
 			c->base ? c->base->count : 0, c->test ? c->test->count : 0);
 		if (c->base)
-			fprintf(out, ", \"mean_base\": %.3f, \"median_base\": %.1f",
-				c->mean_base, c->median_base);
+			fprintf(out, ", \"mean_base\": %.3f, \"median_base\": %s",
+				c->mean_base, num1(c->median_base, lo, sizeof(lo)));
 		else
 			fprintf(out, ", \"mean_base\": null, \"median_base\": null");
 		if (c->test)
-			fprintf(out, ", \"mean_test\": %.3f, \"median_test\": %.1f",
-				c->mean_test, c->median_test);
+			fprintf(out, ", \"mean_test\": %.3f, \"median_test\": %s",
+				c->mean_test, num1(c->median_test, hi, sizeof(hi)));
 		else
 			fprintf(out, ", \"mean_test\": null, \"median_test\": null");
 		if (c->tested && df->replicates == ET_REP_RUNS)
@@ -557,8 +569,8 @@ static void json(const struct et_diff_report *r, FILE *out)
 				c->cliff, c->significant ? "true" : "false",
 				c->d_mean_lo <= 0 && c->d_mean_hi >= 0 ? "true" : "false");
 		else if (c->base && c->test)
-			fprintf(out, ", \"d_mean\": %.3f, \"d_median\": %.1f, \"significant\": false",
-				c->d_mean, c->d_median);
+			fprintf(out, ", \"d_mean\": %.3f, \"d_median\": %s, \"significant\": false",
+				c->d_mean, num1(c->d_median, lo, sizeof(lo)));
 		else
 			fprintf(out, ", \"d_mean\": null, \"d_median\": null, \"significant\": false");
 		if (c->tested) {

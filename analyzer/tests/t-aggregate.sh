@@ -127,6 +127,14 @@ expect_eq "v4: the total keeps its min and percentiles" \
 expect_eq "v3 (ABI 3) still reads with its stage moments (no mean-only cell)" \
 	"$(jget v3.json "(d['files'][0]['syscalls']['aggregated']['mean_only_cells'], [c['min'] is not None for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] == 'syscall'])")" \
 	"(0, [True])"
+# a diff of the v3 and v4 cells: a stage has means and no median on either
+# side (moments only), the total its histogram's; v3 and v4 ran the same path
+"$ET" diff --all --json -s getppid "$DATA/x86_64-$NEWEST-aggregate.dat" "$v4.dat" > d.json 2>/dev/null
+expect_eq "diff v3 -> v4: stages have no median change (null), the total has one" \
+	"$(jget d.json "sorted(set((c['stage'] == 'total', c['d_median'] is None) for c in d['cells']))")" \
+	"[(False, True), (True, False)]"
+expect_eq "diff v3 -> v4: getppid's path did not move (total and syscall means)" \
+	"$(jget d.json "[c['d_mean'] for c in d['cells'] if c['stage'] in ('total', 'syscall')]")" "[0.0, 0.0]"
 "$ET" report "$v4.dat" > v4.txt 2>&1
 check "v4: the header says the kernel keeps no spread per stage" \
 	grep -q '^aggregated: .*stages have count and mean (the kernel keeps no spread per stage)' v4.txt
