@@ -339,8 +339,9 @@ void et_cols_csv_head(FILE *out)
 }
 
 /*
- * CSV: exemplar times in seconds, quantiles even where the hist keeps none
- * (0), an empty field for the spread of a mean only
+ * CSV: exemplar times in seconds, quantiles even where a cell of moments
+ * keeps none (0); a cell of a mean only leaves every field but count, mean
+ * and total empty
  */
 void et_cols_csv_row(FILE *out, const struct et_hist *h)
 {
