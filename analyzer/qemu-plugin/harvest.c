@@ -434,7 +434,7 @@ static void stage_end(struct sysrec *sc, int s)
 }
 
 /* powerpc's syscall_exit_restart(): a DEFERRED stage after the syscall ended */
-static void restart_begin(struct sysrec *sc, const struct marker *m)
+static void restart_begin(struct sysrec *sc, const struct site *m)
 {
 	sc->window = true;
 	sc->restart = true;
@@ -449,7 +449,7 @@ static void restart_begin(struct sysrec *sc, const struct marker *m)
 }
 
 /* entry_stage_restart_end(): in a restart window, the one site that counts */
-static bool restart_end(struct sysrec *sc, const struct marker *m)
+static bool restart_end(struct sysrec *sc, const struct site *m)
 {
 	if (m->stage != sc->restart_stage) {
 		P.count.ign_tail++;
@@ -491,7 +491,7 @@ static bool in_window(struct sysrec *sc)
 	return true;
 }
 
-static void edge(struct sysrec *sc, const struct marker *m)
+static void edge(struct sysrec *sc, const struct site *m)
 {
 	switch (m->edge) {
 	case EDGE_BEGIN:
@@ -515,7 +515,7 @@ static void edge(struct sysrec *sc, const struct marker *m)
  * tail begin).  Each says whether the site did what its action is (false:
  * ignored, or an anomaly).
  */
-static bool act_window_open(struct sysrec *sc, const struct marker *m)
+static bool act_window_open(struct sysrec *sc, const struct site *m)
 {
 	/* entry_stage_syscall_begin() */
 	if (sc->window) {
@@ -528,7 +528,7 @@ static bool act_window_open(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_tail_open(struct sysrec *sc, const struct marker *m)
+static bool act_tail_open(struct sysrec *sc, const struct site *m)
 {
 	/* entry_stage_tail_begin(): only the tail's end counts from here */
 	if (!in_window(sc))
@@ -537,7 +537,7 @@ static bool act_tail_open(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_restart_begin(struct sysrec *sc, const struct marker *m)
+static bool act_restart_begin(struct sysrec *sc, const struct site *m)
 {
 	if (sc->window) {
 		if (in_window(sc))
@@ -552,7 +552,7 @@ static bool act_restart_begin(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_tail_end(struct sysrec *sc, const struct marker *m)
+static bool act_tail_end(struct sysrec *sc, const struct site *m)
 {
 	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
 	if (!sc->window) {
@@ -570,7 +570,7 @@ static bool act_tail_end(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_syscall_end(struct sysrec *sc, const struct marker *m)
+static bool act_syscall_end(struct sysrec *sc, const struct site *m)
 {
 	/* entry_stage_syscall_end(): SYSCALL_END|SHARED */
 	if (sc->window && sc->restart)
@@ -582,7 +582,7 @@ static bool act_syscall_end(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_resume_switch(struct sysrec *sc, const struct marker *m)
+static bool act_resume_switch(struct sysrec *sc, const struct site *m)
 {
 	if (!in_window(sc))
 		return false;
@@ -592,7 +592,7 @@ static bool act_resume_switch(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_agg_edge(struct sysrec *sc, const struct marker *m)
+static bool act_agg_edge(struct sysrec *sc, const struct site *m)
 {
 	if (!in_window(sc))
 		return false;
@@ -605,7 +605,7 @@ static bool act_agg_edge(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_edge(struct sysrec *sc, const struct marker *m)
+static bool act_edge(struct sysrec *sc, const struct site *m)
 {
 	if (!in_window(sc))
 		return false;
@@ -613,7 +613,7 @@ static bool act_edge(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool act_tail_stage(struct sysrec *sc, const struct marker *m)
+static bool act_tail_stage(struct sysrec *sc, const struct site *m)
 {
 	/* entry_stage_tail_stage_begin()/_end(): stamped while the tail is open */
 	if (!sc->window || (!sc->tail && !sc->restart)) {
@@ -628,22 +628,45 @@ static bool act_tail_stage(struct sysrec *sc, const struct marker *m)
 	return true;
 }
 
-static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct marker *) = {
+static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct site *) = {
 #define SITE_ACTION(SYM, name) [SITE_ACT_##SYM] = act_##name,
 	SITE_ACTIONS(SITE_ACTION)
 #undef SITE_ACTION
 };
 
+/*
+ * A zero-width marker (the plain copy of a path) at the end of a
+ * conditional block has the address of the code where the paths join:
+ * there it ends (or switches from) a stage only the other path opened.
+ * Such a marker is that path's, not this one's: skipped, and counted.
+ */
+static bool other_path(const struct sysrec *sc, const struct site *s)
+{
+	return s->flags & SF_MARK && s->edge != EDGE_BEGIN && s->stage != STAGE_NONE &&
+	       sc->window && !sc->restart && !sc->tail && !(sc->open & 1ULL << s->stage);
+}
+
 /* A site counts only in the syscall frame (not in an interrupt): then its action. */
-static void site_hit(struct vcpu *v, const struct marker *m)
+static void site_hit(struct vcpu *v, const struct site *s)
 {
 	P.count.site_hits++;
 	if (!v->depth || v->st[v->depth - 1].type != FR_SYSCALL) {
 		P.count.ign_not_syscall++;	/* interrupt context, or not in step */
 		return;
 	}
-	if (site_acts[m->action](&v->sc, m))
-		P.site_acted[m->action]++;
+	if (other_path(&v->sc, s)) {
+		P.count.ign_other_path++;
+		return;
+	}
+	if (site_acts[s->action](&v->sc, s))
+		P.site_acted[s->action]++;
+}
+
+/* The sites of a marker, in the order they run. */
+static void sites_hit(struct vcpu *v, const struct marker *m)
+{
+	for (int i = 0; i < m->nsite; i++)
+		site_hit(v, &m->site[i]);
 }
 
 void entrytrace_mix_site_actions(FILE *f)
@@ -699,12 +722,15 @@ void on_marker(unsigned int cpu, void *udata)
 		P.count.switches++;
 		abandon(v, F_SWITCHED);
 	}
+	/* zero-width markers: before the instruction at their address, which follows them */
+	if (m->roles & R_SITE && m->mark)
+		sites_hit(v, m);
 	attribute(v, 1, &self, P.model ? selfm : NULL, 1);
 	/* transitions after it */
 	if (m->roles & R_HANDLER)
 		handler_hit(v, m);
-	if (m->roles & R_SITE)
-		site_hit(v, m);
+	if (m->roles & R_SITE && !m->mark)
+		sites_hit(v, m);
 	if (m->roles & R_RETURN)
 		do_return(v, m);
 }

@@ -13,6 +13,7 @@
 #define MIX_MAX_STAGES	64	/* stage ids are bits of a uint64_t */
 #define MIX_MAX_KINDS	256
 #define MIX_MAX_BYTES	16
+#define MIX_MAX_SITES_AT 4	/* zero-width markers (MARK) at one address */
 
 /* ARCH_PPC64: powerpc, 64-bit or (sitefile.ppc32) 32-bit */
 enum arch { ARCH_X86_64, ARCH_PPC64 };
@@ -41,6 +42,7 @@ enum {
 /* what a site does is its form's action (site_forms[], struct marker), never its flags */
 enum {
 	SF_ALL           = ENTRY_STAGE_SITE_ALL,
+	SF_MARK          = ENTRY_STAGE_SITE_MARK_BIT,	/* zero-width, no branch (0: none) */
 };
 #define STAGE_NONE ENTRY_STAGE_NONE	/* a marker site of no stage */
 
@@ -61,14 +63,26 @@ struct func {
 	char *name;
 };
 
+/* A site of the table: what its entry says, and its site_forms[] row and that row's action. */
+struct site {
+	uint8_t stage, edge, stage2, flags;
+	uint8_t form, action;
+};
+
 struct marker {
 	uint64_t addr;
 	unsigned roles;
 	int vector;		/* name id (R_VECTOR) */
 	int handler;		/* name id (R_HANDLER) */
 	bool to_user;		/* R_RETURN: always returns to user mode */
-	uint8_t stage, edge, stage2, flags;	/* R_SITE */
-	uint8_t form, action;	/* R_SITE: its site_forms[] row and that row's action */
+	/*
+	 * R_SITE: one static-branch site, or up to MIX_MAX_SITES_AT zero-width
+	 * markers (MARK), in the table's order, the order they run in
+	 */
+	struct site site[MIX_MAX_SITES_AT];
+	uint8_t nsite;
+	bool mark;		/* R_SITE: the sites are markers: they run before the instruction */
+	size_t seq;		/* its line in the file: markers at one address keep their order */
 	uint8_t bytes[MIX_MAX_BYTES];
 	int nbytes;
 	/* at translation */
@@ -94,6 +108,7 @@ struct sitefile {
 	struct marker *markers;
 	size_t nmarkers;
 	size_t nsites;
+	size_t nmarks;		/* of them zero-width markers (MARK) */
 	/* interned names: handlers, vectors */
 	char **names;
 	int nnames, capnames;

@@ -218,6 +218,8 @@ static int write_body(FILE *f)
 	COUNT(overflow); COUNT(ins_user); COUNT(ins_unsynced); COUNT(ins_syscall); COUNT(ins_irq);
 	COUNT(site_hits); COUNT(ign_not_syscall); COUNT(ign_outside_window); COUNT(ign_tail);
 	COUNT(ign_agg_outside_body);
+	if (P.sf.nmarks)	/* a plain copy's markers (no line without: outputs as before) */
+		COUNT(ign_other_path);
 	COUNT(reopen); COUNT(end_not_open); COUNT(unclosed); COUNT(begin_in_window);
 	COUNT(window_reopened); COUNT(end_outside_tail);
 	COUNT(marker_hits); COUNT(markers_seen); COUNT(unarmed);

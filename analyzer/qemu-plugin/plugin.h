@@ -215,6 +215,7 @@ struct mix_plugin {
 	uint64_t ins_user, ins_unsynced, ins_syscall, ins_irq;
 	uint64_t site_hits, ign_not_syscall, ign_outside_window, ign_tail, ign_agg_outside_body;
 	uint64_t reopen, end_not_open, unclosed, begin_in_window, window_reopened;
+	uint64_t ign_other_path;	/* a MARK site at a join: the other path's */
 	uint64_t end_outside_tail;
 	uint64_t marker_hits, markers_seen, unarmed, site_mismatches, sites_armed, translations;
 	uint64_t disas_agree, disas_differ, disas_undecided, disas_undecodable, disas_skipped;

@@ -74,7 +74,9 @@ static int cmp_marker(const void *a, const void *b)
 {
 	const struct marker *x = a, *y = b;
 
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
 static int cmp_func(const void *a, const void *b)
@@ -120,7 +122,8 @@ int site_form(const struct sitefile *sf, unsigned st, int edge, unsigned st2, un
 	for (size_t i = 0; i < sizeof(site_forms) / sizeof(site_forms[0]); i++) {
 		const struct site_form *f = &site_forms[i];
 
-		if (form_kind_ok(f->stage, s) && (f->edges & 1u << edge) && f->flags == fl &&
+		if (form_kind_ok(f->stage, s) && (f->edges & 1u << edge) &&
+		    f->flags == (fl & ~(unsigned)SF_MARK) &&
 		    (!f->stage2 || form_kind_ok(f->stage2, s2)))
 			return i;
 	}
@@ -315,14 +318,14 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				if (form < 0)
 					FAIL("site %s: %s", tok[1], why);
 				m.roles = R_SITE;
-				m.form = form;
-				m.action = site_forms[form].action;
-				m.stage = st;
-				m.edge = edge;
-				m.stage2 = st2;
-				m.flags = fl;
+				m.site[0] = (struct site){ .stage = st, .edge = edge, .stage2 = st2,
+							   .flags = fl, .form = form,
+							   .action = site_forms[form].action };
+				m.nsite = 1;
+				m.mark = fl & SF_MARK;
 				bytes = tok[6];
 				sf->nsites++;
+				sf->nmarks += m.mark;
 			} else if (!strcmp(tok[0], "handler")) {
 				m.roles = R_HANDLER;
 				m.handler = intern(sf, tok[2]);
@@ -349,6 +352,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 				if (!sf->markers)
 					abort();
 			}
+			m.seq = sf->nmarkers;
 			sf->markers[sf->nmarkers++] = m;
 		} else {
 			FAIL( "unknown line '%s' (%d fields)", tok[0], nt);
@@ -377,8 +381,8 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 
 			if (!(m->roles & R_SITE))
 				continue;
-			begin |= SITE_ACT_OPENS(m->action);
-			end |= SITE_ACT_ENDS(m->action);
+			begin |= SITE_ACT_OPENS(m->site[0].action);
+			end |= SITE_ACT_ENDS(m->site[0].action);
 		}
 		if (!begin || !end)
 			return fail(err, errlen, path, ln, "no syscall %s site: no syscall can be "
@@ -394,6 +398,19 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 		struct marker *m = &sf->markers[i], *o = out ? &sf->markers[out - 1] : NULL;
 
 		if (o && o->addr == m->addr) {
+			if (o->roles & m->roles & R_SITE && o->mark && m->mark) {
+				/* zero-width markers at one address: they run in the table's order */
+				if (o->nsite == MIX_MAX_SITES_AT)
+					return fail(err, errlen, path, ln,
+						    "address %#llx has more than %d markers",
+						    (unsigned long long)m->addr, MIX_MAX_SITES_AT);
+				if (m->nbytes != o->nbytes || memcmp(m->bytes, o->bytes, m->nbytes))
+					return fail(err, errlen, path, ln,
+						    "address %#llx: two entries with different bytes",
+						    (unsigned long long)m->addr);
+				o->site[o->nsite++] = m->site[0];
+				continue;
+			}
 			if (o->roles & m->roles & ~R_HANDLER)
 				return fail(err, errlen, path, ln, "address %#llx has two %s entries",
 					    (unsigned long long)m->addr,
@@ -412,12 +429,9 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			if (m->roles & R_RETURN)
 				o->to_user = m->to_user;
 			if (m->roles & R_SITE) {
-				o->stage = m->stage;
-				o->edge = m->edge;
-				o->stage2 = m->stage2;
-				o->flags = m->flags;
-				o->form = m->form;
-				o->action = m->action;
+				memcpy(o->site, m->site, sizeof(o->site));
+				o->nsite = m->nsite;
+				o->mark = m->mark;
 			}
 			continue;
 		}

@@ -24,7 +24,7 @@ check "stage ids of stages.def found" test -n "$ARCH_ENTER$CT_USER_EXIT$SYSCALL$
 # mkelf NAME [SITES-ENTRIES] [JUMP-KEY] [SECTION-FLAGS]: an ELF whose
 # .entry_stage_sites holds SITES-ENTRIES (assembler lines, "" = no
 # section); site1..site9 are static branches of entry_stage_key (site1's
-# key is JUMP-KEY), other1 one of another key
+# key is JUMP-KEY), other1 one of another key, plain1 code of no branch
 mkelf() {
 	local name=$1 sites=$2 key=${3:-entry_stage_key} flags=${4:-} i
 	{
@@ -36,6 +36,7 @@ entry_SYSCALL_64:
 	swapgs
 EOF
 		for i in 1 2 3 4 5 6 7 8 9; do printf 'site%s:\txchg %%ax, %%ax\n\tnop\n' $i; done
+		printf 'plain1:\tmovl %%eax, %%eax\n\tnop\n'
 		cat <<EOF
 other1:	xchg %ax, %ax
 	sysretq
@@ -146,10 +147,27 @@ ok_site "a syscall end (entry_stage_syscall_end): SYSCALL_END|SHARED" "$TAIL" 1 
 ok_site "the restart begin (powerpc): a DEFERRED stage's begin, SYSCALL_BEGIN" "$RESTART" 0 $N 0x01
 ok_site "the restart end: its end, SYSCALL_END" "$RESTART" 1 $N 0x02
 ok_site "a resume switch (entry_stage_resume_switch): RESUME" "$CT_USER_EXIT" 2 "$ARCH_ENTER" 0x20
+ok_site "a shared resume switch (entry_stage_shared_resume_switch): RESUME|SHARED" \
+	"$CT_USER_EXIT" 2 "$ARCH_ENTER" 0x24
+
+# Zero-width markers (MARK, series v4's plain copy): any form, at code
+# that is no static branch; several at one address keep the table's order
+mkelf mk "$BEGIN
+$END
+$(entry plain1 "$ARCH_ENTER" 1 $N 0x44)
+$(entry plain1 "$CT_USER_EXIT" 0 $N 0x44)
+$(entry site5 "$SYSCALL" 2 "$EXIT_PREPARE" 0)"
+"$KS" mk.elf -o mk.sites 2>mk.err
+check "two markers at one address and a branch site pass" grep -q 'mode sites, 5 sites' mk.err
+check "the markers keep the table's order, with the instruction at their address" sh -c \
+	"grep '^site .* plain1+0x0\$' mk.sites | cut -d' ' -f3,4,6,7 | tr '\n' , |
+	 grep -qx '$ARCH_ENTER end 0x44 89c0[0-9a-f]*,$CT_USER_EXIT begin 0x44 89c0[0-9a-f]*,'"
+"$SAN/fakeqemu" "$SAN/entrytrace-mix.so" sites=mk.sites out=mk.mix >mk.out 2>&1
+check "the plugin reads two markers at one address" grep -qx 'install: 0' mk.out
 
 # the first flag bit past the header's (scripts/lib/siteabi.py reads them)
 UNKNOWN=$(printf '%#x' $(( $("$TOP/scripts/lib/siteabi.py" c | sed -n 's/^#define ENTRY_STAGE_SITE_ALL //p') + 1 )))
-check "the header's site flags are the bits below $UNKNOWN" test "$UNKNOWN" = 0x40
+check "the header's site flags are the bits below $UNKNOWN" test "$UNKNOWN" = 0x80
 
 # The plugin takes the same ABI from the same header: its build generates
 # site-abi.h with scripts/lib/siteabi.py; a site file line with a flag past
@@ -285,9 +303,15 @@ plugin_refuses() {
 check "a site file to plant bad sites in" grep -q '^site .* begin - 0x0 ' pr.sites
 bad_form "RESUME on a begin" "begin of TIMED stage exit_prepare, flags RESUME" \
 	"begin of TIMED stage exit_prepare, flags 0x20" "$EXIT_PREPARE" 0 $N 0x20
-bad_form "RESUME with SHARED" "switch of TIMED stage exit_prepare to TIMED stage syscall, flags SHARED|RESUME" \
-	"switch of TIMED stage exit_prepare to stage syscall, flags 0x24" "$EXIT_PREPARE" 2 "$SYSCALL" 0x24
+bad_form "RESUME with AGG" "switch of TIMED stage exit_prepare to TIMED stage syscall, flags AGG|RESUME" \
+	"switch of TIMED stage exit_prepare to stage syscall, flags 0x28" "$EXIT_PREPARE" 2 "$SYSCALL" 0x28
 bad_site "a pad byte set" "pad bytes not zero" "$EXIT_PREPARE" 0 $N 0 7
+bad_site "a marker at a static branch" "a marker (MARK) at a static branch" "$EXIT_PREPARE" 0 $N 0x40
+bad "a marker and a branch site at one address" "a second, different entry for the same address" "$BEGIN
+$END
+$(entry site5 "$EXIT_PREPARE" 0 $N 0)
+$(entry plain1 "$EXIT_PREPARE" 1 $N 0x40)
+$(entry site5 "$EXIT_PREPARE" 1 $N 0x40)"
 bad_form "no stage on an end" "end of no stage, flags SYSCALL_BEGIN" "end of no stage, flags 0x1" $N 1 $N 0x01
 bad_form "no stage, no marker flag" "begin of no stage, flags none" "begin of no stage, flags 0" $N 0 $N 0
 bad_form "no stage, SYSCALL_BEGIN|SHARED" "begin of no stage, flags SYSCALL_BEGIN|SHARED" \

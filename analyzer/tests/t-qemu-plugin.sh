@@ -260,6 +260,69 @@ expect_eq "a tail end without the tail begin is ignored, as the kernel does, and
 	"$(grep '^count end_outside_tail ' notail.mix)" "count end_outside_tail 1"
 expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 
+# ---- zero-width markers (MARK: series v4's plain copy) ---------------------------
+# A marker has no instruction of its own: it runs before the instruction at
+# its address, which is the next stage's.  Markers may share an address and
+# run in the file's order.  One at the end of a conditional block has the
+# address where the paths join: on the other path it ends a stage that is
+# not open, and is skipped and counted (ign_other_path).  The exit here:
+# prep, then on the work path loop and back to prep (a shared resume
+# switch at the join), then last.
+python3 - <<'PY'
+K = 0xffffffff81000000
+lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
+         'vmlinux test', 'mode sites', 'sites_sha256 test', 'stages 5',
+         'stage 0 outer - ENTRY TIMED', 'stage 1 body - BODY TIMED',
+         'stage 2 prep - EXIT TIMED', 'stage 3 loop - EXIT TIMED', 'stage 4 last - EXIT TIMED']
+def mark(off, st, edge, st2, fl):
+    lines.append(f'site {K + off:#x} {st} {edge} {st2} {fl | 0x40:#x} 90 t+{off:#x}')
+mark(0x10, '-', 'begin', '-', 0x1)      # the syscall begin, and outer's, at one address
+mark(0x10, 0, 'begin', '-', 0)
+mark(0x20, 0, 'switch', 1, 0)           # the body
+mark(0x30, 1, 'switch', 2, 0)           # prep
+mark(0x34, 2, 'switch', 3, 0x4)         # the work path: loop
+mark(0x38, 3, 'switch', 2, 0x24)        # the join: back to prep (RESUME|SHARED) ...
+mark(0x38, 2, 'switch', 4, 0x4)         # ... and last
+mark(0x3c, 4, 'end', '-', 0x6)          # the syscall end
+lines += [f'sysentry {K:#x} entry any 0f01f8', f'return {K + 0xa0:#x} sysret user 480f07',
+          f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
+          f'func {K:#x} 0x1000 entry_text', f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid']
+body = ''.join(l + '\n' for l in lines)
+h = 0xcbf29ce484222325
+for b in body.encode():
+    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+open('mark.sites', 'w').write(body + f'table_hash {h:016x}\n')
+s = []
+def k(off, b='90', n=1):
+    s.extend((K + off + i, b) for i in range(n))
+def syscall(work):
+    s.append((0x400000, '90'))
+    k(0, '0f01f8'); k(3, n=2)            # outside 3
+    k(0x10, n=2)                         # outer 2: the markers run before 0x10
+    k(0x20); k(0x1000, '55'); k(0x1001, n=2)   # body 4
+    k(0x30, n=2)                         # prep 2
+    if work:
+        k(0x34, n=3)                     # loop 3
+    k(0x38, n=2)                         # last 2 (no-work path: the resume is skipped)
+    k(0x3c); k(0xa0, '480f07')           # outside 5
+syscall(False)
+syscall(True)
+open('mark.txt', 'w').write(''.join(f'{a:x} {b}\n' for a, b in s))
+PY
+"$FQ" --replay mark.txt "$PL" sites=mark.sites out=mark.mix >mark.out 2>&1
+check "markers: two at one address and a shared resume switch load" grep -qx 'install: 0' mark.out
+expect_eq "markers: the no-work path, each instruction in the stage its markers began" \
+	"$(grep '^sample 0 ' mark.mix | grep -o ' gap=[0-9]* .*')" \
+	" gap=0 outside=5 s.outer=2 s.body=4 s.prep=2 s.last=2"
+expect_eq "markers: the work path, loop between the two pieces of prep" \
+	"$(grep '^sample 1 ' mark.mix | grep -o ' gap=[0-9]* .*')" \
+	" gap=0 outside=5 s.outer=2 s.body=4 s.prep=2 s.loop=3 s.last=2"
+expect_eq "markers: the resume at the join skipped once, on the path that did not loop" \
+	"$(grep '^count ign_other_path ' mark.mix)" "count ign_other_path 1"
+expect_eq "markers: no site out of order" \
+	"$(grep -E '^count (reopen|end_not_open|unclosed|begin_in_window|window_reopened|end_outside_tail) ' mark.mix | awk '{s += $3} END {print s}')" 0
+check "markers: and the check passes" "$MC" check mark.mix
+
 # ---- every site action is reached -----------------------------------------------
 # A site does what its form's action is (scripts/lib/siteabi.py ACTIONS and
 # FORMS, site-abi.h's SITE_ACTIONS; harvest.c's act_*()).  fakeqemu

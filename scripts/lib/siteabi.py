@@ -84,8 +84,12 @@ ENDS = ('tail_end', 'syscall_end')
 # (stage, edges, flags, stage2, action, what).  stage and stage2: 'none' (no
 # stage), 'any' stage, '!AGG' (a stage that is not AGG) or a kind of
 # stages.def (AGG, DEFERRED, ...); stage2 None: not a switch.  flags: the
-# ENTRY_STAGE_SITE_ names it carries, exactly ('' for none).  action: one of
-# ACTIONS.  No two rows match one site unless they do the same.
+# ENTRY_STAGE_SITE_ names it carries, exactly ('' for none), MARK aside:
+# any form may be a zero-width marker (MARK: the plain copy of a path, no
+# branch and no stamp, at the address of the code that follows; several
+# may share an address, in the table's order).  action: one of ACTIONS.
+# No two rows match one site unless they do the same.
+MARK = 'MARK'
 FORMS = (
     ('none', ('begin',), 'SYSCALL_BEGIN', None, 'window_open',
      'the syscall begin (entry_stage_syscall_begin)'),
@@ -98,6 +102,8 @@ FORMS = (
      'a shared syscall end (entry_stage_syscall_end)'),
     ('!AGG', ('switch',), 'RESUME', '!AGG', 'resume_switch',
      'a resume switch (entry_stage_resume_switch: back into a stage that ran before)'),
+    ('!AGG', ('switch',), 'RESUME|SHARED', '!AGG', 'resume_switch',
+     'a shared resume switch (entry_stage_shared_resume_switch)'),
     ('AGG', ('begin', 'end'), 'AGG', None, 'agg_edge',
      "an AGG stage's begin or end (entry_stage_agg_begin, _rep_begin)"),
     ('!AGG', ('begin', 'end'), '', None, 'edge', "a stage's begin or end"),
@@ -172,9 +178,16 @@ def flag_names(a, fl):
     return '|'.join(n for n, v in sorted(a.flags.items(), key=lambda kv: kv[1]) if fl & v) or 'none'
 
 
+def mark_flag(a):
+    """ENTRY_STAGE_SITE_MARK's value, or 0 if the header has none."""
+    return a.flags.get(MARK, 0)
+
+
 def form_of(a, kind, edge, kind2, fl):
     """The row of FORMS a site (kind: its stage's kind or None; edge: its
-    name; kind2: the switch target's kind) is, or None."""
+    name; kind2: the switch target's kind) is, or None.  A marker (MARK)
+    is the form it marks."""
+    fl &= ~mark_flag(a)
     for f in FORMS:
         st, edges, names, st2 = f[:4]
         if (_kind_ok(st, kind) and edge in edges and form_flags(a, names) == fl and
@@ -188,6 +201,7 @@ def form_problem(a, kind, edge, kind2, fl, site):
     for the message."""
     if form_of(a, kind, edge, kind2, fl):
         return None
+    fl &= ~mark_flag(a)
     alike = [f for f in FORMS if form_flags(a, f[2]) == fl] or \
         [f for f in FORMS if form_flags(a, f[2]) & fl]
     hint = '; '.join(f'{w}: {"no" if st == "none" else st} stage, {"/".join(e)}'
@@ -243,6 +257,7 @@ def c_header(a):
     for n, v in sorted(a.flags.items(), key=lambda kv: kv[1]):
         out.append(f'#define ENTRY_STAGE_SITE_{n} {v:#04x}')
     out.append(f'#define ENTRY_STAGE_SITE_ALL {a.all_flags:#04x}')
+    out.append(f'#define ENTRY_STAGE_SITE_MARK_BIT {mark_flag(a):#04x}\t/* 0: no markers */')
     out.append(f'#define ENTRY_STAGE_NONE {a.none:#x}')
     out.append('')
     out.append('/* What a site does (siteabi.py ACTIONS): harvest.c has act_NAME() for each */')

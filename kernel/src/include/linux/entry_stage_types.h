@@ -42,6 +42,7 @@ enum entry_stage_kind {
 #define ENTRY_STAGE_SITE_AGG		0x08	/* may run many times */
 #define ENTRY_STAGE_SITE_TAIL		0x10	/* in the arch exit tail: its begin, its stages */
 #define ENTRY_STAGE_SITE_RESUME		0x20	/* stage2 goes on: its time is kept */
+#define ENTRY_STAGE_SITE_MARK		0x40	/* zero-width: no branch, no stamp (a plain copy) */
 
 /* Stamp sources (entry_stage:entry_stage_calib's source). */
 #define ENTRY_STAGE_SOURCE_COUNTER	0	/* TSC, timebase: ns */
