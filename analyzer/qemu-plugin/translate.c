@@ -47,6 +47,14 @@ static bool marker_bytes_match(const struct marker *m, const uint8_t *p, size_t 
 
 	if (!memcmp(p, m->bytes, c))
 		return true;
+	/*
+	 * A marker before another key's static branch (context tracking's):
+	 * the kernel patches it at boot, a NOP or a jump of the same length
+	 */
+	if ((m->roles & R_SITE) && m->mark && len <= (size_t)m->nbytes &&
+	    (is_jump(p, len) || is_nop(p, len)) &&
+	    (is_jump(m->bytes, len) || is_nop(m->bytes, len)))
+		return true;
 	if (P.opt.armed_ok && (m->roles & R_SITE) && is_jump(p, len)) {
 		P.count.sites_armed++;	/* its event is on: the jump is the site */
 		return true;

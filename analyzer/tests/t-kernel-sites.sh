@@ -306,7 +306,12 @@ bad_form "RESUME on a begin" "begin of TIMED stage exit_prepare, flags RESUME" \
 bad_form "RESUME with AGG" "switch of TIMED stage exit_prepare to TIMED stage syscall, flags AGG|RESUME" \
 	"switch of TIMED stage exit_prepare to stage syscall, flags 0x28" "$EXIT_PREPARE" 2 "$SYSCALL" 0x28
 bad_site "a pad byte set" "pad bytes not zero" "$EXIT_PREPARE" 0 $N 0 7
-bad_site "a marker at a static branch" "a marker (MARK) at a static branch" "$EXIT_PREPARE" 0 $N 0x40
+bad_site "a marker at a static branch" "a marker (MARK) at a static branch of entry_stage_key" \
+	"$EXIT_PREPARE" 0 $N 0x40
+mkelf ok "$BEGIN
+$END
+$(entry other1 "$EXIT_PREPARE" 0 $N 0x40)"
+check "a marker before another key's static branch passes" "$KS" ok.elf -o ok.sites
 bad "a marker and a branch site at one address" "a second, different entry for the same address" "$BEGIN
 $END
 $(entry site5 "$EXIT_PREPARE" 0 $N 0)
