@@ -341,7 +341,99 @@ static __always_inline void entry_stage_exit_tail(void)
 }
 #endif
 
-#else /* !ENTRY_STAGE_SITES */
+#elif defined(CONFIG_ENTRY_STAGE_TRACE)	/* ENTRY_STAGE_PLAIN: the markers */
+
+static __always_inline void entry_stage_syscall_begin(void)
+{
+	entry_stage_mark(ENTRY_STAGE_NONE, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
+			 ENTRY_STAGE_SITE_SYSCALL_BEGIN);
+}
+
+static __always_inline void entry_stage_syscall_end(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
+			 ENTRY_STAGE_SITE_SYSCALL_END | ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_arch_entry_begin(long nr)
+{
+	entry_stage_switch(ENTRY_STAGE_ENTRY_WORK, ENTRY_STAGE_ARCH_SYSCALL_ENTRY);
+}
+
+static __always_inline void entry_stage_body_begin(void)
+{
+	entry_stage_switch(ENTRY_STAGE_ARCH_SYSCALL_ENTRY, ENTRY_STAGE_SYSCALL);
+}
+
+static __always_inline void entry_stage_body_switch(long ret, const u8 next)
+{
+	entry_stage_mark(ENTRY_STAGE_SYSCALL,
+			 next == ENTRY_STAGE_NONE ? ENTRY_STAGE_EDGE_END :
+			 ENTRY_STAGE_EDGE_SWITCH, next, 0);
+}
+
+static __always_inline void entry_stage_body_end(long ret)
+{
+	entry_stage_body_switch(ret, ENTRY_STAGE_NONE);
+}
+
+static __always_inline void entry_stage_burst(const u8 prev)
+{
+	entry_stage_switch(prev, ENTRY_STAGE_EMIT);
+}
+
+static __always_inline void entry_stage_tail_begin(void)
+{
+	entry_stage_mark(ENTRY_STAGE_NONE, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
+			 ENTRY_STAGE_SITE_TAIL | ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_tail_end(void)
+{
+	entry_stage_mark(ENTRY_STAGE_ARCH_EXIT_TAIL, ENTRY_STAGE_EDGE_END,
+			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_END);
+}
+
+static __always_inline void entry_stage_tail_stage_begin(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_TAIL);
+}
+
+static __always_inline void entry_stage_tail_stage_end(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_TAIL);
+}
+
+static __always_inline void entry_stage_restart_begin(void)
+{
+	entry_stage_mark(ENTRY_STAGE_EXIT_RESTART, ENTRY_STAGE_EDGE_BEGIN,
+			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_BEGIN);
+}
+
+static __always_inline void entry_stage_restart_end(void)
+{
+	entry_stage_mark(ENTRY_STAGE_EXIT_RESTART, ENTRY_STAGE_EDGE_END,
+			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_END);
+}
+
+static __always_inline void entry_stage_arch_exit_end(void)
+{
+	entry_stage_end(ENTRY_STAGE_ARCH_SYSCALL_EXIT);
+}
+
+#ifdef ARCH_ENTRY_STAGE_EXIT_TAIL
+static __always_inline void entry_stage_exit_tail(void)
+{
+	entry_stage_tail_begin();
+}
+#else
+static __always_inline void entry_stage_exit_tail(void)
+{
+	entry_stage_syscall_end(ENTRY_STAGE_ARCH_EXIT_TAIL);
+}
+#endif
+
+#else /* !CONFIG_ENTRY_STAGE_TRACE */
 
 static inline void entry_stage_syscall_begin(void) { }
 static inline void entry_stage_syscall_end(const u8 id) { }

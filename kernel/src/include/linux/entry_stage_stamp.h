@@ -28,9 +28,10 @@
 /*
  * Series v4: a file that defines ENTRY_STAGE_PLAIN before its first include
  * (the arch's syscall entry function, the plain copy of the path) gets
- * every stamp helper as an empty stub: the plain path has no site at all,
- * only the one selection point of <linux/entry_stage.h>.  Every other file,
- * the staged copy of the path among them, has the sites.
+ * no site: the plain path has no branch and no stamp, only the one
+ * selection point of <linux/entry_stage.h>.  Its helpers leave zero-width
+ * markers of the top-level stages instead (entry_stage_mark()).  Every
+ * other file, the staged copy of the path among them, has the sites.
  */
 #if defined(CONFIG_ENTRY_STAGE_TRACE) && !defined(ENTRY_STAGE_PLAIN)
 #define ENTRY_STAGE_SITES 1
@@ -172,21 +173,14 @@ static __always_inline void entry_stage_switch(const u8 id, const u8 next)
 	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next, 0);
 }
 
-/*
- * End stage @id and resume stage @next, which ran before in this syscall
- * and was ended by a switch: @next's begin is set back by what it ran so
- * far, so that its end gives the sum of both pieces.  For an entry path
- * that does one stage's work in two places (powerpc's legacy entry locks
- * KUAP first, and does the rest of arch_enter's work after the context
- * tracking user exit).  The stage then holds two stamps' cost, not one.
- */
-static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
+static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 next,
+							const u8 fl)
 {
 	struct entry_stage_task *es;
 	u64 now;
 
 	if (!entry_stage_site(id, ENTRY_STAGE_EDGE_SWITCH, next,
-			      ENTRY_STAGE_SITE_RESUME))
+			      ENTRY_STAGE_SITE_RESUME | fl))
 		return;
 	es = entry_stage_cur();
 	if (!es)
@@ -195,6 +189,20 @@ static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next
 	es->ts[id][1] = now;
 	es->ran |= BIT_ULL(id);
 	es->ts[next][0] = now - (es->ts[next][1] - es->ts[next][0]);
+}
+
+/*
+ * End stage @id and resume stage @next, which ran before in this syscall
+ * and was ended by a switch: @next's begin is set back by what it ran so
+ * far, so that its end gives the sum of both pieces.  For an entry path
+ * that does one stage's work in two places (powerpc's legacy entry locks
+ * KUAP first, and does the rest of arch_enter's work after the context
+ * tracking user exit; the exit work loop goes back to exit_prepare).  The
+ * stage then holds two stamps' cost, not one.
+ */
+static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
+{
+	__entry_stage_resume_switch(id, next, 0);
 }
 
 /*
@@ -218,6 +226,11 @@ static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next
 {
 	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next,
 			  ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_resume_switch(const u8 id, const u8 next)
+{
+	__entry_stage_resume_switch(id, next, ENTRY_STAGE_SITE_SHARED);
 }
 
 /*
@@ -337,7 +350,112 @@ static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 			__es->work |= BIT(bit);				\
 	} while (0)
 
-#else /* !ENTRY_STAGE_SITES */
+#elif defined(CONFIG_ENTRY_STAGE_TRACE)	/* ENTRY_STAGE_PLAIN */
+
+/*
+ * The plain copy of a path keeps a zero-width marker where the staged copy
+ * has the site of a top-level stage: the site's .entry_stage_sites entry,
+ * flagged ENTRY_STAGE_SITE_MARK, at the address of the code that follows,
+ * and no instruction.  A tool watching instruction addresses (the QEMU mix
+ * plugin) times the top-level stages of every plain syscall with them,
+ * with every event off, and the top-level stages tile the path.
+ *
+ * A marker is still an asm statement, which the compiler does not move
+ * code across: a child stage's markers (in the entry work's conditional
+ * blocks) changed how x86's do_syscall_64() was laid out, so children have
+ * none, and their time is their parent's (scripts/kernel/check/
+ * kernel-plain-identity compares the plain copy with the base kernel's).
+ * asm_inline: the compiler weighs it as no code when it inlines.  A marker
+ * at the end of a conditional block has the address where the paths join;
+ * the tool skips a marker that ends a stage its path did not begin.
+ */
+#include <linux/entry_stage_names.h>
+
+static __always_inline void entry_stage_mark(const u8 st, const u8 ed, const u8 st2,
+					     const u8 fl)
+{
+	u64 stages = (st == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st)) |
+		     (st2 == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st2));
+
+	if (stages & ~ENTRY_STAGE_TOP_MASK)
+		return;
+	asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
+			    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl | ENTRY_STAGE_SITE_MARK));
+}
+
+static __always_inline void entry_stage_begin(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, 0);
+}
+
+static __always_inline void entry_stage_end(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
+}
+
+static __always_inline void entry_stage_switch(const u8 id, const u8 next)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, 0);
+}
+
+static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_RESUME);
+}
+
+static __always_inline void entry_stage_shared_begin(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
+			 ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_end(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
+			 ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_resume_switch(const u8 id, const u8 next)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next,
+			 ENTRY_STAGE_SITE_SHARED | ENTRY_STAGE_SITE_RESUME);
+}
+
+static __always_inline void entry_stage_agg_begin(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
+}
+
+static __always_inline void entry_stage_agg_end(const u8 id)
+{
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
+}
+
+static __always_inline void entry_stage_rep_begin(const u8 id)
+{
+	entry_stage_agg_begin(id);
+}
+
+static __always_inline void entry_stage_rep_end(const u8 id)
+{
+	entry_stage_agg_end(id);
+}
+
+/* A marker cannot test @cond: the stage ends here for the tool, as v3's site did with events off. */
+static __always_inline void entry_stage_end_if(const u8 id, bool cond)
+{
+	entry_stage_end(id);
+}
+
+static inline void entry_stage_work_if(int bit, bool cond) { }
+static inline bool entry_stage_on(void) { return false; }
+
+#else /* !CONFIG_ENTRY_STAGE_TRACE */
 
 static inline void entry_stage_begin(const u8 id) { }
 static inline void entry_stage_end(const u8 id) { }
@@ -346,6 +464,7 @@ static inline void entry_stage_resume_switch(const u8 id, const u8 next) { }
 static inline void entry_stage_shared_begin(const u8 id) { }
 static inline void entry_stage_shared_end(const u8 id) { }
 static inline void entry_stage_shared_switch(const u8 id, const u8 next) { }
+static inline void entry_stage_shared_resume_switch(const u8 id, const u8 next) { }
 static inline void entry_stage_agg_begin(const u8 id) { }
 static inline void entry_stage_agg_end(const u8 id) { }
 static inline void entry_stage_rep_begin(const u8 id) { }
