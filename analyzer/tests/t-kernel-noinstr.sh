@@ -73,6 +73,10 @@ EOF
 	if [ -n "$sites" ]; then
 		printf '\t.section .entry_stage_sites,"",@progbits\n\t.quad .Lsite1\n\t.byte 0, 0, 0xff, 1, 0, 0, 0, 0\n' >>"$name.S"
 	fi
+	# SITES=mark: and a zero-width marker (MARK) at code that is no branch
+	if [ "$sites" = mark ]; then
+		printf '\t.quad .Lback1\n\t.byte 0, 1, 0xff, 0x40, 0, 0, 0, 0\n' >>"$name.S"
+	fi
 	if [ "$arch" = x86 ]; then
 		gcc -nostdlib -static -no-pie -Wl,-e,enter_fn -o "$name.elf" "$name.S"
 	else
@@ -93,6 +97,12 @@ for arch in x86 ppc; do
 	check "$arch: it says what it checked (1 site, its stamp code, 1 noinstr function)" \
 		sh -c "grep -q '^1 sites, [3-9] stamp instructions checked: 0 calls' good.out &&
 		       grep -q '^1 noinstr functions' good.out"
+
+	mk $arch marked "$nop" "$nop" mark
+	"$KN" marked.elf >marked.out 2>&1; rc=$?
+	expect_eq "$arch: a zero-width marker beside the site passes" "$rc" 0
+	check "$arch: the marker is counted, not taken for a branch" \
+		grep -q '^1 sites, [3-9] stamp instructions checked: 0 calls; 1 zero-width marker addresses' marked.out
 
 	mk $arch stampcall "$call" "$nop"
 	expect_exit "$arch: a call in the stamp code is a violation" 1 sh -c "'$KN' stampcall.elf >&2"
