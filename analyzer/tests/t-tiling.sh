@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Series v3: the stages tile the syscall and the two powerpc paths compare
-# like for like.  On the mix plugin outputs of the v3 kernels (ppc64le 6.12
+# like for like (and v4's plain copy on x86_64, by its markers).  On the mix plugin outputs of the v3 kernels (ppc64le 6.12
 # legacy, 7.2 and 7.3 generic; PROVENANCE-tiling.md) and, as the case that
 # must fail, of the v2 kernels (PROVENANCE-mix.md):
 #   scripts/kernel/check/kernel-tiling: the plugin's gap account (instructions
@@ -51,6 +51,19 @@ rc=$?
 expect_eq "v2: they do not on x86_64 $NEWEST (getppid gap $(gapof tiling-x86-v2.txt))" "$rc" 1
 expect_exit "a --mix file count that does not match the bases is refused" 2 \
 	env ARCH=ppc64le "$KT" --mix "$(v3 $LEGACY)" -- $LEGACY $CONVERSION
+# Series v4 (x86_64): the plain copy of the syscall path has no site, only
+# zero-width markers of the top-level stages (flag MARK).  With every event
+# off the plugin times the plain path through them, and the stages tile.
+V4=$DATA/mix-x86_64-$NEWEST-entrytrace-v4-enforcing.mix.gz
+"$KT" --mix "$V4" -- $NEWEST >tiling-v4.txt 2>&1
+rc=$?
+expect_eq "v4: the plain copy's markers tile x86_64 $NEWEST with every event off (getppid gap $(gapof tiling-v4.txt))" "$rc" 0
+check "v4: getppid and kill gaps read, each at most 10" test "$(gaps_ok tiling-v4.txt 1)" = 2
+check "v4: the stages ran in the plain copy (do_syscall_64), none in the staged one" sh -c \
+	"zcat '$V4' | grep -q '^func getppid arch_enter [0-9]* do_syscall_64 ' &&
+	 ! zcat '$V4' | grep -q '^func .* entry_stage_do_syscall_64 '"
+check "v4: the no-work path skipped the exit loop's resume at the join (ign_other_path)" sh -c \
+	"zcat '$V4' | awk '\$1 == \"count\" && \$2 == \"ign_other_path\" && \$3 > 0 { ok = 1 } END { exit !ok }'"
 
 for g in $GENERIC; do
 	"$KC" --lines "$(v3 $LEGACY)" "$(v3 $g)" >cmp-$g.txt 2>&1
