@@ -821,8 +821,9 @@ for f in "${v2[@]}"; do
 	# nor do the series v3 ones (kernel-tiling: the gap, not the truth), nor
 	# the v2 one kept for t-tiling, nor the Debian-config ones (kernel-tiling
 	# --config debian), nor the same-tree pair (kernel-tiling --data ab:
-	# 7.2-legacy and 7.2, Documentation/legacy-7.2.md)
-	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v3-*|*-entrytrace-v2-*|*-entrytrace-debian-*|*-entrytrace-ab-*) continue ;; esac
+	# 7.2-legacy and 7.2, Documentation/legacy-7.2.md), nor v4's plain copy
+	# timed by its markers (kernel-tiling --data v4)
+	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v[234]-*|*-entrytrace-debian-*|*-entrytrace-ab-*) continue ;; esac
 	k=${b#mix-} var=${k##*-}
 	k=${k%-entrytrace-*}
 	dat=$DATA/$k-$var.dat sys="" min=20 want="getppid MET kill MET "
