@@ -13,20 +13,17 @@ plugin_tools || exit 0
 # ---- two kernels by hand: a site file in fallback mode, getppid and kill ----
 # K = 0xffffffff81000000.  Every instruction 1 cycle (0.5..2), a 2-line
 # L1D, no L2, memory 100 cycles (50..200), loads exposing all of it.
-python3 - <<'PY'
-K = 0xffffffff81000000
-lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
-         'vmlinux test', 'mode fallback', 'sites_sha256 none', 'stages 0',
+python3 - "$TOP/analyzer/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from sitefile import K, head, write
+lines = head([], mode='fallback') + [
          f'sysentry {K:#x} entry any 0f01f8', f'return {K + 0xa0:#x} sysret user 480f07',
          f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
          f'handler {K + 0x2000:#x} kill __x64_sys_kill 55',
          f'func {K:#x} 0x1000 entry_text', f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid',
          f'func {K + 0x2000:#x} 0x100 __x64_sys_kill', f'func {K + 0x3000:#x} 0x100 avc_lookup']
-body = ''.join(l + '\n' for l in lines)
-h = 0xcbf29ce484222325
-for b in body.encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open('t.sites', 'w').write(body + f'table_hash {h:016x}\n')
+write('t.sites', lines)
 
 
 def stream(extra):

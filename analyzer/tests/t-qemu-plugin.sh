@@ -23,14 +23,13 @@ plugin_tools || exit 0
 # begin, tail end, two exit restarts) and x86's (the last stage's end ends
 # the syscall); the numbers below are the rules of include/linux/entry_stage{,_stamp}.h
 # applied by hand to the stream in replay.txt.
-python3 - <<'PY'
-K = 0xffffffff81000000
-lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
-         'vmlinux test', 'mode sites', 'sites_sha256 test', 'stages 8',
-         'stage 0 outer - ENTRY TIMED', 'stage 1 inner 0 ENTRY TIMED',
-         'stage 2 body - BODY TIMED', 'stage 3 agg 2 BODY AGG',
-         'stage 4 exit - EXIT TIMED', 'stage 5 rep 4 EXIT AGG',
-         'stage 6 tail - EXIT DEFERRED', 'stage 7 restart - EXIT DEFERRED']
+python3 - "$TOP/analyzer/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from sitefile import K, head, write
+lines = head(['outer - ENTRY TIMED', 'inner 0 ENTRY TIMED', 'body - BODY TIMED',
+              'agg 2 BODY AGG', 'exit - EXIT TIMED', 'rep 4 EXIT AGG',
+              'tail - EXIT DEFERRED', 'restart - EXIT DEFERRED'])
 def site(off, st, edge, st2, fl):
     lines.append(f'site {K + off:#x} {st} {edge} {st2} {fl:#x} 6690 t+{off:#x}')
 site(0x10, '-', 'begin', '-', 0x1)      # A: the syscall begin
@@ -59,12 +58,6 @@ lines += [f'sysentry {K:#x} entry any 0f01f8',
           f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
           f'func {K:#x} 0x1000 entry_text',
           f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid']
-def write(name, lines):
-    body = ''.join(l + '\n' for l in lines)
-    h = 0xcbf29ce484222325
-    for b in body.encode():
-        h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-    open(name, 'w').write(body + f'table_hash {h:016x}\n')
 write('t.sites', lines)
 # the fallback flavour: the same markers, no sites
 fb = [l for l in lines if not l.startswith('site ')]
@@ -268,12 +261,12 @@ expect_exit "mix-check check fails on it" 1 "$MC" check notail.mix
 # not open, and is skipped and counted (ign_other_path).  The exit here:
 # prep, then on the work path loop and back to prep (a shared resume
 # switch at the join), then last.
-python3 - <<'PY'
-K = 0xffffffff81000000
-lines = ['entrytrace-sites 1', 'arch x86_64', 'endian little', 'build_id 00112233',
-         'vmlinux test', 'mode sites', 'sites_sha256 test', 'stages 5',
-         'stage 0 outer - ENTRY TIMED', 'stage 1 body - BODY TIMED',
-         'stage 2 prep - EXIT TIMED', 'stage 3 loop - EXIT TIMED', 'stage 4 last - EXIT TIMED']
+python3 - "$TOP/analyzer/tests" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from sitefile import K, head, write
+lines = head(['outer - ENTRY TIMED', 'body - BODY TIMED', 'prep - EXIT TIMED',
+              'loop - EXIT TIMED', 'last - EXIT TIMED'])
 def mark(off, st, edge, st2, fl):
     lines.append(f'site {K + off:#x} {st} {edge} {st2} {fl | 0x40:#x} 90 t+{off:#x}')
 mark(0x10, '-', 'begin', '-', 0x1)      # the syscall begin, and outer's, at one address
@@ -287,11 +280,7 @@ mark(0x3c, 4, 'end', '-', 0x6)          # the syscall end
 lines += [f'sysentry {K:#x} entry any 0f01f8', f'return {K + 0xa0:#x} sysret user 480f07',
           f'handler {K + 0x1000:#x} getppid __x64_sys_getppid 55',
           f'func {K:#x} 0x1000 entry_text', f'func {K + 0x1000:#x} 0x100 __x64_sys_getppid']
-body = ''.join(l + '\n' for l in lines)
-h = 0xcbf29ce484222325
-for b in body.encode():
-    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
-open('mark.sites', 'w').write(body + f'table_hash {h:016x}\n')
+write('mark.sites', lines)
 s = []
 def k(off, b='90', n=1):
     s.extend((K + off + i, b) for i in range(n))
