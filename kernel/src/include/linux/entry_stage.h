@@ -325,22 +325,6 @@ static __always_inline void entry_stage_arch_exit_end(void)
 	es->ran |= BIT_ULL(id);
 }
 
-/*
- * The generic exit code ends, last, arch_exit_tail and the staged syscall,
- * unless the architecture does that itself (ARCH_ENTRY_STAGE_EXIT_TAIL).
- */
-#ifdef ARCH_ENTRY_STAGE_EXIT_TAIL
-static __always_inline void entry_stage_exit_tail(void)
-{
-	entry_stage_tail_begin();
-}
-#else
-static __always_inline void entry_stage_exit_tail(void)
-{
-	entry_stage_syscall_end(ENTRY_STAGE_ARCH_EXIT_TAIL);
-}
-#endif
-
 #elif defined(CONFIG_ENTRY_STAGE_TRACE)	/* ENTRY_STAGE_PLAIN: the markers */
 
 static __always_inline void entry_stage_syscall_begin(void)
@@ -421,18 +405,6 @@ static __always_inline void entry_stage_arch_exit_end(void)
 	entry_stage_end(ENTRY_STAGE_ARCH_SYSCALL_EXIT);
 }
 
-#ifdef ARCH_ENTRY_STAGE_EXIT_TAIL
-static __always_inline void entry_stage_exit_tail(void)
-{
-	entry_stage_tail_begin();
-}
-#else
-static __always_inline void entry_stage_exit_tail(void)
-{
-	entry_stage_syscall_end(ENTRY_STAGE_ARCH_EXIT_TAIL);
-}
-#endif
-
 #else /* !CONFIG_ENTRY_STAGE_TRACE */
 
 static inline void entry_stage_syscall_begin(void) { }
@@ -452,5 +424,23 @@ static inline void entry_stage_arch_exit_end(void) { }
 static inline void entry_stage_exit_tail(void) { }
 
 #endif /* ENTRY_STAGE_SITES */
+
+#ifdef CONFIG_ENTRY_STAGE_TRACE
+/*
+ * The generic exit code ends, last, arch_exit_tail and the staged syscall,
+ * unless the architecture does that itself (ARCH_ENTRY_STAGE_EXIT_TAIL).
+ */
+#ifdef ARCH_ENTRY_STAGE_EXIT_TAIL
+static __always_inline void entry_stage_exit_tail(void)
+{
+	entry_stage_tail_begin();
+}
+#else
+static __always_inline void entry_stage_exit_tail(void)
+{
+	entry_stage_syscall_end(ENTRY_STAGE_ARCH_EXIT_TAIL);
+}
+#endif
+#endif /* CONFIG_ENTRY_STAGE_TRACE */
 
 #endif /* _LINUX_ENTRY_STAGE_H */

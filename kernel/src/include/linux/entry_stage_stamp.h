@@ -157,22 +157,6 @@ static __always_inline void entry_stage_stamp(const u8 st, const u8 ed,
 		__entry_stage_stamp(st, ed, st2);
 }
 
-static __always_inline void entry_stage_begin(const u8 id)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, 0);
-}
-
-static __always_inline void entry_stage_end(const u8 id)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
-}
-
-/* End stage @id and begin stage @next at the same point. */
-static __always_inline void entry_stage_switch(const u8 id, const u8 next)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next, 0);
-}
-
 static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 next,
 							const u8 fl)
 {
@@ -189,48 +173,6 @@ static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 ne
 	es->ts[id][1] = now;
 	es->ran |= BIT_ULL(id);
 	es->ts[next][0] = now - (es->ts[next][1] - es->ts[next][0]);
-}
-
-/*
- * End stage @id and resume stage @next, which ran before in this syscall
- * and was ended by a switch: @next's begin is set back by what it ran so
- * far, so that its end gives the sum of both pieces.  For an entry path
- * that does one stage's work in two places (powerpc's legacy entry locks
- * KUAP first, and does the rest of arch_enter's work after the context
- * tracking user exit; the exit work loop goes back to exit_prepare).  The
- * stage then holds two stamps' cost, not one.
- */
-static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
-{
-	__entry_stage_resume_switch(id, next, 0);
-}
-
-/*
- * The same stamps in code shared with interrupt and exception entry and
- * exit from user mode: they only count inside a syscall (entry_stage_cur()
- * is NULL outside), the flag only tells tools so.
- */
-static __always_inline void entry_stage_shared_begin(const u8 id)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
-			  ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_end(const u8 id)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
-			  ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next)
-{
-	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next,
-			  ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_resume_switch(const u8 id, const u8 next)
-{
-	__entry_stage_resume_switch(id, next, ENTRY_STAGE_SITE_SHARED);
 }
 
 /*
@@ -284,26 +226,6 @@ static __always_inline void entry_stage_acc(const u8 id, const u8 ed, bool body)
 		__entry_stage_acc_begin(id, body);
 	else
 		__entry_stage_acc_end(id, body);
-}
-
-static __always_inline void entry_stage_agg_begin(const u8 id)
-{
-	entry_stage_acc(id, ENTRY_STAGE_EDGE_BEGIN, true);
-}
-
-static __always_inline void entry_stage_agg_end(const u8 id)
-{
-	entry_stage_acc(id, ENTRY_STAGE_EDGE_END, true);
-}
-
-static __always_inline void entry_stage_rep_begin(const u8 id)
-{
-	entry_stage_acc(id, ENTRY_STAGE_EDGE_BEGIN, false);
-}
-
-static __always_inline void entry_stage_rep_end(const u8 id)
-{
-	entry_stage_acc(id, ENTRY_STAGE_EDGE_END, false);
 }
 
 /* A site's scratch if it is to stamp (for the conditional helpers below). */
@@ -383,77 +305,117 @@ static __always_inline void entry_stage_mark(const u8 st, const u8 ed, const u8 
 			    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl | ENTRY_STAGE_SITE_MARK));
 }
 
-static __always_inline void entry_stage_begin(const u8 id)
+static __always_inline void entry_stage_stamp(const u8 st, const u8 ed,
+					      const u8 st2, const u8 fl)
 {
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, 0);
+	entry_stage_mark(st, ed, st2, fl);
 }
 
-static __always_inline void entry_stage_end(const u8 id)
+static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 next,
+							const u8 fl)
 {
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_RESUME | fl);
 }
 
-static __always_inline void entry_stage_switch(const u8 id, const u8 next)
+static __always_inline void entry_stage_acc(const u8 id, const u8 ed, bool body)
 {
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, 0);
-}
-
-static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_RESUME);
-}
-
-static __always_inline void entry_stage_shared_begin(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
-			 ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_end(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
-			 ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_shared_resume_switch(const u8 id, const u8 next)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next,
-			 ENTRY_STAGE_SITE_SHARED | ENTRY_STAGE_SITE_RESUME);
-}
-
-static __always_inline void entry_stage_agg_begin(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
-}
-
-static __always_inline void entry_stage_agg_end(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
-}
-
-static __always_inline void entry_stage_rep_begin(const u8 id)
-{
-	entry_stage_agg_begin(id);
-}
-
-static __always_inline void entry_stage_rep_end(const u8 id)
-{
-	entry_stage_agg_end(id);
+	entry_stage_mark(id, ed, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
 }
 
 /* A marker cannot test @cond: the stage ends here for the tool, as v3's site did with events off. */
 static __always_inline void entry_stage_end_if(const u8 id, bool cond)
 {
-	entry_stage_end(id);
+	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
 }
 
 static inline void entry_stage_work_if(int bit, bool cond) { }
 static inline bool entry_stage_on(void) { return false; }
+
+#endif /* ENTRY_STAGE_SITES */
+
+#ifdef CONFIG_ENTRY_STAGE_TRACE
+
+/*
+ * The helpers the entry code calls: over entry_stage_stamp(), a site's
+ * branch and stamp, or in a plain copy its marker.
+ */
+static __always_inline void entry_stage_begin(const u8 id)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, 0);
+}
+
+static __always_inline void entry_stage_end(const u8 id)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
+}
+
+/* End stage @id and begin stage @next at the same point. */
+static __always_inline void entry_stage_switch(const u8 id, const u8 next)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next, 0);
+}
+
+/*
+ * End stage @id and resume stage @next, which ran before in this syscall
+ * and was ended by a switch: @next's begin is set back by what it ran so
+ * far, so that its end gives the sum of both pieces.  For an entry path
+ * that does one stage's work in two places (powerpc's legacy entry locks
+ * KUAP first, and does the rest of arch_enter's work after the context
+ * tracking user exit; the exit work loop goes back to exit_prepare).  The
+ * stage then holds two stamps' cost, not one.
+ */
+static __always_inline void entry_stage_resume_switch(const u8 id, const u8 next)
+{
+	__entry_stage_resume_switch(id, next, 0);
+}
+
+/*
+ * The same stamps in code shared with interrupt and exception entry and
+ * exit from user mode: they only count inside a syscall (entry_stage_cur()
+ * is NULL outside), the flag only tells tools so.
+ */
+static __always_inline void entry_stage_shared_begin(const u8 id)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
+			  ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_end(const u8 id)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
+			  ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_switch(const u8 id, const u8 next)
+{
+	entry_stage_stamp(id, ENTRY_STAGE_EDGE_SWITCH, next,
+			  ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_shared_resume_switch(const u8 id, const u8 next)
+{
+	__entry_stage_resume_switch(id, next, ENTRY_STAGE_SITE_SHARED);
+}
+
+static __always_inline void entry_stage_agg_begin(const u8 id)
+{
+	entry_stage_acc(id, ENTRY_STAGE_EDGE_BEGIN, true);
+}
+
+static __always_inline void entry_stage_agg_end(const u8 id)
+{
+	entry_stage_acc(id, ENTRY_STAGE_EDGE_END, true);
+}
+
+static __always_inline void entry_stage_rep_begin(const u8 id)
+{
+	entry_stage_acc(id, ENTRY_STAGE_EDGE_BEGIN, false);
+}
+
+static __always_inline void entry_stage_rep_end(const u8 id)
+{
+	entry_stage_acc(id, ENTRY_STAGE_EDGE_END, false);
+}
 
 #else /* !CONFIG_ENTRY_STAGE_TRACE */
 
@@ -473,13 +435,11 @@ static inline void entry_stage_end_if(const u8 id, bool cond) { }
 static inline void entry_stage_work_if(int bit, bool cond) { }
 static inline bool entry_stage_on(void) { return false; }
 
-#endif /* ENTRY_STAGE_SITES */
-
-#ifndef CONFIG_ENTRY_STAGE_TRACE
 struct task_struct;
 
 static inline void entry_stage_fork(struct task_struct *p) { }
 static inline void entry_stage_free(struct task_struct *p) { }
-#endif
+
+#endif /* CONFIG_ENTRY_STAGE_TRACE */
 
 #endif /* _LINUX_ENTRY_STAGE_STAMP_H */
