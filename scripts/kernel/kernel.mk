@@ -169,9 +169,11 @@ kernel-stress:
 	ARCH=ppc64le scripts/kernel/record/kernel-stress --config debian $(STRESS_ARGS) $(STRESS_BASES)
 
 # series v3: the stages tile (the mix plugin's gap) and powerpc's two paths
-# compare stage by stage (scripts/kernel/check/stage-compare-allow)
+# compare stage by stage (scripts/kernel/check/stage-compare-allow); v4:
+# x86_64's plain copy tiles by its zero-width markers, every event off
 kernel-tiling:
 	ARCH=ppc64le scripts/kernel/check/kernel-tiling $(TILING_ARGS) $(KERNEL_BASES)
+	ARCH=x86_64 scripts/kernel/check/kernel-tiling $(TILING_ARGS) $(lastword $(KERNEL_BASES))
 	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
 		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.2-entrytrace/enforcing-1.mix
 	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
