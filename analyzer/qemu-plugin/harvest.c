@@ -434,14 +434,14 @@ static void stage_end(struct sysrec *sc, int s)
 }
 
 /* powerpc's syscall_exit_restart(): a DEFERRED stage after the syscall ended */
-static void restart_begin(struct sysrec *sc, const struct site *m)
+static void restart_begin(struct sysrec *sc, const struct site *s)
 {
 	sc->window = true;
 	sc->restart = true;
 	if (!sc->restart_seen) {
 		sc->restart_seen = true;
-		sc->restart_stage = m->stage;
-		stage_begin(sc, m->stage);
+		sc->restart_stage = s->stage;
+		stage_begin(sc, s->stage);
 	} else {
 		settle_pending(sc, sc->restart_stage);
 		sc->open |= 1ULL << sc->restart_stage;
@@ -449,13 +449,13 @@ static void restart_begin(struct sysrec *sc, const struct site *m)
 }
 
 /* entry_stage_restart_end(): in a restart window, the one site that counts */
-static bool restart_end(struct sysrec *sc, const struct site *m)
+static bool restart_end(struct sysrec *sc, const struct site *s)
 {
-	if (m->stage != sc->restart_stage) {
+	if (s->stage != sc->restart_stage) {
 		P.count.ign_tail++;
 		return false;
 	}
-	stage_end(sc, m->stage);
+	stage_end(sc, s->stage);
 	sc->window = false;
 	sc->restart = false;
 	sc->pending = true;
@@ -491,18 +491,18 @@ static bool in_window(struct sysrec *sc)
 	return true;
 }
 
-static void edge(struct sysrec *sc, const struct site *m)
+static void edge(struct sysrec *sc, const struct site *s)
 {
-	switch (m->edge) {
+	switch (s->edge) {
 	case EDGE_BEGIN:
-		stage_begin(sc, m->stage);
+		stage_begin(sc, s->stage);
 		break;
 	case EDGE_END:
-		stage_end(sc, m->stage);
+		stage_end(sc, s->stage);
 		break;
 	case EDGE_SWITCH:
-		stage_end(sc, m->stage);
-		stage_begin(sc, m->stage2);
+		stage_end(sc, s->stage);
+		stage_begin(sc, s->stage2);
 		break;
 	}
 }
@@ -515,7 +515,7 @@ static void edge(struct sysrec *sc, const struct site *m)
  * tail begin).  Each says whether the site did what its action is (false:
  * ignored, or an anomaly).
  */
-static bool act_window_open(struct sysrec *sc, const struct site *m)
+static bool act_window_open(struct sysrec *sc, const struct site *s)
 {
 	/* entry_stage_syscall_begin() */
 	if (sc->window) {
@@ -528,7 +528,7 @@ static bool act_window_open(struct sysrec *sc, const struct site *m)
 	return true;
 }
 
-static bool act_tail_open(struct sysrec *sc, const struct site *m)
+static bool act_tail_open(struct sysrec *sc, const struct site *s)
 {
 	/* entry_stage_tail_begin(): only the tail's end counts from here */
 	if (!in_window(sc))
@@ -537,7 +537,7 @@ static bool act_tail_open(struct sysrec *sc, const struct site *m)
 	return true;
 }
 
-static bool act_restart_begin(struct sysrec *sc, const struct site *m)
+static bool act_restart_begin(struct sysrec *sc, const struct site *s)
 {
 	if (sc->window) {
 		if (in_window(sc))
@@ -548,11 +548,11 @@ static bool act_restart_begin(struct sysrec *sc, const struct site *m)
 		P.count.ign_outside_window++;	/* the kernel restarts the exit of a staged syscall */
 		return false;
 	}
-	restart_begin(sc, m);
+	restart_begin(sc, s);
 	return true;
 }
 
-static bool act_tail_end(struct sysrec *sc, const struct site *m)
+static bool act_tail_end(struct sysrec *sc, const struct site *s)
 {
 	/* entry_stage_tail_end(), entry_stage_restart_end(): SYSCALL_END, not SHARED */
 	if (!sc->window) {
@@ -560,60 +560,60 @@ static bool act_tail_end(struct sysrec *sc, const struct site *m)
 		return false;
 	}
 	if (sc->restart)
-		return restart_end(sc, m);
+		return restart_end(sc, s);
 	if (!sc->tail) {
 		anomaly(sc, &P.count.end_outside_tail);	/* the kernel ignores it */
 		return false;
 	}
-	stage_end(sc, m->stage);
+	stage_end(sc, s->stage);
 	syscall_end(sc);
 	return true;
 }
 
-static bool act_syscall_end(struct sysrec *sc, const struct site *m)
+static bool act_syscall_end(struct sysrec *sc, const struct site *s)
 {
 	/* entry_stage_syscall_end(): SYSCALL_END|SHARED */
 	if (sc->window && sc->restart)
-		return restart_end(sc, m);
+		return restart_end(sc, s);
 	if (!in_window(sc))
 		return false;
-	stage_end(sc, m->stage);
+	stage_end(sc, s->stage);
 	syscall_end(sc);
 	return true;
 }
 
-static bool act_resume_switch(struct sysrec *sc, const struct site *m)
+static bool act_resume_switch(struct sysrec *sc, const struct site *s)
 {
 	if (!in_window(sc))
 		return false;
-	edge(sc, m);
+	edge(sc, s);
 	/* a resumed stage is one run in two pieces, as the kernel counts it */
-	sc->runs[m->stage2]--;
+	sc->runs[s->stage2]--;
 	return true;
 }
 
-static bool act_agg_edge(struct sysrec *sc, const struct site *m)
+static bool act_agg_edge(struct sysrec *sc, const struct site *s)
 {
 	if (!in_window(sc))
 		return false;
 	/* entry_stage_agg_*(): the body's AGG stages count inside the body only */
-	if (P.sf.stages[m->stage].phase == PH_BODY && !(sc->open & P.body_mask)) {
+	if (P.sf.stages[s->stage].phase == PH_BODY && !(sc->open & P.body_mask)) {
 		P.count.ign_agg_outside_body++;
 		return false;
 	}
-	edge(sc, m);
+	edge(sc, s);
 	return true;
 }
 
-static bool act_edge(struct sysrec *sc, const struct site *m)
+static bool act_edge(struct sysrec *sc, const struct site *s)
 {
 	if (!in_window(sc))
 		return false;
-	edge(sc, m);
+	edge(sc, s);
 	return true;
 }
 
-static bool act_tail_stage(struct sysrec *sc, const struct site *m)
+static bool act_tail_stage(struct sysrec *sc, const struct site *s)
 {
 	/* entry_stage_tail_stage_begin()/_end(): stamped while the tail is open */
 	if (!sc->window || (!sc->tail && !sc->restart)) {
@@ -624,7 +624,7 @@ static bool act_tail_stage(struct sysrec *sc, const struct site *m)
 		P.count.ign_tail++;	/* in a restart only its end counts */
 		return false;
 	}
-	edge(sc, m);
+	edge(sc, s);
 	return true;
 }
 
