@@ -299,7 +299,8 @@ static __always_inline void entry_stage_mark(const u8 st, const u8 ed, const u8 
 	u64 stages = (st == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st)) |
 		     (st2 == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st2));
 
-	if (stages & ~ENTRY_STAGE_TOP_MASK)
+	/* a plain copy whose code the markers changed has none (ENTRY_STAGE_NO_MARKS) */
+	if (stages & ~ENTRY_STAGE_TOP_MASK || IS_ENABLED(ENTRY_STAGE_NO_MARKS))
 		return;
 	asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
 			    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl | ENTRY_STAGE_SITE_MARK));
