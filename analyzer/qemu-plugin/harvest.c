@@ -642,7 +642,7 @@ static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct site
  */
 static bool other_path(const struct sysrec *sc, const struct site *s)
 {
-	return s->flags & SF_MARK && s->edge != EDGE_BEGIN && s->stage != STAGE_NONE &&
+	return SITE_IS_MARK(s->flags) && s->edge != EDGE_BEGIN && s->stage != STAGE_NONE &&
 	       sc->window && !sc->restart && !sc->tail && !(sc->open & 1ULL << s->stage);
 }
 

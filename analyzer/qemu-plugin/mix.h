@@ -42,7 +42,6 @@ enum {
 /* what a site does is its form's action (site_forms[], struct marker), never its flags */
 enum {
 	SF_ALL           = ENTRY_STAGE_SITE_ALL,
-	SF_MARK          = ENTRY_STAGE_SITE_MARK_BIT,	/* zero-width, no branch (0: none) */
 };
 #define STAGE_NONE ENTRY_STAGE_NONE	/* a marker site of no stage */
 

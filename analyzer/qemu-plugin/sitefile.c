@@ -123,7 +123,7 @@ int site_form(const struct sitefile *sf, unsigned st, int edge, unsigned st2, un
 		const struct site_form *f = &site_forms[i];
 
 		if (form_kind_ok(f->stage, s) && (f->edges & 1u << edge) &&
-		    f->flags == (fl & ~(unsigned)SF_MARK) &&
+		    f->flags == SITE_FORM_FLAGS(fl) &&
 		    (!f->stage2 || form_kind_ok(f->stage2, s2)))
 			return i;
 	}
@@ -322,7 +322,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 							   .flags = fl, .form = form,
 							   .action = site_forms[form].action };
 				m.nsite = 1;
-				m.mark = fl & SF_MARK;
+				m.mark = SITE_IS_MARK(fl);
 				bytes = tok[6];
 				sf->nsites++;
 				sf->nmarks += m.mark;
