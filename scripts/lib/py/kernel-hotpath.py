@@ -12,13 +12,16 @@ base, var, cmode = Elf(sys.argv[1]), Elf(sys.argv[2]), sys.argv[3]
 nobase = sys.argv[5] == '1'
 tool, kind = objdump_tool(var)
 jl = jump_labels(var)
-_abi = siteabi.load()
-_mark = siteabi.mark_flag(_abi)
+abi = siteabi.load()
+mark = siteabi.mark_flag(abi)
+table = sites(var)
 # zero-width markers (MARK: the plain copy, no instruction of their own) apart
-site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in sites(var) if not fl & _mark}
+site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in table if not fl & mark}
+nmarks = 0
 marks = {}
-for a, st, ed, st2, fl in sites(var):
-    if fl & _mark:
+for a, st, ed, st2, fl in table:
+    if fl & mark:
+        nmarks += 1
         marks.setdefault(var.func_at(a) or '?', set()).add(a)
 by_func = {}
 for addr in site:
@@ -86,11 +89,10 @@ for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
 print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s build)'
       % (total, inline, cmode))
 print('zero-width markers (no instruction): %d at %d addresses%s' % (
-    sum(1 for a, st, ed, st2, fl in sites(var) if fl & _mark), sum(map(len, marks.values())),
+    nmarks, sum(map(len, marks.values())),
     ''.join(', %s %d' % (n, len(marks[n])) for n in sorted(marks))))
 names = [st.name for st in stagesdef.load().stages]
 nm = lambda i: names[i] if i < len(names) else '-'
-abi = _abi
 
 
 def show(title, rows):
