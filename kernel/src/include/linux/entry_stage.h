@@ -58,9 +58,12 @@ static __always_inline bool entry_stage_select_task(void)
 	entry_stage_sample_taken(t, es);
 	return true;
 }
-#endif
 
-#ifdef ENTRY_STAGE_SITES
+/*
+ * The helpers below are written once for both copies: in a plain copy
+ * (ENTRY_STAGE_PLAIN) entry_stage_site() leaves a marker and is false, and
+ * what follows it is not compiled in.
+ */
 
 /*
  * Begin a staged syscall: count it, and take it if it is the task's
@@ -325,86 +328,6 @@ static __always_inline void entry_stage_arch_exit_end(void)
 	es->ran |= BIT_ULL(id);
 }
 
-#elif defined(CONFIG_ENTRY_STAGE_TRACE)	/* ENTRY_STAGE_PLAIN: the markers */
-
-static __always_inline void entry_stage_syscall_begin(void)
-{
-	entry_stage_mark(ENTRY_STAGE_NONE, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
-			 ENTRY_STAGE_SITE_SYSCALL_BEGIN);
-}
-
-static __always_inline void entry_stage_syscall_end(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE,
-			 ENTRY_STAGE_SITE_SYSCALL_END | ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_arch_entry_begin(long nr)
-{
-	entry_stage_switch(ENTRY_STAGE_ENTRY_WORK, ENTRY_STAGE_ARCH_SYSCALL_ENTRY);
-}
-
-static __always_inline void entry_stage_body_begin(void)
-{
-	entry_stage_switch(ENTRY_STAGE_ARCH_SYSCALL_ENTRY, ENTRY_STAGE_SYSCALL);
-}
-
-static __always_inline void entry_stage_body_switch(long ret, const u8 next)
-{
-	entry_stage_mark(ENTRY_STAGE_SYSCALL,
-			 next == ENTRY_STAGE_NONE ? ENTRY_STAGE_EDGE_END :
-			 ENTRY_STAGE_EDGE_SWITCH, next, 0);
-}
-
-static __always_inline void entry_stage_body_end(long ret)
-{
-	entry_stage_body_switch(ret, ENTRY_STAGE_NONE);
-}
-
-static __always_inline void entry_stage_burst(const u8 prev)
-{
-	entry_stage_switch(prev, ENTRY_STAGE_EMIT);
-}
-
-static __always_inline void entry_stage_tail_begin(void)
-{
-	entry_stage_mark(ENTRY_STAGE_NONE, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE,
-			 ENTRY_STAGE_SITE_TAIL | ENTRY_STAGE_SITE_SHARED);
-}
-
-static __always_inline void entry_stage_tail_end(void)
-{
-	entry_stage_mark(ENTRY_STAGE_ARCH_EXIT_TAIL, ENTRY_STAGE_EDGE_END,
-			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_END);
-}
-
-static __always_inline void entry_stage_tail_stage_begin(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_BEGIN, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_TAIL);
-}
-
-static __always_inline void entry_stage_tail_stage_end(const u8 id)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_TAIL);
-}
-
-static __always_inline void entry_stage_restart_begin(void)
-{
-	entry_stage_mark(ENTRY_STAGE_EXIT_RESTART, ENTRY_STAGE_EDGE_BEGIN,
-			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_BEGIN);
-}
-
-static __always_inline void entry_stage_restart_end(void)
-{
-	entry_stage_mark(ENTRY_STAGE_EXIT_RESTART, ENTRY_STAGE_EDGE_END,
-			 ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_END);
-}
-
-static __always_inline void entry_stage_arch_exit_end(void)
-{
-	entry_stage_end(ENTRY_STAGE_ARCH_SYSCALL_EXIT);
-}
-
 #else /* !CONFIG_ENTRY_STAGE_TRACE */
 
 static inline void entry_stage_syscall_begin(void) { }
@@ -423,7 +346,7 @@ static inline void entry_stage_restart_end(void) { }
 static inline void entry_stage_arch_exit_end(void) { }
 static inline void entry_stage_exit_tail(void) { }
 
-#endif /* ENTRY_STAGE_SITES */
+#endif /* CONFIG_ENTRY_STAGE_TRACE */
 
 #ifdef CONFIG_ENTRY_STAGE_TRACE
 /*

@@ -25,18 +25,6 @@
 
 #include <linux/entry_stage_types.h>
 
-/*
- * Series v4: a file that defines ENTRY_STAGE_PLAIN before its first include
- * (the arch's syscall entry function, the plain copy of the path) gets
- * no site: the plain path has no branch and no stamp, only the one
- * selection point of <linux/entry_stage.h>.  Its helpers leave zero-width
- * markers of the top-level stages instead (entry_stage_mark()).  Every
- * other file, the staged copy of the path among them, has the sites.
- */
-#if defined(CONFIG_ENTRY_STAGE_TRACE) && !defined(ENTRY_STAGE_PLAIN)
-#define ENTRY_STAGE_SITES 1
-#endif
-
 #ifdef CONFIG_ENTRY_STAGE_TRACE
 
 #include <linux/compiler.h>
@@ -105,9 +93,7 @@ struct entry_stage_pmu_counter {
 extern const struct entry_stage_pmu_counter arch_entry_stage_pmu[2];
 int arch_entry_stage_pmu_usable(void);
 
-#endif /* CONFIG_ENTRY_STAGE_TRACE */
-
-#ifdef ENTRY_STAGE_SITES
+#ifndef ENTRY_STAGE_PLAIN
 
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 					     const u8 st2, const u8 fl)
@@ -123,6 +109,54 @@ static __always_inline bool entry_stage_on(void)
 {
 	return static_branch_unlikely(&entry_stage_key);
 }
+
+#else /* ENTRY_STAGE_PLAIN */
+
+/*
+ * Series v4: a file that defines ENTRY_STAGE_PLAIN before its first include
+ * (the arch's syscall entry function, the plain copy of the path) has no
+ * site: every site is constant false, so the plain path has no branch and
+ * no stamp, only the one selection point of <linux/entry_stage.h>.  Every
+ * other file, the staged copy of the path among them, has the sites.
+ *
+ * Where the staged copy has the site of a top-level stage, the plain copy
+ * keeps a zero-width marker: the site's .entry_stage_sites entry, flagged
+ * ENTRY_STAGE_SITE_MARK, at the address of the code that follows, and no
+ * instruction.  A tool watching instruction addresses (the QEMU mix
+ * plugin) times the top-level stages of every plain syscall with them,
+ * with every event off, and the top-level stages tile the path.
+ *
+ * A marker is still an asm statement, which the compiler does not move
+ * code across: a child stage's markers (in the entry work's conditional
+ * blocks) changed how x86's do_syscall_64() was laid out, so children have
+ * none, and their time is their parent's (scripts/kernel/check/
+ * kernel-plain-identity compares the plain copy with the base kernel's).
+ * asm_inline: the compiler weighs it as no code when it inlines.  A marker
+ * at the end of a conditional block has the address where the paths join;
+ * the tool skips a marker that ends a stage its path did not begin.  A
+ * plain copy whose code the markers changed has none (ENTRY_STAGE_NO_MARKS).
+ */
+#include <linux/entry_stage_names.h>
+
+static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
+					     const u8 st2, const u8 fl)
+{
+	u64 stages = (st == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st)) |
+		     (st2 == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st2));
+
+	if (!(stages & ~ENTRY_STAGE_TOP_MASK) && !IS_ENABLED(ENTRY_STAGE_NO_MARKS))
+		asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
+				    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2,
+							      fl | ENTRY_STAGE_SITE_MARK));
+	return false;
+}
+
+static __always_inline bool entry_stage_on(void)
+{
+	return false;
+}
+
+#endif /* ENTRY_STAGE_PLAIN */
 
 /* current's scratch while it is inside a sampled syscall, else NULL */
 static __always_inline struct entry_stage_task *entry_stage_cur(void)
@@ -272,69 +306,6 @@ static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 			__es->work |= BIT(bit);				\
 	} while (0)
 
-#elif defined(CONFIG_ENTRY_STAGE_TRACE)	/* ENTRY_STAGE_PLAIN */
-
-/*
- * The plain copy of a path keeps a zero-width marker where the staged copy
- * has the site of a top-level stage: the site's .entry_stage_sites entry,
- * flagged ENTRY_STAGE_SITE_MARK, at the address of the code that follows,
- * and no instruction.  A tool watching instruction addresses (the QEMU mix
- * plugin) times the top-level stages of every plain syscall with them,
- * with every event off, and the top-level stages tile the path.
- *
- * A marker is still an asm statement, which the compiler does not move
- * code across: a child stage's markers (in the entry work's conditional
- * blocks) changed how x86's do_syscall_64() was laid out, so children have
- * none, and their time is their parent's (scripts/kernel/check/
- * kernel-plain-identity compares the plain copy with the base kernel's).
- * asm_inline: the compiler weighs it as no code when it inlines.  A marker
- * at the end of a conditional block has the address where the paths join;
- * the tool skips a marker that ends a stage its path did not begin.
- */
-#include <linux/entry_stage_names.h>
-
-static __always_inline void entry_stage_mark(const u8 st, const u8 ed, const u8 st2,
-					     const u8 fl)
-{
-	u64 stages = (st == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st)) |
-		     (st2 == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st2));
-
-	/* a plain copy whose code the markers changed has none (ENTRY_STAGE_NO_MARKS) */
-	if (stages & ~ENTRY_STAGE_TOP_MASK || IS_ENABLED(ENTRY_STAGE_NO_MARKS))
-		return;
-	asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
-			    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl | ENTRY_STAGE_SITE_MARK));
-}
-
-static __always_inline void entry_stage_stamp(const u8 st, const u8 ed,
-					      const u8 st2, const u8 fl)
-{
-	entry_stage_mark(st, ed, st2, fl);
-}
-
-static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 next,
-							const u8 fl)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_SWITCH, next, ENTRY_STAGE_SITE_RESUME | fl);
-}
-
-static __always_inline void entry_stage_acc(const u8 id, const u8 ed, bool body)
-{
-	entry_stage_mark(id, ed, ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_AGG);
-}
-
-/* A marker cannot test @cond: the stage ends here for the tool, as v3's site did with events off. */
-static __always_inline void entry_stage_end_if(const u8 id, bool cond)
-{
-	entry_stage_mark(id, ENTRY_STAGE_EDGE_END, ENTRY_STAGE_NONE, 0);
-}
-
-static inline void entry_stage_work_if(int bit, bool cond) { }
-static inline bool entry_stage_on(void) { return false; }
-
-#endif /* ENTRY_STAGE_SITES */
-
-#ifdef CONFIG_ENTRY_STAGE_TRACE
 
 /*
  * The helpers the entry code calls: over entry_stage_stamp(), a site's
