@@ -474,21 +474,22 @@ static void syscall_end(struct sysrec *sc)
 	sc->window_done = true;
 }
 
-/*
- * Does a site count here: in the window, not in a restart of the exit, not
- * after the tail begin?  (Counts the ones it ignores.)
- */
+/* Does a site count here: in the window, not in a restart of the exit, not after the tail begin? */
+static bool counts_here(const struct sysrec *sc)
+{
+	return sc->window && !sc->restart && !sc->tail;
+}
+
+/* counts_here(), counting the sites it ignores */
 static bool in_window(struct sysrec *sc)
 {
-	if (!sc->window) {
+	if (counts_here(sc))
+		return true;
+	if (!sc->window)
 		P.count.ign_outside_window++;	/* SHARED sites outside a syscall, ... */
-		return false;
-	}
-	if (sc->restart || sc->tail) {
+	else
 		P.count.ign_tail++;
-		return false;
-	}
-	return true;
+	return false;
 }
 
 static void edge(struct sysrec *sc, const struct site *s)
@@ -643,7 +644,7 @@ static bool (*const site_acts[SITE_NACTIONS])(struct sysrec *, const struct site
 static bool other_path(const struct sysrec *sc, const struct site *s)
 {
 	return SITE_IS_MARK(s->flags) && s->edge != EDGE_BEGIN && s->stage != STAGE_NONE &&
-	       sc->window && !sc->restart && !sc->tail && !(sc->open & 1ULL << s->stage);
+	       counts_here(sc) && !(sc->open & 1ULL << s->stage);
 }
 
 /* A site counts only in the syscall frame (not in an interrupt): then its action. */
@@ -723,13 +724,13 @@ void on_marker(unsigned int cpu, void *udata)
 		abandon(v, F_SWITCHED);
 	}
 	/* zero-width markers: before the instruction at their address, which follows them */
-	if (m->roles & R_SITE && m->mark)
+	if (marker_is_mark(m))
 		sites_hit(v, m);
 	attribute(v, 1, &self, P.model ? selfm : NULL, 1);
 	/* transitions after it */
 	if (m->roles & R_HANDLER)
 		handler_hit(v, m);
-	if (m->roles & R_SITE && !m->mark)
+	if (m->roles & R_SITE && !marker_is_mark(m))
 		sites_hit(v, m);
 	if (m->roles & R_RETURN)
 		do_return(v, m);

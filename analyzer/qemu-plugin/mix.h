@@ -80,7 +80,6 @@ struct marker {
 	 */
 	struct site site[MIX_MAX_SITES_AT];
 	uint8_t nsite;
-	bool mark;		/* R_SITE: the sites are markers: they run before the instruction */
 	size_t seq;		/* its line in the file: markers at one address keep their order */
 	uint8_t bytes[MIX_MAX_BYTES];
 	int nbytes;
@@ -91,6 +90,15 @@ struct marker {
 	uint64_t hits;
 	uint32_t mbase[3];	/* the timing model: its cost in ticks (model.c) */
 };
+
+/*
+ * R_SITE of zero-width markers (MARK; the sites at one address are all
+ * markers or one branch site): they run before the instruction at the address.
+ */
+static inline bool marker_is_mark(const struct marker *m)
+{
+	return (m->roles & R_SITE) && SITE_IS_MARK(m->site[0].flags);
+}
 
 struct sitefile {
 	enum arch arch;

@@ -322,10 +322,9 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 							   .flags = fl, .form = form,
 							   .action = site_forms[form].action };
 				m.nsite = 1;
-				m.mark = SITE_IS_MARK(fl);
 				bytes = tok[6];
 				sf->nsites++;
-				sf->nmarks += m.mark;
+				sf->nmarks += marker_is_mark(&m);
 			} else if (!strcmp(tok[0], "handler")) {
 				m.roles = R_HANDLER;
 				m.handler = intern(sf, tok[2]);
@@ -398,7 +397,7 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 		struct marker *m = &sf->markers[i], *o = out ? &sf->markers[out - 1] : NULL;
 
 		if (o && o->addr == m->addr) {
-			if (o->roles & m->roles & R_SITE && o->mark && m->mark) {
+			if (marker_is_mark(o) && marker_is_mark(m)) {
 				/* zero-width markers at one address: they run in the table's order */
 				if (o->nsite == MIX_MAX_SITES_AT)
 					return fail(err, errlen, path, ln,
@@ -431,7 +430,6 @@ int sitefile_read(const char *path, struct sitefile *sf, char *err, size_t errle
 			if (m->roles & R_SITE) {
 				memcpy(o->site, m->site, sizeof(o->site));
 				o->nsite = m->nsite;
-				o->mark = m->mark;
 			}
 			continue;
 		}

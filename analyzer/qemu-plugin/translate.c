@@ -51,7 +51,7 @@ static bool marker_bytes_match(const struct marker *m, const uint8_t *p, size_t 
 	 * A marker before another key's static branch (context tracking's):
 	 * the kernel patches it at boot, a NOP or a jump of the same length
 	 */
-	if ((m->roles & R_SITE) && m->mark && len <= (size_t)m->nbytes &&
+	if (marker_is_mark(m) && len <= (size_t)m->nbytes &&
 	    (is_jump(p, len) || is_nop(p, len)) &&
 	    (is_jump(m->bytes, len) || is_nop(m->bytes, len)))
 		return true;
