@@ -251,6 +251,56 @@ TRACE_EVENT_FN(entry_stage_hist,
 	       entry_stage_hist_reg, entry_stage_hist_unreg
 );
 
+/*
+ * Packed compact mode: while this event is enabled the burst appends each
+ * staged syscall to its CPU's batch as a packed record (the stages that
+ * ran, an id and a delta in a word each: see ENTRY_STAGE_BATCH_HDR in
+ * include/linux/entry_stage_types.h), and the batch is written as one
+ * event when the next record might not fit, when it is a second old or
+ * near 2^31 ticks old (at the next append), on a timer for an idle CPU,
+ * when the CPU goes offline, when entry_stage.batch_flush is written and
+ * when the event is disabled.  seq counts the batches of cpu from 1, so a
+ * missing one shows; records and words say what it holds; first is the
+ * counter at its first record's burst, now and now_ns the counter and
+ * trace_clock_local() read side by side when it was written: a record's
+ * burst is at now_ns - (now - first - (burst - (u32)first)) ticks.
+ */
+TRACE_EVENT_FN(entry_stage_batch,
+	       TP_PROTO(int cpu, u32 seq, u32 records, u64 first, u64 now, u64 now_ns,
+			const u32 *words, u32 n),
+	       TP_ARGS(cpu, seq, records, first, now, now_ns, words, n),
+	       TP_STRUCT__entry(__field(u32, abi)
+				__field(u32, cpu)
+				__field(u32, seq)
+				__field(u32, records)
+				__field(u32, stages)
+				__field(u32, sample)
+				__field(u32, khz)
+				__field(u32, stamp_cost)
+				__field(u64, first)
+				__field(u64, now)
+				__field(u64, now_ns)
+				__dynamic_array(u32, words, n)),
+	       TP_fast_assign(__entry->abi = ENTRY_STAGE_ABI;
+			      __entry->cpu = cpu;
+			      __entry->seq = seq;
+			      __entry->records = records;
+			      __entry->stages = ENTRY_STAGE_NR;
+			      __entry->sample = READ_ONCE(entry_stage_sample);
+			      __entry->khz = entry_stage_khz;
+			      __entry->stamp_cost = entry_stage_calib.cost_median;
+			      __entry->first = first;
+			      __entry->now = now;
+			      __entry->now_ns = now_ns;
+			      memcpy(__get_dynamic_array(words), words, n * sizeof(u32));),
+	       TP_printk("cpu=%u seq=%u records=%u stages=%u sample=%u khz=%u stamp_cost=%u first=%llu now=%llu now_ns=%llu words=%u",
+			 __entry->cpu, __entry->seq, __entry->records, __entry->stages,
+			 __entry->sample, __entry->khz, __entry->stamp_cost,
+			 __entry->first, __entry->now, __entry->now_ns,
+			 __get_dynamic_array_len(words) / 4),
+	       entry_stage_batch_reg, entry_stage_batch_unreg
+);
+
 #endif /* _TRACE_ENTRY_STAGE_H */
 
 /* This part must be outside protection */

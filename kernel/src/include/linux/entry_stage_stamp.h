@@ -69,6 +69,8 @@ int entry_stage_reg(void);
 void entry_stage_unreg(void);
 int entry_stage_hist_reg(void);
 void entry_stage_hist_unreg(void);
+int entry_stage_batch_reg(void);
+void entry_stage_batch_unreg(void);
 void __entry_stage_burst(void);
 void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
 		      u64 mask);

@@ -10,6 +10,7 @@
  */
 #include <linux/clocksource.h>
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/entry_stage_stamp.h>
 #include <linux/entry_stage_names.h>
 #include <linux/jiffies.h>
@@ -1067,6 +1068,237 @@ void entry_stage_hist_unreg(void)
 }
 
 /*
+ * Packed compact mode (entry_stage:entry_stage_batch).  While the event is
+ * enabled the burst appends each staged syscall to its CPU's batch, a
+ * packed record of the stages that ran (include/linux/entry_stage_types.h
+ * says the words), with IRQs off; a batch is written as one event when
+ * the next record might not fit or the batch is old (at an append), by a
+ * timer for a CPU that stopped staging, when its CPU goes offline, on
+ * entry_stage.batch_flush and when the event is disabled.  The clock is
+ * read once per batch, not per syscall.  Each CPU numbers its batches:
+ * one the ring buffer could not take leaves a gap the analyzer counts.
+ */
+struct entry_stage_batch {
+	u64		first;		/* the counter at the first record's burst */
+	unsigned long	first_j;	/* jiffies then */
+	u32		seq;		/* batches written on this CPU */
+	u32		records;
+	u32		n;		/* words used */
+	u32		w[ENTRY_STAGE_BATCH_WORDS];
+};
+
+static DEFINE_PER_CPU(struct entry_stage_batch, entry_stage_batches);
+static DEFINE_MUTEX(entry_stage_batch_lock);
+static bool entry_stage_batch_on;
+static void entry_stage_batch_timer_fn(struct work_struct *work);
+static DECLARE_DELAYED_WORK(entry_stage_batch_timer, entry_stage_batch_timer_fn);
+
+/* Write this CPU's batch, if it holds a record.  IRQs off. */
+static void entry_stage_batch_write(struct entry_stage_batch *b)
+{
+	u64 now_ns, now;
+
+	if (!b->records)
+		return;
+	now_ns = trace_clock_local();
+	now = arch_entry_stage_read();
+	b->seq++;
+	trace_entry_stage_batch(smp_processor_id(), b->seq, b->records, b->first,
+				now, now_ns, b->w, b->n);
+	b->records = 0;
+	b->n = 0;
+}
+
+static void entry_stage_batch_write_here(void *unused)
+{
+	unsigned long flags;
+
+	local_irq_save(flags);
+	entry_stage_batch_write(this_cpu_ptr(&entry_stage_batches));
+	local_irq_restore(flags);
+}
+
+/* Every online CPU's batch; an offline CPU wrote its own going down. */
+static void entry_stage_batch_write_all(void)
+{
+	on_each_cpu(entry_stage_batch_write_here, NULL, 1);
+}
+
+/* A CPU that stopped staging keeps its batch no longer than a second or two. */
+static void entry_stage_batch_timer_fn(struct work_struct *work)
+{
+	int cpu;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		const struct entry_stage_batch *b = per_cpu_ptr(&entry_stage_batches, cpu);
+
+		if (READ_ONCE(b->records) &&
+		    time_after(jiffies, READ_ONCE(b->first_j) + HZ))
+			smp_call_function_single(cpu, entry_stage_batch_write_here, NULL, 1);
+	}
+	cpus_read_unlock();
+	schedule_delayed_work(&entry_stage_batch_timer, HZ);
+}
+
+static int entry_stage_batch_offline(unsigned int cpu)
+{
+	entry_stage_batch_write_here(NULL);
+	return 0;
+}
+
+static int __init entry_stage_batch_init(void)
+{
+	int ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "entry_stage:batch",
+					    NULL, entry_stage_batch_offline);
+
+	return ret < 0 ? ret : 0;
+}
+late_initcall(entry_stage_batch_init);
+
+static int entry_stage_batch_flush(const char *val, const struct kernel_param *kp)
+{
+	int ret = 0;
+
+	mutex_lock(&entry_stage_batch_lock);
+	if (entry_stage_batch_on)
+		entry_stage_batch_write_all();
+	else
+		ret = -ENODEV;	/* entry_stage_batch is not enabled */
+	mutex_unlock(&entry_stage_batch_lock);
+	return ret;
+}
+
+static const struct kernel_param_ops entry_stage_batch_flush_ops = {
+	.set = entry_stage_batch_flush,
+};
+module_param_cb(batch_flush, &entry_stage_batch_flush_ops, NULL, 0200);
+MODULE_PARM_DESC(batch_flush, "write: every CPU's entry_stage_batch now");
+
+/*
+ * Records appended after the last batches were written at disable, while
+ * the event was still hooked: left out when it is enabled again, counted.
+ */
+static atomic_t entry_stage_batch_discarded;
+module_param_cb(batch_discarded, &entry_stage_count_ops, &entry_stage_batch_discarded, 0444);
+MODULE_PARM_DESC(batch_discarded, "entry_stage_batch: records staged after the last batch was written at disable, left out (read-only)");
+
+int entry_stage_batch_reg(void)
+{
+	int cpu, ret;
+
+	/* the records hold one delta per stage: PMU stamps have two */
+	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))
+		return -EOPNOTSUPP;
+	/* nothing appends while the event is not hooked */
+	for_each_possible_cpu(cpu) {
+		struct entry_stage_batch *b = per_cpu_ptr(&entry_stage_batches, cpu);
+
+		atomic_add(b->records, &entry_stage_batch_discarded);
+		b->records = 0;
+		b->n = 0;
+	}
+	ret = entry_stage_reg();
+	if (ret)
+		return ret;
+	mutex_lock(&entry_stage_batch_lock);
+	WRITE_ONCE(entry_stage_batch_on, true);
+	mutex_unlock(&entry_stage_batch_lock);
+	schedule_delayed_work(&entry_stage_batch_timer, HZ);
+	return 0;
+}
+
+/*
+ * The event is still hooked when its last user goes: the last batches are
+ * written (a recorder that stops the ring buffer first loses them, and
+ * should write entry_stage.batch_flush before it stops).
+ */
+void entry_stage_batch_unreg(void)
+{
+	cancel_delayed_work_sync(&entry_stage_batch_timer);
+	mutex_lock(&entry_stage_batch_lock);
+	entry_stage_batch_write_all();
+	WRITE_ONCE(entry_stage_batch_on, false);
+	mutex_unlock(&entry_stage_batch_lock);
+	entry_stage_unreg();
+}
+
+/* A stage word, and the whole delta after it when it does not fit. */
+static __always_inline u32 *entry_stage_batch_stage(u32 *w, int id, u32 d)
+{
+	if (likely(d < ENTRY_STAGE_BATCH_ESC)) {
+		*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | d;
+		return w;
+	}
+	*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | ENTRY_STAGE_BATCH_ESC;
+	*w++ = d;
+	return w;
+}
+
+/*
+ * Append the staged syscall: @ran its stages, @tail the DEFERRED ones of
+ * syscall tail_seq, @burst the counter at the burst, @rcu its slow
+ * rcu_read_unlock()s.
+ */
+static void entry_stage_batch_add(const struct task_struct *t,
+				  const struct entry_stage_task *es, u64 ran,
+				  u64 tail, u64 burst, u32 rcu)
+{
+	struct entry_stage_batch *b;
+	unsigned long irqs;
+	u64 span = burst - es->entry, m;
+	u32 *w, *hdr, *stages, flags = 0;
+	int id;
+
+	local_irq_save(irqs);
+	b = this_cpu_ptr(&entry_stage_batches);
+	if (b->records &&
+	    (b->n > ENTRY_STAGE_BATCH_WORDS - ENTRY_STAGE_BATCH_RECORD_MAX ||
+	     (burst - b->first) >> 31 || time_after(jiffies, b->first_j + HZ)))
+		entry_stage_batch_write(b);
+	if (!b->records) {
+		b->first = burst;
+		b->first_j = jiffies;
+	}
+	hdr = b->w + b->n;
+	hdr[0] = t->pid;
+	hdr[1] = es->seq;
+	hdr[2] = tail ? es->tail_seq : 0;
+	hdr[4] = es->work;
+	hdr[5] = (u32)burst;
+	hdr[6] = (u32)span;
+	hdr[7] = (u32)es->ret;
+	w = hdr + ENTRY_STAGE_BATCH_HDR;
+	if (unlikely((long)(s32)es->ret != es->ret)) {
+		*w++ = (u32)((u64)es->ret >> 32);
+		flags |= ENTRY_STAGE_BATCH_RET_HI;
+	}
+	if (unlikely(span >> 32)) {
+		*w++ = span >> 32;
+		flags |= ENTRY_STAGE_BATCH_SPAN_HI;
+	}
+	if (rcu) {
+		*w++ = rcu;
+		flags |= ENTRY_STAGE_BATCH_RCU;
+	}
+	stages = w;
+	/* 32 bits of ticks, as the summary's: a longer stage saturates */
+	for (m = (ran | tail) & ~entry_stage_agg_mask; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		w = entry_stage_batch_stage(w, id, min_t(u64, es->ts[id][1] - es->ts[id][0],
+							 U32_MAX));
+	}
+	for (m = (ran | tail) & entry_stage_agg_mask; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		w = entry_stage_batch_stage(w, id, min_t(u64, es->ts[id][1], U32_MAX));
+	}
+	hdr[3] = (u16)es->nr | (u32)(w - stages) << 16 | flags << 24;
+	b->n = w - b->w;
+	b->records++;
+	local_irq_restore(irqs);
+}
+
+/*
  * At most once a second on each CPU: what the stamps are and what they
  * cost, so that a recording that starts at any time has it.
  */
@@ -1109,11 +1341,13 @@ void __entry_stage_burst(void)
 	es->ran = 0;
 	/*
 	 * The trace's default clock ("local"), so that starts and events
-	 * align: not read for aggregation alone, which places nothing.  The
+	 * align: not read for aggregation alone, which places nothing, nor
+	 * for batches alone, which read it once per batch.  The
 	 * events' static branches are tested with tracepoint_enabled(): -Os
 	 * leaves trace_*_enabled() out of line, a call of 6 instructions.
 	 */
-	if (!tracepoint_enabled(entry_stage_hist) || tracepoint_enabled(entry_stage_summary) ||
+	if (!(tracepoint_enabled(entry_stage_hist) || tracepoint_enabled(entry_stage_batch)) ||
+	    tracepoint_enabled(entry_stage_summary) ||
 	    tracepoint_enabled(entry_stage_time) || IS_ENABLED(CONFIG_ENTRY_STAGE_PMU)) {
 		now_ns = trace_clock_local();
 		now = arch_entry_stage_read();
@@ -1148,6 +1382,8 @@ void __entry_stage_burst(void)
 			hist_span = entry_stage_span(es->entry, emit);
 		}
 	}
+	if (tracepoint_enabled(entry_stage_batch))
+		entry_stage_batch_add(t, es, ran, tail, emit, rcu);
 	if (tracepoint_enabled(entry_stage_summary))
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
 					  entry_stage_span(es->entry, emit));
