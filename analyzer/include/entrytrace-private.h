@@ -95,6 +95,11 @@ enum et_event_kind {
 	ET_EV_LOST,		/* events were lost on its CPU before this point */
 	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
 	ET_EV_SYS_ARGS,		/* syscalls:sys_enter_<name>: a syscall's arguments */
+	/*
+	 * entry_stage:entry_stage_batch, a CPU's packed records: the walk
+	 * checks its sequence number and hands on each record as a SUMMARY
+	 */
+	ET_EV_BATCH,
 };
 
 /* An event's getters (lib/decode.c); the program reads struct et_event. */
@@ -179,6 +184,11 @@ struct et_event {
 			int nr_delta;
 			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
 		} summary;
+		struct {
+			int cpu;		/* the CPU that wrote it */
+			uint32_t seq;		/* its number among that CPU's */
+			uint32_t records;
+		} batch;
 		struct {
 			uint32_t source;	/* 0 counter, 1 PMU */
 			uint64_t counter_hz;
@@ -280,6 +290,9 @@ struct et_trace_counts {
 	const char *index_notes;
 	uint64_t unregistered;	/* records of a type no format registers */
 	uint64_t short_records;	/* records shorter than their event's format */
+	uint64_t batches;	/* entry_stage_batch events read */
+	uint64_t lost_batches;	/* ...and missing from their CPU's sequence */
+	uint64_t batches_unexplained; /* ...where the ring buffer told of no loss */
 	uint64_t bad_nr;	/* stage modes: syscall numbers beyond the table */
 	long bad_nr_example;	/* ...one of them */
 	int nr_table;		/* ...the table's size */

@@ -163,6 +163,7 @@ enum et_mode {
 #define ET_HAVE_TASK		(1u << 8)
 #define ET_HAVE_SPAN		(1u << 9)	/* summaries carry span (v3) */
 #define ET_HAVE_HIST		(1u << 10)	/* entry_stage_hist: aggregated cells (v3) */
+#define ET_HAVE_BATCH		(1u << 11)	/* entry_stage_batch: packed summaries (v4) */
 
 /* A path, or "-" for standard input; on failure errbuf says why in a line. */
 struct et_trace *et_trace_open(const char *path, enum et_err *err,

@@ -605,6 +605,24 @@ static enum et_err resolve_stages(struct et_decoder *d, struct tep_handle *tep,
 		set_handler(d, ev, H_HIST);
 		info->present |= ET_HAVE_HIST;
 	}
+	/* packed records (series v4): read in summary mode, as summaries */
+	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_batch");
+	if (ev) {
+		if (!resolve(ev, "abi", &d->ba_abi) || !resolve(ev, "cpu", &d->ba_cpu) ||
+		    !resolve(ev, "seq", &d->ba_seq) || !resolve(ev, "records", &d->ba_records) ||
+		    !resolve(ev, "stages", &d->ba_stages) || !resolve(ev, "sample", &d->ba_sample) ||
+		    !resolve(ev, "khz", &d->ba_khz) || !resolve(ev, "stamp_cost", &d->ba_cost) ||
+		    !resolve(ev, "first", &d->ba_first) || !resolve(ev, "now", &d->ba_now) ||
+		    !resolve(ev, "now_ns", &d->ba_now_ns) || !resolve(ev, "words", &d->ba_words)) {
+			snprintf(errbuf, errlen,
+				 "%s: entry_stage:entry_stage_batch lacks a field this analyzer needs",
+				 info->path);
+			return ET_ERR_ABI;
+		}
+		d->have_batch = true;
+		set_handler(d, ev, H_BATCH);
+		info->present |= ET_HAVE_BATCH | ET_HAVE_SPAN;
+	}
 	ev = tep_find_event_by_name(tep, "entry_stage", "entry_stage_calib");
 	if (ev && resolve(ev, "abi", &d->ca_abi) &&
 	    resolve(ev, "source", &d->ca_source) &&
@@ -664,7 +682,8 @@ enum et_err et_decoder_init(struct et_decoder *d, struct tep_handle *tep,
 	e = check_formats(d, tep, info, errbuf, errlen);
 	if (e)
 		return e;
-	if (!(info->present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES | ET_HAVE_SUMMARY | ET_HAVE_HIST))) {
+	if (!(info->present & (ET_HAVE_RAW_SYSCALLS | ET_HAVE_STAGES | ET_HAVE_SUMMARY |
+			       ET_HAVE_BATCH | ET_HAVE_HIST))) {
 		snprintf(errbuf, errlen,
 			 "%s: no syscall events: record raw_syscalls:sys_enter/sys_exit (stock kernel) or entry_stage:* (entrytrace kernel)",
 			 info->path);
@@ -707,6 +726,7 @@ static bool handler_wanted(enum et_mode mode, enum et_handler_kind k)
 		return mode == ET_MODE_STAGES;
 	case H_SUMMARY:
 	case H_HIST:
+	case H_BATCH:
 		return mode == ET_MODE_SUMMARY;
 	case H_CALIB:
 	case H_SYS_ARGS:	/* stock: raw_syscalls:sys_enter has them */
@@ -725,7 +745,7 @@ void et_decoder_activate(struct et_decoder *d, enum et_mode mode)
 int et_scratch_init(const struct et_decoder *d, struct et_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
-	if (d->su_nr_delta) {
+	if (d->su_nr_delta || d->have_batch) {
 		s->su_buf = calloc(ET_STAGE_KERNEL_NR, sizeof(*s->su_buf));
 		if (!s->su_buf)
 			return -1;
@@ -841,6 +861,148 @@ static void task_event(struct et_event *ev, enum et_event_kind kind, int pid,
 	ev->task.old_comm = NULL;
 	ev->task.clone_flags = -1;
 	ev->task.exec = false;
+}
+
+/*
+ * entry_stage_batch: a CPU's packed records (series v4; the words are
+ * ENTRY_STAGE_BATCH_HDR's in the kernel's include/linux/entry_stage_types.h).
+ * The batch itself becomes an ET_EV_BATCH for the walk, which checks its
+ * sequence number; its records are handed on by et_decode_batch_next().
+ * A batch of another ABI, or whose words lie outside the record, is
+ * damage, counted in abi_errors with its records.
+ */
+enum {
+	BATCH_HDR = 8,
+	BATCH_RET_HI = 0x01,
+	BATCH_SPAN_HI = 0x02,
+	BATCH_RCU = 0x04,
+	BATCH_ID_SHIFT = 26,
+	BATCH_ESC = (1u << BATCH_ID_SHIFT) - 1,
+};
+
+static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
+			 struct et_scratch *s, struct et_event *ev)
+{
+	struct et_batch_cursor *b = &s->batch;
+	uint32_t loc = (uint32_t)rd_fixed(d, rec, &d->ba_words);
+	uint32_t off = loc & 0xffff, len = loc >> 16;
+	uint32_t records = (uint32_t)rd_fixed(d, rec, &d->ba_records);
+
+	b->records = 0;
+	if (d->ba_words.is_signed)	/* __rel_loc: from the field's end */
+		off += d->ba_words.offset + d->ba_words.size;
+	if (!abi_known(rd_fixed(d, rec, &d->ba_abi)) || len % 4 ||
+	    (uint64_t)off + len > (uint64_t)rec->size ||
+	    (uint64_t)records * BATCH_HDR > len / 4) {
+		s->abi_errors += records ? records : 1;
+		return false;
+	}
+	b->p = (const char *)rec->data + off;
+	b->words = len / 4;
+	b->records = records;
+	b->stages = (uint32_t)rd_fixed(d, rec, &d->ba_stages);
+	b->sample = (uint32_t)rd_fixed(d, rec, &d->ba_sample);
+	b->khz = rd_fixed(d, rec, &d->ba_khz);
+	b->stamp_ns = stamp_ns(rd_fixed(d, rec, &d->ba_cost), b->khz);
+	b->first = rd_fixed(d, rec, &d->ba_first);
+	b->now = rd_fixed(d, rec, &d->ba_now);
+	b->now_ns = rd_fixed(d, rec, &d->ba_now_ns);
+	ev->kind = ET_EV_BATCH;
+	ev->batch.cpu = (int)rd_fixed(d, rec, &d->ba_cpu);
+	ev->batch.seq = (uint32_t)rd_fixed(d, rec, &d->ba_seq);
+	ev->batch.records = records;
+	return true;
+}
+
+static uint32_t batch_word(const struct et_decoder *d, struct et_batch_cursor *b)
+{
+	uint32_t v = (uint32_t)rd_u(d, b->p, 4);
+
+	b->p += 4;
+	b->words--;
+	return v;
+}
+
+/* The rest of a batch that does not hold together: counted, not read. */
+static bool batch_damaged(struct et_scratch *s)
+{
+	s->abi_errors += s->batch.records;
+	s->batch.records = 0;
+	return false;
+}
+
+bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
+			  struct et_event *ev)
+{
+	struct et_batch_cursor *b = &s->batch;
+	uint32_t w[BATCH_HDR], flags, n, ret_hi = 0;
+	uint64_t span, burst, ago;
+
+	if (!b->records) {
+		/* words no record claims: the batch is not what it says */
+		if (b->words)
+			s->abi_errors++;
+		b->words = 0;
+		return false;
+	}
+	if (b->words < BATCH_HDR)
+		return batch_damaged(s);
+	for (int i = 0; i < BATCH_HDR; i++)
+		w[i] = batch_word(d, b);
+	flags = w[3] >> 24;
+	n = (w[3] >> 16) & 0xff;
+	if (flags & ~(uint32_t)(BATCH_RET_HI | BATCH_SPAN_HI | BATCH_RCU) ||
+	    b->words < n + !!(flags & BATCH_RET_HI) + !!(flags & BATCH_SPAN_HI) +
+		       !!(flags & BATCH_RCU))
+		return batch_damaged(s);
+	span = w[6];
+	if (flags & BATCH_RET_HI)
+		ret_hi = batch_word(d, b);
+	if (flags & BATCH_SPAN_HI)
+		span |= (uint64_t)batch_word(d, b) << 32;
+
+	ev->kind = ET_EV_SUMMARY;
+	ev->pid = (int)w[0];
+	ev->summary.seq = w[1];
+	ev->summary.tail_seq = w[2];
+	ev->summary.nr = (int16_t)(w[3] & 0xffff);
+	ev->summary.work = w[4];
+	ev->summary.ret = flags & BATCH_RET_HI ?
+		(long)(int64_t)((uint64_t)ret_hi << 32 | w[7]) : (long)(int32_t)w[7];
+	ev->summary.rcu_unlock_slow = flags & BATCH_RCU ? batch_word(d, b) : 0;
+	ev->summary.sample = b->sample;
+	ev->summary.stamp_ns = b->stamp_ns;
+	ev->summary.pmu = false;
+	/* the burst: the batch's first plus 32 bits, before the batch was written */
+	burst = b->first + (uint32_t)(w[5] - (uint32_t)b->first);
+	if (burst > b->now)
+		return batch_damaged(s);
+	ago = ticks_ns(b->now - burst, b->khz);
+	ev->ts = b->now_ns > ago ? b->now_ns - ago : 0;
+	ev->summary.span = ticks_ns(span, b->khz);
+	ev->summary.start = ev->ts > ev->summary.span ? ev->ts - ev->summary.span : 0;
+
+	memset(s->su_buf, 0, ET_STAGE_KERNEL_NR * sizeof(*s->su_buf));
+	while (n--) {
+		uint32_t v = batch_word(d, b), id = v >> BATCH_ID_SHIFT;
+		uint64_t delta = v & BATCH_ESC;
+
+		if (delta == BATCH_ESC) {
+			if (!n--)
+				return batch_damaged(s);
+			delta = batch_word(d, b);
+		}
+		if (id >= b->stages)
+			return batch_damaged(s);
+		if (id < (uint32_t)d->kmap_len && d->kmap[id] >= 0)
+			s->su_buf[d->kmap[id]] = ticks_ns(delta, b->khz);
+		else
+			s->unknown_stages++;
+	}
+	ev->summary.delta = s->su_buf;
+	ev->summary.nr_delta = ET_STAGE_KERNEL_NR;
+	b->records--;
+	return true;
 }
 
 /* Every event but the two of every syscall: out of et_decode()'s way. */
@@ -989,6 +1151,8 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 	}
 	case H_HIST:
 		return decode_hist(d, rec, s, ev);
+	case H_BATCH:
+		return decode_batch(d, rec, s, ev);
 	case H_CALIB: {
 		uint64_t hz = rd_fixed(d, rec, &d->ca_hz);
 		/* thousandths of a tick (of a cycle: PMU) to ns */

@@ -204,6 +204,7 @@ enum et_handler_kind {
 	H_SUMMARY,
 	H_CALIB,
 	H_HIST,
+	H_BATCH,
 	H_SYS_ARGS,
 	H_UNREGISTERED,		/* an id no format of the file registers */
 };
@@ -252,6 +253,10 @@ struct et_decoder {
 	struct et_field hi_abi, hi_cpu, hi_nr, hi_work, hi_stage, hi_stages, hi_sample, hi_khz,
 		hi_cost, hi_agg_cost, hi_dropped, hi_count, hi_sum, hi_sumsq, hi_agg,
 		hi_min, hi_max, hi_bits, hi_lo, hi_buckets;
+	/* entry_stage_batch (series v4's packed compact mode) */
+	struct et_field ba_abi, ba_cpu, ba_seq, ba_records, ba_stages, ba_sample, ba_khz,
+		ba_cost, ba_first, ba_now, ba_now_ns, ba_words;
+	bool have_batch;
 	int su_nr_delta;	/* the summary's slots in this file */
 	/*
 	 * The recording's stage ids to this analyzer's, by name: from
@@ -283,6 +288,16 @@ struct et_scratch {
 	uint64_t unknown_stages; /* stage values of stages this analyzer does not know */
 	uint64_t unregistered;	/* records of a type no format registers */
 	uint64_t short_records;	/* records shorter than their event's format */
+	/* the entry_stage_batch being handed on, record by record */
+	struct et_batch_cursor {
+		const char *p;		/* its next record */
+		uint32_t words;		/* words left */
+		uint32_t records;	/* records left */
+		uint32_t stages;	/* the kernel's ENTRY_STAGE_NR */
+		uint32_t sample;
+		uint64_t khz, first, now, now_ns;
+		double stamp_ns;
+	} batch;
 };
 
 /*
@@ -299,6 +314,15 @@ void et_decoder_activate(struct et_decoder *d, enum et_mode mode);
 /* One record into *ev; false if the mode has no use for it. */
 bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	       struct et_scratch *s, struct et_event *ev);
+/*
+ * After et_decode() gave an ET_EV_BATCH: its next record into *ev, an
+ * ET_EV_SUMMARY with its own time, pid and CPU unset; false at the end
+ * (records that do not hold together are counted in abi_errors, and the
+ * rest of the batch with them).  The record et_decode() read must stay
+ * valid until then.
+ */
+bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
+			  struct et_event *ev);
 int et_scratch_init(const struct et_decoder *d, struct et_scratch *s);
 void et_scratch_fini(struct et_scratch *s);
 
@@ -451,6 +475,7 @@ struct et_trace {
 	uint64_t *last_page;	/* page of the last record + 1 */
 	uint64_t *last_rec_ts;	/* timestamp of the last record */
 	bool *lost_announced;	/* gap before the next record told */
+	uint32_t *batch_seq;	/* entry_stage_batch: the last one's number */
 
 	int jobs;		/* threads for et_trace_iterate, 0: choose */
 	et_progress_fn progress;
@@ -496,6 +521,8 @@ struct et_walk {
 	void *data;
 	struct et_scratch scratch;
 	uint64_t records, used, lost_events, lost_unknown;
+	uint64_t batches, lost_batches;	/* entry_stage_batch events, gaps */
+	uint64_t batches_unexplained;	/* ...of which no lost events told */
 	uint64_t last_ts;
 	uint64_t key;		/* merge key of the record being handed on */
 };

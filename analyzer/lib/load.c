@@ -175,7 +175,8 @@ static enum et_err load_one(struct load_ctx *c, int i, const char *path,
 	ld->damaged += et_source_damaged(s);
 	/* the kernel's aggregation tables full: staged syscalls it left out */
 	ld->lost += f->tl.flagged[__builtin_ctz(ET_SC_LOST)] +
-		    f->counts.lost_events + f->counts.lost_unknown + f->tl.hist_dropped;
+		    f->counts.lost_events + f->counts.lost_unknown + f->tl.hist_dropped +
+		    f->counts.batches_unexplained;
 	return ET_OK;
 }
 
@@ -292,6 +293,10 @@ const char *et_damage_text(const char *path, const struct et_trace_counts *c, ch
 	if (c->unregistered && len < size)
 		len += snprintf(buf + len, size - len, " %" PRIu64 " records of a type no "
 				"format registers;", c->unregistered);
+	if (c->batches_unexplained && len < size)
+		len += snprintf(buf + len, size - len, " %" PRIu64 " packed batches missing "
+				"from their CPU's numbers, no lost events reported;",
+				c->batches_unexplained);
 	if (c->short_records && len < size)
 		len += snprintf(buf + len, size - len, " %" PRIu64 " records shorter than "
 				"their format;", c->short_records);

@@ -194,6 +194,10 @@ static void text_damage(const struct et_trace_counts *c, FILE *out)
 		damaged(out, &first, "%" PRIu64 " records of a type no event format registers "
 			"(a type or a format's ID changed): not read\n",
 			c->unregistered);
+	if (c->batches_unexplained)
+		damaged(out, &first, "%" PRIu64 " packed batches missing from their CPU's "
+			"numbers with no lost events reported: their records are not read\n",
+			c->batches_unexplained);
 	if (c->short_records)
 		damaged(out, &first, "%" PRIu64 " records shorter than their event's format (a "
 			"type or a format changed): not read\n",
@@ -260,6 +264,12 @@ static void text_file(const struct et_report_file *f, FILE *out)
 		fprintf(out, ")");
 	} else {
 		fprintf(out, ", no events lost");
+	}
+	if (in->present & ET_HAVE_BATCH) {
+		fprintf(out, "; %" PRIu64 " packed batches", f->counts.batches);
+		if (f->counts.lost_batches)
+			fprintf(out, ", LOST: %" PRIu64 " batches (gaps in their CPU's numbers)",
+				f->counts.lost_batches);
 	}
 	fprintf(out, "\n");
 	text_damage(&f->counts, out);
@@ -615,6 +625,10 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		", \"lost_events\": %" PRIu64 ", \"lost_unknown_gaps\": %" PRIu64 ", ",
 		f->counts.records, f->counts.used, f->counts.lost_events, f->counts.lost_unknown);
 	json_per_cpu(out, "lost_per_cpu", f->counts.lost_per_cpu, f->counts.nr_cpus);
+	if (in->present & ET_HAVE_BATCH)
+		fprintf(out, ", \"batches\": %" PRIu64 ", \"lost_batches\": %" PRIu64
+			", \"batches_unexplained\": %" PRIu64, f->counts.batches,
+			f->counts.lost_batches, f->counts.batches_unexplained);
 	fprintf(out, ",\n     \"damaged\": %s, ",
 		et_counts_damaged(&f->counts) ? "true" : "false");
 	json_per_cpu(out, "pages_per_cpu", f->counts.pages_per_cpu, f->counts.nr_cpus);

@@ -45,15 +45,22 @@ uint32_t et_sc_reason(uint32_t flags)
 struct tl_bounds tl_bounds_of(const struct et_trace_info *in)
 {
 	const uint64_t slack = 1000000;	/* 1 ms */
+	/*
+	 * Packed batches are written up to about two seconds after their
+	 * first record (a second at the next append, or the timer's next
+	 * round): the file's first record may be that much after its first
+	 * syscall
+	 */
+	uint64_t before = in->present & ET_HAVE_BATCH ? 3000000000ull : slack;
 
 	_Static_assert(ET_SLOT_NR <= 64, "stage_mask has a bit per stage");
 	if (!in->last_ts || in->last_ts < in->first_ts || in->clockless)
 		return (struct tl_bounds){ .on = false };
 	return (struct tl_bounds){
 		.on = true,
-		.lo = in->first_ts > slack ? in->first_ts - slack : 0,
+		.lo = in->first_ts > before ? in->first_ts - before : 0,
 		.hi = in->last_ts + slack,
-		.span = in->last_ts - in->first_ts + slack,
+		.span = in->last_ts - in->first_ts + before,
 		.inner = ((1ull << ET_STAGE_KERNEL_NR) - 1) &
 			 ~(1ull << ET_SLOT_TOTAL | 1ull << ET_STAGE_EMIT),
 	};

@@ -134,7 +134,7 @@ static void detect_mode(struct et_trace *t)
 
 	if (p & ET_HAVE_STAGES)
 		t->info.mode = ET_MODE_STAGES;
-	else if (p & (ET_HAVE_SUMMARY | ET_HAVE_HIST))
+	else if (p & (ET_HAVE_SUMMARY | ET_HAVE_BATCH | ET_HAVE_HIST))
 		t->info.mode = ET_MODE_SUMMARY;
 	else
 		t->info.mode = ET_MODE_STOCK;
@@ -143,7 +143,7 @@ static void detect_mode(struct et_trace *t)
 bool et_trace_set_mode(struct et_trace *t, enum et_mode mode)
 {
 	unsigned int need = mode == ET_MODE_STAGES  ? ET_HAVE_STAGES :
-			    mode == ET_MODE_SUMMARY ? ET_HAVE_SUMMARY | ET_HAVE_HIST :
+			    mode == ET_MODE_SUMMARY ? ET_HAVE_SUMMARY | ET_HAVE_BATCH | ET_HAVE_HIST :
 						      ET_HAVE_RAW_SYSCALLS;
 
 	if (!(t->info.present & need))
@@ -179,13 +179,14 @@ static enum et_err setup_events(struct et_trace *t, char *errbuf, size_t errlen)
 	t->lost_announced = calloc(n, sizeof(bool));
 	t->last_page = calloc(n, sizeof(uint64_t));
 	t->last_rec_ts = calloc(n, sizeof(uint64_t));
+	t->batch_seq = calloc(n, sizeof(uint32_t));
 	t->lost_unknown_per_cpu = calloc(n, sizeof(uint64_t));
 	if (!t->lost_unknown_per_cpu ||
 	    !t->counts.lost_per_cpu || !t->counts.records_per_cpu ||
 	    !t->lost_announced || !t->counts.pages_per_cpu ||
 	    !t->counts.pages_read_per_cpu || !t->counts.time_back_per_cpu ||
 	    !t->counts.bad_pages_per_cpu || !t->counts.unread_bytes_per_cpu ||
-	    !t->last_page || !t->last_rec_ts) {
+	    !t->last_page || !t->last_rec_ts || !t->batch_seq) {
 		snprintf(errbuf, errlen, "out of memory");
 		return ET_ERR_NOMEM;
 	}
@@ -528,6 +529,7 @@ void et_trace_close(struct et_trace *t)
 	free(t->counts.unread_bytes_per_cpu);
 	free(t->last_page);
 	free(t->last_rec_ts);
+	free(t->batch_seq);
 	free(t->lost_announced);
 	free(t->lost_unknown_per_cpu);
 	et_index_free(&t->index);
@@ -558,7 +560,7 @@ bool et_counts_damaged(const struct et_trace_counts *c)
 {
 	if (c->pages_unread || c->time_back || c->abi_errors || c->unknown_stages ||
 	    c->implausible || c->seq_unexplained || c->index_mismatches || c->unregistered ||
-	    c->short_records || c->bad_nr)
+	    c->short_records || c->bad_nr || c->batches_unexplained)
 		return true;
 	for (int cpu = 0; cpu < c->nr_cpus; cpu++)
 		if ((c->bad_pages_per_cpu && c->bad_pages_per_cpu[cpu]) ||
@@ -916,7 +918,7 @@ size_t et_mode_invisible(enum et_mode mode, unsigned int present, const char **l
 		break;
 	case ET_MODE_SUMMARY:
 		base = present & ET_HAVE_SPAN ? invisible_summary_span :
-		       (present & (ET_HAVE_HIST | ET_HAVE_SUMMARY)) == ET_HAVE_HIST ?
+		       (present & (ET_HAVE_HIST | ET_HAVE_SUMMARY | ET_HAVE_BATCH)) == ET_HAVE_HIST ?
 		       invisible_hist : invisible_summary;
 		break;
 	case ET_MODE_STAGES:
@@ -949,6 +951,7 @@ char *et_present_str(unsigned int present, char *buf, size_t size)
 		{ ET_HAVE_TASK, "sched_process_*" },
 		{ ET_HAVE_STAGES, "entry_stage:entry_stage_time" },
 		{ ET_HAVE_SUMMARY, "entry_stage:entry_stage_summary" },
+		{ ET_HAVE_BATCH, "entry_stage:entry_stage_batch" },
 		{ ET_HAVE_HIST, "entry_stage:entry_stage_hist" },
 	};
 	size_t len = 0;

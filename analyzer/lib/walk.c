@@ -166,6 +166,9 @@ void et_walk_fini(struct et_trace *t, struct et_walk *w)
 	t->counts.used += w->used;
 	t->counts.lost_events += w->lost_events;
 	t->counts.lost_unknown += w->lost_unknown;
+	t->counts.batches += w->batches;
+	t->counts.lost_batches += w->lost_batches;
+	t->counts.batches_unexplained += w->batches_unexplained;
 	if (w->last_ts > t->counts.last_ts)
 		t->counts.last_ts = w->last_ts;
 	t->counts.abi_errors += w->scratch.abi_errors;
@@ -192,6 +195,57 @@ static int emit_lost(struct et_trace *t, struct et_walk *w, int cpu, uint64_t ts
 	}
 	t->counts.lost_per_cpu[cpu] += missed > 0 ? missed : 1;
 	return w->fn(&ev, w->data);
+}
+
+/*
+ * A CPU's batch of packed records: a gap in its sequence numbers is a
+ * batch missing (the first batch of each CPU may follow one written before
+ * the recording began: not counted), its records with it.  Where the ring
+ * buffer told of lost events just before, that is what it was; otherwise
+ * the batch went missing without a word: damage, and the timeline is told
+ * of a gap of unknown size.  Then each record, as a summary at its own
+ * time.
+ */
+static int walk_batch(struct et_trace *t, struct et_walk *w, const struct et_rec *rec,
+		      int cpu, struct et_event *batch)
+{
+	uint32_t last = t->batch_seq[cpu];
+	struct et_event ev;
+	int ret;
+
+	/* written on its own CPU: another CPU's number is damage */
+	if (batch->batch.cpu != cpu) {
+		w->scratch.abi_errors += batch->batch.records;
+		w->scratch.batch.records = 0;
+		return 0;
+	}
+	w->batches++;
+	if (last && batch->batch.seq != last + 1) {
+		uint32_t gap = batch->batch.seq - last - 1;
+		struct et_event lost = {
+			.kind = ET_EV_LOST, .cpu = cpu, .pid = -1, .ts = rec->ts,
+			.lost.count = -1,
+		};
+
+		/* a number gone back: the kernel's count began again */
+		if (gap >= (1u << 31))
+			gap = 1;
+		w->lost_batches += gap;
+		if (!rec->missed) {
+			w->batches_unexplained += gap;
+			ret = w->fn(&lost, w->data);
+			if (ret)
+				return ret;
+		}
+	}
+	t->batch_seq[cpu] = batch->batch.seq;
+	while (et_decode_batch_next(&t->dec, &w->scratch, &ev)) {
+		ev.cpu = cpu;
+		ret = w->fn(&ev, w->data);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }
 
 /* Each CPU is walked by exactly one walker: per-CPU state needs no lock. */
@@ -232,6 +286,8 @@ int et_walk_record(struct et_trace *t, struct et_walk *w, const struct et_rec *r
 	ev.cpu = cpu;
 	ev.ts = rec->ts;
 	w->used++;
+	if (ev.kind == ET_EV_BATCH)
+		return walk_batch(t, w, rec, cpu, &ev);
 	return w->fn(&ev, w->data);
 }
 

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0
+# Packed batches (series v4, entry_stage:entry_stage_batch) from a real
+# recording: x86_64-NEWEST-batch.dat, the kernel-fixtures workload with the
+# batch event (scripts/kernel/record/kernel-fixtures --only batch).  Each
+# record is read as a summary: every task's syscall counts are the
+# workload's, the records are the batches' own count, and the stage times
+# are those of the same workload's compact recording (entry_stage_summary)
+# but for the tracer's own (emit, user_gap).  A batch missing from its
+# CPU's numbers is counted and exits 8; a batch that does not hold
+# together is damage.
+. "$(dirname "$0")/lib.sh"
+
+b=$DATA/x86_64-$NEWEST-batch
+c=$DATA/x86_64-$NEWEST-compact
+if [ ! -f "$b.dat" ]; then
+	_fail "$b.dat missing: scripts/kernel/record/kernel-fixtures --only batch $NEWEST"
+	exit 0
+fi
+
+expect_exit "the recording reads clean (exit 0)" 0 sh -c "'$ET' report '$b.dat' >/dev/null && echo ok >&2"
+"$ET" report "$b.dat" > b.txt 2>/dev/null
+check "its mode is summary, found from its formats" grep -q '^mode: *summary (events: entry_stage:entry_stage_batch)' b.txt
+"$ET" report --json "$b.dat" > b.json
+nb=$(jget b.json "d['files'][0]['batches']")
+check "more than one batch ($nb): records crossed batches" test "$nb" -gt 1
+expect_eq "no batch lost" "$(jget b.json "d['files'][0]['lost_batches']")" 0
+expect_eq "not damaged" "$(jget b.json "d['files'][0]['damaged']")" False
+
+# the batches' own count of records, as trace-cmd prints them, is the
+# syscalls the analyzer saw (each record one syscall)
+trace-cmd report -i "$b.dat" 2>/dev/null | grep -o ' records=[0-9]*' |
+	awk -F= '{ n += $2 } END { print n + 0 }' > records.txt
+expect_eq "every record is a syscall" "$(jget b.json "d['files'][0]['syscalls']['seen']")" \
+	"$(cat records.txt)"
+check "the batches hold records ($(cat records.txt))" test "$(cat records.txt)" -gt 0
+
+# per task, the workload's own counts
+mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
+for m in getppid ptrace audit; do
+	p=$(mode_pid "$m" "$b.expect")
+	"$ET" report --json -p "$p" -s getppid "$b.dat" > p.json
+	expect_eq "getppid count of task $p ($m)" "$(cell p.json getppid syscall count)" \
+		"$(awk -v p="pid=$p" '$3 == "getppid" && $5 == p { n += $4 } END { print n }' "$b.expect")"
+done
+main=$(mode_pid getppid "$b.expect")
+"$ET" report --json -p "$main" "$b.dat" > main.json
+for sc in kill rt_sigreturn; do
+	expect_eq "$sc count" "$(cell main.json $sc syscall count)" "$(expected $sc "$b.expect")"
+done
+expect_eq "one signal stage per kill(SIGUSR1)" "$(cell main.json kill signal count)" \
+	"$(awk '$2 == "killsig" && $3 == "kill" { print $4 }' "$b.expect")"
+
+# the same stage times as the compact recording of the same workload (1 ns:
+# another boot), but emit and user_gap, which hold the tracer's own work
+medians() {
+	local pid
+	pid=$(mode_pid getppid "$1.expect")
+	"$ET" report --json -p "$pid" -s getppid "$1.dat" > m.json
+	jget m.json "'\n'.join('%s %s' % (x['stage'], x['p50']) for x in d['cells'] if x['syscall'] == 'getppid' and x['stage'] not in ('emit', 'user_gap'))"
+}
+medians "$b" > mb.txt
+medians "$c" > mc.txt
+check "getppid has stages in both ($(wc -l < mb.txt))" test "$(wc -l < mb.txt)" -gt 10
+check "each getppid stage's median within 1 ns of the compact recording's" \
+	awk 'NR == FNR { c[$1] = $2; next } !($1 in c) || $2 - c[$1] > 1 || c[$1] - $2 > 1 { print "stage " $1 ": " $2 " against " c[$1]; bad = 1 } END { exit bad }' mc.txt mb.txt
+
+# Damage, from an uncompressed copy with one field of one batch changed
+# (trace-records finds it)
+trace-cmd convert --file-version 6 --compression none -i "$b.dat" -o v6.dat >/dev/null 2>&1
+expect_exit "the undamaged copy exits 0" 0 sh -c "'$ET' report v6.dat >/dev/null && echo ok >&2"
+# poke NAME FIELD N VALUE: the N-th batch's FIELD set to VALUE
+poke() {
+	local at size
+	read -r _ at size _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_batch "$2" | sed -n "$3p")"
+	python3 -c "
+import sys; d = bytearray(open('v6.dat', 'rb').read())
+d[$at:$at + $size] = int('$4').to_bytes($size, 'little'); open('$1.dat', 'wb').write(d)"
+}
+n=$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_batch seq | wc -l)
+expect_eq "the copy has the batches" "$n" "$nb"
+last=$(trace-cmd report -i v6.dat 2>/dev/null | grep -o ' seq=[0-9]*' | tail -1 | cut -d= -f2)
+# the last batch numbered one on: the one before it is missing
+poke gap seq "$n" $((last + 1))
+expect_exit "a batch missing from its CPU's numbers: exit 8" 8 "$ET" report gap.dat
+"$ET" report --json gap.dat > gap.json 2>/dev/null
+expect_eq "...counted as one lost batch, no lost event told of it" \
+	"$(jget gap.json "(d['files'][0]['lost_batches'], d['files'][0]['batches_unexplained'], d['files'][0]['lost_events'], d['files'][0]['lost_unknown_gaps'])")" \
+	"(1, 1, 0, 0)"
+"$ET" report gap.dat 2>/dev/null > gap.txt
+check "...said in the header" grep -q 'LOST: 1 batches (gaps in their CPU' gap.txt
+check "...and as damage" grep -q '1 packed batches missing from their CPU.s numbers with no lost events reported' gap.txt
+expect_eq "...the renumbered batch itself still read" \
+	"$(jget gap.json "d['files'][0]['syscalls']['seen']")" "$(cat records.txt)"
+# a batch that says it holds more records than its words can
+poke many records 1 100000
+expect_exit "a batch whose records do not fit its words: exit 8" 8 "$ET" report many.dat
+"$ET" report --json many.dat > many.json 2>/dev/null
+expect_eq "...its records counted as ABI errors" "$(jget many.json "d['files'][0]['abi_errors']")" 100000
+# words said to run past the record (the __data_loc's length, its high half)
+read -r _ at _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_batch words | sed -n 1p)"
+loc=$(python3 -c "print(int.from_bytes(open('v6.dat', 'rb').read()[$at:$at + 4], 'little'))")
+poke long words 1 $(( (loc & 0xffff) | (0xfff0 << 16) ))
+expect_exit "a batch whose words run past its record: exit 8" 8 "$ET" report long.dat
+"$ET" report --json long.dat > long.json 2>/dev/null
+expect_eq "...its records counted as ABI errors, the other batches read" \
+	"$(jget long.json "(d['files'][0]['abi_errors'], d['files'][0]['syscalls']['seen'] > 0)")" \
+	"($(trace-cmd report -i v6.dat 2>/dev/null | grep -o ' records=[0-9]*' | sed -n 1p | cut -d= -f2), True)"
+poke abi5 abi 1 5
+expect_exit "a batch of ABI 5 (newer than this analyzer): exit 8" 8 "$ET" report abi5.dat
