@@ -15,5 +15,15 @@ trace-cmd record -q -b 8192 $stage_ev -e sched:sched_switch \
 	/work/sysloop -n $N $MODES >$out/stage.expect
 trace-cmd record -q -b 8192 $compact_ev -o $out/compact.dat -F -c \
 	/work/sysloop -n $N $MODES >$out/compact.expect
+# packed compact mode (series v4), when the kernel has it: the workload
+# writes batch_flush at its end, so that its last batches are in the ring
+# buffer before trace-cmd stops it; no -F: every task is staged, a batch
+# holds every task's records and is written by whichever task fills it
+B=/sys/module/entry_stage/parameters/batch_flush
+if [ -e $B ]; then
+	trace-cmd record -q -b 8192 -e entry_stage:entry_stage_batch -e entry_stage:entry_stage_calib \
+		-o $out/batch.dat sh -c "/work/sysloop -n $N $MODES; echo 1 >$B" >$out/batch.expect
+	cat $out/batch.expect
+fi
 trace-cmd --version >$out/trace-cmd.version 2>&1 || true
 cat $out/stage.expect $out/compact.expect
