@@ -3,7 +3,9 @@
 # MODES with the entry_stage events off, per-stage on, compact on (and
 # compact under entry_stage.sample 16, 64, 256 and 1000000, the unsampled
 # syscall, and with entry_stage.pid 1, only another task armed;
-# aggregation, entry_stage_hist,
+# packed batches, entry_stage_batch, under sample 1 and 16, then one
+# flush, with every batch's cpu, number, records and words in
+# batch-trace.txt; aggregation, entry_stage_hist,
 # under sample 1, 16, 64, then one flush), and raw_syscalls on; then
 # one compact recording's text (the stamp calibration and stage times).
 # With entry_stage.window (series v3): compact under sample WSAMPLE and a
@@ -102,6 +104,31 @@ if [ -d $E ]; then
 		run unarmed
 		echo 0 >$E/enable
 		echo 0 >$A
+		echo 1 >$E/entry_stage_calib/enable
+		echo 1 >$E/entry_stage_summary/enable
+	fi
+	# packed compact mode (series v4): entry_stage_batch, the records of
+	# every staged syscall packed into per-CPU batches, one event a batch;
+	# then the last batches (batch_flush) and what the kernel wrote: the
+	# batches' records, and their numbers (a gap: a batch lost)
+	B=$E/entry_stage_batch
+	if [ -d $B ]; then
+		echo 0 >$E/enable
+		echo >$T/trace
+		echo 1 >$E/entry_stage_calib/enable
+		echo 1 >$B/enable
+		run batch
+		for n in 16; do
+			echo $n >$P
+			run batch-sample$n
+		done
+		echo 1 >$P
+		echo 1 >/sys/module/entry_stage/parameters/batch_flush
+		grep -E 'entry_stage_batch:' $T/trace |
+			sed -n 's/.* cpu=\([0-9]*\) seq=\([0-9]*\) records=\([0-9]*\) .* words=\([0-9]*\)$/\1 \2 \3 \4/p' \
+			>$out/batch-trace.txt || true
+		echo 0 >$B/enable
+		echo 0 >$E/enable
 		echo 1 >$E/entry_stage_calib/enable
 		echo 1 >$E/entry_stage_summary/enable
 	fi

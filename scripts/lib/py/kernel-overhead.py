@@ -90,6 +90,22 @@ try:
                         'dropped': int(open(f'{pre}-entrytrace-{cmode}/out/aggregate-dropped.txt').read())}
 except FileNotFoundError:
     pass
+# packed batches (series v4): what the ring buffer kept of the batches
+# written in the batch rounds and at their flush (the oldest may have been
+# overwritten); a gap in a CPU's numbers inside what was kept is a batch lost
+try:
+    last, b = {}, {'batches': 0, 'records': 0, 'words': 0, 'gaps': 0}
+    for line in open(f'{pre}-entrytrace-{cmode}/out/batch-trace.txt'):
+        cpu, seq, records, words = (int(x) for x in line.split())
+        if cpu in last and seq != last[cpu] + 1:
+            b['gaps'] += 1
+        last[cpu] = seq
+        b['batches'] += 1
+        b['records'] += records
+        b['words'] += words
+    res['batch'] = b
+except FileNotFoundError:
+    pass
 res['stages'] = {i: statistics.median(v) for i, v in stages.items()}
 res['getppid_summaries'] = max((len(v) for v in stages.values()), default=0)
 json.dump(res, sys.stdout, indent=1)
