@@ -5,7 +5,7 @@
 # optionally, POLICY=enforcing (load and enforce the minimal SELinux policy
 # first, as plan-seed.sh does).  The kernel's build-id note goes back to the
 # host, which checks it against the vmlinux the site file came from.
-# EVENTS=compact|stages|aggregate enables those entry_stage events first (nobody
+# EVENTS=compact|batch|stages|aggregate enables those entry_stage events first (nobody
 # reads them: the plugin counts what tracing costs the kernel).
 # KILLALL=K: after sysloop, K sleeping processes more, then N kill(-1, 0)
 # from the shell's builtin kill: the permission check against every process
@@ -44,6 +44,7 @@ if [ -n "${EVENTS:-}" ] && [ "$EVENTS" != off ]; then
 	mount -t tracefs nodev $T 2>/dev/null || true
 	case "$EVENTS" in
 	compact) evs="entry_stage_summary entry_stage_calib" ;;
+	batch) evs="entry_stage_batch entry_stage_calib" ;;
 	stages) evs="entry_stage_time entry_stage_calib" ;;
 	aggregate) evs="entry_stage_hist" ;;
 	esac
