@@ -183,6 +183,7 @@ struct et_event {
 			const uint64_t *delta;	/* ET_SLOT_NR kernel slots, ns */
 			int nr_delta;
 			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
+			bool batch;		/* a packed record of an entry_stage_batch */
 		} summary;
 		struct {
 			int cpu;		/* the CPU that wrote it */

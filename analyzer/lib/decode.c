@@ -973,6 +973,7 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 	ev->summary.sample = b->sample;
 	ev->summary.stamp_ns = b->stamp_ns;
 	ev->summary.pmu = false;
+	ev->summary.batch = true;
 	/* the burst: the batch's first plus 32 bits, before the batch was written */
 	burst = b->first + (uint32_t)(w[5] - (uint32_t)b->first);
 	if (burst > b->now)
@@ -1121,6 +1122,7 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 		uint64_t khz = rd_fixed(d, rec, &d->su_khz);
 
 		ev->kind = ET_EV_SUMMARY;
+		ev->summary.batch = false;
 		ev->summary.seq = rd_fixed(d, rec, &d->su_seq);
 		ev->summary.tail_seq = rd_fixed(d, rec, &d->su_tail_seq);
 		ev->summary.nr = rd_fixed(d, rec, &d->su_nr);

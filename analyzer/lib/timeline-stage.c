@@ -363,7 +363,17 @@ void tl_summary_event(struct et_timeline *tl, struct et_task *t,
 	if (ev->summary.stamp_ns > 0)
 		tl->stamp_ns = tl->counts.stamp_ns = ev->summary.stamp_ns;
 	tl->counts.pmu |= ev->summary.pmu;
-	if (t->has_cur) {
+	if (t->has_cur && ev->summary.batch) {
+		/*
+		 * Packed batches: what went missing is counted by the batches'
+		 * own numbers, and a task that moved CPU has its records in two
+		 * CPUs' batches, handed on in the order the batches were
+		 * written: a step back or a gap in its numbers is neither a new
+		 * task nor a loss
+		 */
+		tl_cur_to_pend(tl, t);
+		tl_flush_pend(tl, t);
+	} else if (t->has_cur) {
 		int32_t d = seq_cmp(ev->summary.seq, CUR(t)->seq);
 
 		if (d <= 0) {
