@@ -35,6 +35,13 @@
  *                         uname(2) as trace-cmd's uname option has it) to
  *                         OUT/NAME/; scripts/host/trace-dat-build makes the
  *                         trace.dat on the host.
+ *   recordall NAME EVENTS FLUSH CMD ARG...
+ *                         as record, but every task is traced (no pid
+ *                         filter: series v4's packed batches are written by
+ *                         whichever task fills them), and "1" is written to
+ *                         the file FLUSH after CMD and before the ring
+ *                         buffer stops (entry_stage.batch_flush: the last
+ *                         batches)
  *
  * A failing command stops the plan.  Then OUT is sent as a tar, raw, on the
  * second serial port (ttyS1, ttyPZ1 or hvc1) and the console gets
@@ -46,6 +53,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,7 +180,14 @@ static void mkdirs(const char *path)
 
 /* ---- commands ---- */
 
-static int run_cmd(char **argv, const char *outfile, const char *pidfile)
+/*
+ * Run argv, its stdout appended to outfile.  With trace set, tracing is on
+ * while it runs: for it and its children (a pid filter), or with all for
+ * every task; flush, if set, is written "1" after it and before tracing
+ * stops.
+ */
+static int run_cmd(char **argv, const char *outfile, bool trace, bool all,
+		   const char *flush)
 {
 	int go[2];
 	pid_t pid;
@@ -203,10 +218,10 @@ static int run_cmd(char **argv, const char *outfile, const char *pidfile)
 		_exit(127);
 	}
 	close(go[0]);
-	if (pidfile) {
+	if (trace) {
 		/* as trace-cmd record -F -c: this pid and the children it forks */
-		if (write_fmt(T "/set_event_pid", "%d", (int)pid) ||
-		    write_file(T "/options/event-fork", "1", 1) ||
+		if ((!all && (write_fmt(T "/set_event_pid", "%d", (int)pid) ||
+			      write_file(T "/options/event-fork", "1", 1))) ||
 		    write_file(T "/tracing_on", "1", 1)) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
@@ -218,7 +233,9 @@ static int run_cmd(char **argv, const char *outfile, const char *pidfile)
 	close(go[1]);
 	if (waitpid(pid, &st, 0) < 0)
 		return -1;
-	if (pidfile)
+	if (trace && flush && write_file(flush, "1", 1))
+		logf_("init: cannot write %s: the last batches are not recorded\n", flush);
+	if (trace)
 		write_file(T "/tracing_on", "0", 1);
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		logf_("init: %s: %s %d\n", argv[0], WIFEXITED(st) ? "exit" : "signal",
@@ -394,7 +411,8 @@ static int copy_formats(const char *dir)
 	return n;
 }
 
-static int do_record(const char *name, char *events, char **argv)
+static int do_record(const char *name, char *events, bool all, const char *flush,
+		     char **argv)
 {
 	char dir[256], path[1024], dst[1024], expect[512];
 	const char *kb = getenv("BUFFER_KB");
@@ -425,7 +443,7 @@ static int do_record(const char *name, char *events, char **argv)
 			return -1;
 	}
 	snprintf(expect, sizeof(expect), OUT "/%s.expect", name);
-	rc = run_cmd(argv, expect, "pid");
+	rc = run_cmd(argv, expect, true, all, flush);
 	write_file(T "/events/enable", "0", 1);
 	for (long cpu = 0; cpu < ncpu; cpu++) {
 		long n;
@@ -537,11 +555,13 @@ static int run_plan(const char *path)
 			char out[512];
 
 			snprintf(out, sizeof(out), OUT "/%s", argv[1]);
-			rc = run_cmd(argv + 2, out, NULL);
+			rc = run_cmd(argv + 2, out, false, false, NULL);
 		} else if (!strcmp(argv[0], "tests") && argc == 3) {
 			rc = do_tests(argv[1], argv[2]) < 0;
 		} else if (!strcmp(argv[0], "record") && argc >= 4) {
-			rc = do_record(argv[1], argv[2], argv + 3);
+			rc = do_record(argv[1], argv[2], false, NULL, argv + 3);
+		} else if (!strcmp(argv[0], "recordall") && argc >= 5) {
+			rc = do_record(argv[1], argv[2], true, argv[3], argv + 4);
 		} else {
 			logf_("init: %s:%d: bad command '%s'\n", path, lineno, argv[0]);
 			rc = 2;
