@@ -71,6 +71,17 @@ expected() {
 	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"
 }
 
+# poke_record OUT IN SYSTEM:EVENT FIELD N VALUE: OUT, a copy of the
+# uncompressed recording IN with FIELD of its N-th SYSTEM:EVENT record set to
+# VALUE (little-endian, the field's size; trace-records finds the bytes)
+poke_record() {
+	local at size
+	read -r _ at size _ <<< "$("$SAN/tests/trace-records" "$2" "$3" "$4" | sed -n "$5p")"
+	python3 -c "
+import sys; d = bytearray(open('$2', 'rb').read())
+d[$at:$at + $size] = int('$6').to_bytes($size, 'little'); open('$1', 'wb').write(d)"
+}
+
 # The kernel bases and architectures (scripts/lib/bases); the newest base,
 # the one the tests read most fixtures of; the generic-entry bases and the
 # oldest legacy one (the seed pair is LEGACY against NEWEST); CONVERSION,

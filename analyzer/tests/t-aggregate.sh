@@ -152,13 +152,7 @@ a=$DATA/x86_64-7.3-aggregate.dat
 trace-cmd convert --file-version 6 --compression none -i "$a" -o v6.dat >/dev/null 2>&1
 expect_exit "the undamaged copy exits 0" 0 sh -c "'$ET' report v6.dat >/dev/null && echo ok >&2"
 # poke NAME FIELD N VALUE: the N-th entry_stage_hist event's FIELD set to VALUE
-poke() {
-	local at size
-	read -r _ at size _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_hist "$2" | sed -n "$3p")"
-	python3 -c "
-import sys; d = bytearray(open('v6.dat', 'rb').read())
-d[$at:$at + $size] = int('$4').to_bytes($size, 'little'); open('$1.dat', 'wb').write(d)"
-}
+poke() { poke_record "$1.dat" v6.dat entry_stage:entry_stage_hist "$2" "$3" "$4"; }
 # the cells of the first (syscall, path): stages, then the span
 first=$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_hist stage | wc -l)
 span=$(trace-cmd report -i v6.dat 2>/dev/null | grep 'entry_stage_hist:' | python3 -c "

@@ -88,13 +88,7 @@ trace-cmd report -i "$b.dat" 2>/dev/null | grep -o ' records=[0-9]*' |
 trace-cmd convert --file-version 6 --compression none -i "$b.dat" -o v6.dat >/dev/null 2>&1
 expect_exit "the undamaged copy exits 0" 0 sh -c "'$ET' report v6.dat >/dev/null && echo ok >&2"
 # poke NAME FIELD N VALUE: the N-th batch's FIELD set to VALUE
-poke() {
-	local at size
-	read -r _ at size _ <<< "$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_batch "$2" | sed -n "$3p")"
-	python3 -c "
-import sys; d = bytearray(open('v6.dat', 'rb').read())
-d[$at:$at + $size] = int('$4').to_bytes($size, 'little'); open('$1.dat', 'wb').write(d)"
-}
+poke() { poke_record "$1.dat" v6.dat entry_stage:entry_stage_batch "$2" "$3" "$4"; }
 n=$("$SAN/tests/trace-records" v6.dat entry_stage:entry_stage_batch seq | wc -l)
 expect_eq "the copy has the batches" "$n" "$nb"
 last=$(trace-cmd report -i v6.dat 2>/dev/null | grep -o ' seq=[0-9]*' | tail -1 | cut -d= -f2)
