@@ -95,11 +95,6 @@ enum et_event_kind {
 	ET_EV_LOST,		/* events were lost on its CPU before this point */
 	ET_EV_HIST,		/* entry_stage:entry_stage_hist, one aggregated cell */
 	ET_EV_SYS_ARGS,		/* syscalls:sys_enter_<name>: a syscall's arguments */
-	/*
-	 * entry_stage:entry_stage_batch, a CPU's packed records: the walk
-	 * checks its sequence number and hands on each record as a SUMMARY
-	 */
-	ET_EV_BATCH,
 };
 
 /* An event's getters (lib/decode.c); the program reads struct et_event. */
@@ -185,11 +180,6 @@ struct et_event {
 			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
 			bool batch;		/* a packed record of an entry_stage_batch */
 		} summary;
-		struct {
-			int cpu;		/* the CPU that wrote it */
-			uint32_t seq;		/* its number among that CPU's */
-			uint32_t records;
-		} batch;
 		struct {
 			uint32_t source;	/* 0 counter, 1 PMU */
 			uint64_t counter_hz;

@@ -866,7 +866,8 @@ static void task_event(struct et_event *ev, enum et_event_kind kind, int pid,
 /*
  * entry_stage_batch: a CPU's packed records (series v4; the words are
  * ENTRY_STAGE_BATCH_HDR's in the kernel's include/linux/entry_stage_types.h).
- * The batch itself becomes an ET_EV_BATCH for the walk, which checks its
+ * The batch itself is no event: et_decode() returns false with the
+ * scratch's batch cursor pending, for the walk, which checks its
  * sequence number; its records are handed on by et_decode_batch_next().
  * A batch of another ABI, or whose words lie outside the record, is
  * damage, counted in abi_errors with its records.
@@ -881,7 +882,7 @@ enum {
 };
 
 static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
-			 struct et_scratch *s, struct et_event *ev)
+			 struct et_scratch *s)
 {
 	struct et_batch_cursor *b = &s->batch;
 	uint32_t loc = (uint32_t)rd_fixed(d, rec, &d->ba_words);
@@ -907,11 +908,10 @@ static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
 	b->first = rd_fixed(d, rec, &d->ba_first);
 	b->now = rd_fixed(d, rec, &d->ba_now);
 	b->now_ns = rd_fixed(d, rec, &d->ba_now_ns);
-	ev->kind = ET_EV_BATCH;
-	ev->batch.cpu = (int)rd_fixed(d, rec, &d->ba_cpu);
-	ev->batch.seq = (uint32_t)rd_fixed(d, rec, &d->ba_seq);
-	ev->batch.records = records;
-	return true;
+	b->cpu = (int)rd_fixed(d, rec, &d->ba_cpu);
+	b->seq = (uint32_t)rd_fixed(d, rec, &d->ba_seq);
+	b->pending = true;
+	return false;
 }
 
 static uint32_t batch_word(const struct et_decoder *d, struct et_batch_cursor *b)
@@ -1154,7 +1154,7 @@ static __attribute__((noinline)) bool decode_other(const struct et_decoder *d,
 	case H_HIST:
 		return decode_hist(d, rec, s, ev);
 	case H_BATCH:
-		return decode_batch(d, rec, s, ev);
+		return decode_batch(d, rec, s);
 	case H_CALIB: {
 		uint64_t hz = rd_fixed(d, rec, &d->ca_hz);
 		/* thousandths of a tick (of a cycle: PMU) to ns */

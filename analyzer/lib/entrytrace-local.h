@@ -290,6 +290,9 @@ struct et_scratch {
 	uint64_t short_records;	/* records shorter than their event's format */
 	/* the entry_stage_batch being handed on, record by record */
 	struct et_batch_cursor {
+		bool pending;		/* et_decode() has just opened one */
+		int cpu;		/* the CPU that wrote it */
+		uint32_t seq;		/* its number among that CPU's */
 		const char *p;		/* its next record */
 		uint32_t words;		/* words left */
 		uint32_t records;	/* records left */
@@ -315,7 +318,9 @@ void et_decoder_activate(struct et_decoder *d, enum et_mode mode);
 bool et_decode(const struct et_decoder *d, const struct et_rec *rec,
 	       struct et_scratch *s, struct et_event *ev);
 /*
- * After et_decode() gave an ET_EV_BATCH: its next record into *ev, an
+ * After et_decode() opened an entry_stage_batch (it returns false with
+ * s->batch.pending set, out of the way of every other record): its next
+ * record into *ev, an
  * ET_EV_SUMMARY with its own time, pid and CPU unset; false at the end
  * (records that do not hold together are counted in abi_errors, and the
  * rest of the batch with them).  The record et_decode() read must stay
