@@ -140,13 +140,19 @@ static __always_inline bool entry_stage_on(void)
  */
 #include <linux/entry_stage_names.h>
 
+#ifdef ENTRY_STAGE_NO_MARKS
+#define ENTRY_STAGE_MARKS	0
+#else
+#define ENTRY_STAGE_MARKS	1
+#endif
+
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 					     const u8 st2, const u8 fl)
 {
 	u64 stages = (st == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st)) |
 		     (st2 == ENTRY_STAGE_NONE ? 0 : BIT_ULL(st2));
 
-	if (!(stages & ~ENTRY_STAGE_TOP_MASK) && !IS_ENABLED(ENTRY_STAGE_NO_MARKS))
+	if (!(stages & ~ENTRY_STAGE_TOP_MASK) && ENTRY_STAGE_MARKS)
 		asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
 				    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2,
 							      fl | ENTRY_STAGE_SITE_MARK));
@@ -307,7 +313,6 @@ static __always_inline struct entry_stage_task *entry_stage_work_cur(void)
 		if (__es && (cond))					\
 			__es->work |= BIT(bit);				\
 	} while (0)
-
 
 /*
  * The helpers the entry code calls: over entry_stage_stamp(), a site's
