@@ -907,7 +907,14 @@ static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
 	b->stamp_ns = stamp_ns(rd_fixed(d, rec, &d->ba_cost), b->khz);
 	b->first = rd_fixed(d, rec, &d->ba_first);
 	b->now = rd_fixed(d, rec, &d->ba_now);
-	b->now_ns = rd_fixed(d, rec, &d->ba_now_ns);
+	/*
+	 * The records are placed from the batch's own time stamp, on the
+	 * file's clock, not from now_ns (trace_clock_local(), which the
+	 * file's clock need not be: trace-cmd records an SMP guest on
+	 * "global"): the counter was read just before the event was
+	 * reserved, a few hundred instructions earlier.
+	 */
+	b->at = rec->ts;
 	b->cpu = (int)rd_fixed(d, rec, &d->ba_cpu);
 	b->seq = (uint32_t)rd_fixed(d, rec, &d->ba_seq);
 	b->pending = true;
@@ -979,7 +986,7 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 	if (burst > b->now)
 		return batch_damaged(s);
 	ago = ticks_ns(b->now - burst, b->khz);
-	ev->ts = b->now_ns > ago ? b->now_ns - ago : 0;
+	ev->ts = b->at > ago ? b->at - ago : 0;
 	ev->summary.span = ticks_ns(span, b->khz);
 	ev->summary.start = ev->ts > ev->summary.span ? ev->ts - ev->summary.span : 0;
 

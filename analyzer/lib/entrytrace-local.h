@@ -298,7 +298,8 @@ struct et_scratch {
 		uint32_t records;	/* records left */
 		uint32_t stages;	/* the kernel's ENTRY_STAGE_NR */
 		uint32_t sample;
-		uint64_t khz, first, now, now_ns;
+		uint64_t khz, first, now;
+		uint64_t at;		/* its record's time stamp (the file's clock) */
 		double stamp_ns;
 	} batch;
 };
