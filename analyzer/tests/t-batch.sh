@@ -78,6 +78,33 @@ for f in "$DATA"/*-batch.dat; do
 	check_batch "$k" "$tol"
 done
 
+# A task that changed CPU between its syscalls (workloads/migrate.c, a
+# guest of two CPUs): its records lie in both CPUs' batches, handed on in
+# the order the batches were written, so its sequence numbers step back
+# and jump; read as neither a new task nor a loss, every getppid counted
+for f in "$DATA"/*-migrate.dat; do
+	[ -e "$f" ] || continue
+	k=$(basename "$f" .dat)
+	x=${f%.dat}.expect
+	read -r p n c0 c1 < <(sed -n 's/^migrate: pid=\([0-9]*\) rounds=[0-9]* n=[0-9]* getppid=\([0-9]*\) cpus=\([0-9]\),\([0-9]\)$/\1 \2 \3 \4/p' "$x")
+	check "$k: the workload ran on two CPUs ($c0 then $c1)" test -n "$p" -a "$c0" != "$c1"
+	expect_exit "$k: reads clean (exit 0)" 0 sh -c "'$ET' report '$f' >/dev/null && echo ok >&2"
+	"$ET" report --json "$f" > mg.json
+	expect_eq "$k: no batch lost, no task reset, no sequence gap, not damaged" \
+		"$(jget mg.json "(d['files'][0]['lost_batches'], d['files'][0]['syscalls']['flagged']['pid_reuse'], d['files'][0]['syscalls']['flagged']['seq_gap'], d['files'][0]['seq_unexplained'], d['files'][0]['damaged'])")" \
+		"(0, 0, 0, 0, False)"
+	"$ET" report --json -p "$p" -s getppid "$f" > mgp.json
+	expect_eq "$k: every getppid of the task" "$(cell mgp.json getppid syscall count)" "$n"
+	"$ET" report -p "$p" -s getppid "$f" > mgp.txt
+	check "$k: its getppids ran on both CPUs" sh -c \
+		"awk '/^syscall +cpu +count/ { on = 1; next } on && NF == 0 { exit } on' mgp.txt | grep -Eq '^getppid +[01] ' &&
+		 awk '/^syscall +cpu +count/ { on = 1; next } on && NF == 0 { exit } on { print }' mgp.txt | grep -Eq '^ +[01] +[0-9]'"
+	# the batches' order in the file: a batch of one CPU written after a
+	# later one of the other CPU holds some of the task's earlier records
+	trace-cmd report -i "$f" 2>/dev/null | grep -o 'entry_stage_batch: *cpu=[0-9]' | uniq | wc -l > turns.txt
+	check "$k: the file's batches change CPU more than once ($(cat turns.txt) runs)" test "$(cat turns.txt)" -gt 2
+done
+
 b=$DATA/x86_64-$NEWEST-batch
 nb=$("$ET" report --json "$b.dat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["files"][0]["batches"])')
 trace-cmd report -i "$b.dat" 2>/dev/null | grep -o ' records=[0-9]*' |

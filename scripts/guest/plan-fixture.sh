@@ -24,6 +24,16 @@ if [ -e $B ]; then
 	trace-cmd record -q -b 8192 -e entry_stage:entry_stage_batch -e entry_stage:entry_stage_calib \
 		-o $out/batch.dat sh -c "/work/sysloop -n $N $MODES; echo 1 >$B" >$out/batch.expect
 	cat $out/batch.expect
+	# with more than one CPU, a task that changes CPU between its
+	# syscalls (workloads/migrate.c: 20 rounds of 50 getppid, on CPU 0
+	# and 1 in turn), so that its records lie in both CPUs' batches, a
+	# batch of one CPU still open while the other's are written
+	if [ "$(busybox nproc)" -gt 1 ]; then
+		trace-cmd record -q -b 8192 -e entry_stage:entry_stage_batch \
+			-e entry_stage:entry_stage_calib -o $out/migrate.dat \
+			sh -c "/work/migrate 20 50; echo 1 >$B" >$out/migrate.expect
+		cat $out/migrate.expect
+	fi
 fi
 trace-cmd --version >$out/trace-cmd.version 2>&1 || true
 cat $out/stage.expect $out/compact.expect
