@@ -255,7 +255,7 @@ TRACE_EVENT_FN(entry_stage_hist,
  * Packed compact mode: while this event is enabled the burst appends each
  * staged syscall to its CPU's batch as a packed record (the stages that
  * ran, an id and a delta in a word each: see ENTRY_STAGE_BATCH_HDR in
- * include/linux/entry_stage_types.h), and the batch is written as one
+ * include/linux/entry_stage_defs.h), and the batch is written as one
  * event when the next record might not fit, when it is a second old or
  * near 2^31 ticks old (at the next append), on a timer for an idle CPU,
  * when the CPU goes offline, when entry_stage.batch_flush is written and

@@ -865,22 +865,13 @@ static void task_event(struct et_event *ev, enum et_event_kind kind, int pid,
 
 /*
  * entry_stage_batch: a CPU's packed records (series v4; the words are
- * ENTRY_STAGE_BATCH_HDR's in the kernel's include/linux/entry_stage_types.h).
+ * ENTRY_STAGE_BATCH_* of tracepoints/stages.def, the kernel's own).
  * The batch itself is no event: et_decode() returns false with the
  * scratch's batch cursor pending, for the walk, which checks its
  * sequence number; its records are handed on by et_decode_batch_next().
  * A batch of another ABI, or whose words lie outside the record, is
  * damage, counted in abi_errors with its records.
  */
-enum {
-	BATCH_HDR = 8,
-	BATCH_RET_HI = 0x01,
-	BATCH_SPAN_HI = 0x02,
-	BATCH_RCU = 0x04,
-	BATCH_ID_SHIFT = 26,
-	BATCH_ESC = (1u << BATCH_ID_SHIFT) - 1,
-};
-
 static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
 			 struct et_scratch *s)
 {
@@ -894,7 +885,7 @@ static bool decode_batch(const struct et_decoder *d, const struct et_rec *rec,
 		off += d->ba_words.offset + d->ba_words.size;
 	if (!abi_known(rd_fixed(d, rec, &d->ba_abi)) || len % 4 ||
 	    (uint64_t)off + len > (uint64_t)rec->size ||
-	    (uint64_t)records * BATCH_HDR > len / 4) {
+	    (uint64_t)records * ENTRY_STAGE_BATCH_HDR > len / 4) {
 		s->abi_errors += records ? records : 1;
 		return false;
 	}
@@ -942,7 +933,7 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 			  struct et_event *ev)
 {
 	struct et_batch_cursor *b = &s->batch;
-	uint32_t w[BATCH_HDR], flags, n, ret_hi = 0;
+	uint32_t w[ENTRY_STAGE_BATCH_HDR], flags, n, ret_hi = 0;
 	uint64_t span, burst, ago;
 
 	if (!b->records) {
@@ -952,20 +943,21 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 		b->words = 0;
 		return false;
 	}
-	if (b->words < BATCH_HDR)
+	if (b->words < ENTRY_STAGE_BATCH_HDR)
 		return batch_damaged(s);
-	for (int i = 0; i < BATCH_HDR; i++)
+	for (int i = 0; i < ENTRY_STAGE_BATCH_HDR; i++)
 		w[i] = batch_word(d, b);
 	flags = w[3] >> 24;
 	n = (w[3] >> 16) & 0xff;
-	if (flags & ~(uint32_t)(BATCH_RET_HI | BATCH_SPAN_HI | BATCH_RCU) ||
-	    b->words < n + !!(flags & BATCH_RET_HI) + !!(flags & BATCH_SPAN_HI) +
-		       !!(flags & BATCH_RCU))
+	if (flags & ~(uint32_t)(ENTRY_STAGE_BATCH_RET_HI | ENTRY_STAGE_BATCH_SPAN_HI |
+				ENTRY_STAGE_BATCH_RCU) ||
+	    b->words < n + !!(flags & ENTRY_STAGE_BATCH_RET_HI) +
+		       !!(flags & ENTRY_STAGE_BATCH_SPAN_HI) + !!(flags & ENTRY_STAGE_BATCH_RCU))
 		return batch_damaged(s);
 	span = w[6];
-	if (flags & BATCH_RET_HI)
+	if (flags & ENTRY_STAGE_BATCH_RET_HI)
 		ret_hi = batch_word(d, b);
-	if (flags & BATCH_SPAN_HI)
+	if (flags & ENTRY_STAGE_BATCH_SPAN_HI)
 		span |= (uint64_t)batch_word(d, b) << 32;
 
 	ev->kind = ET_EV_SUMMARY;
@@ -974,9 +966,9 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 	ev->summary.tail_seq = w[2];
 	ev->summary.nr = (int16_t)(w[3] & 0xffff);
 	ev->summary.work = w[4];
-	ev->summary.ret = flags & BATCH_RET_HI ?
+	ev->summary.ret = flags & ENTRY_STAGE_BATCH_RET_HI ?
 		(long)(int64_t)((uint64_t)ret_hi << 32 | w[7]) : (long)(int32_t)w[7];
-	ev->summary.rcu_unlock_slow = flags & BATCH_RCU ? batch_word(d, b) : 0;
+	ev->summary.rcu_unlock_slow = flags & ENTRY_STAGE_BATCH_RCU ? batch_word(d, b) : 0;
 	ev->summary.sample = b->sample;
 	ev->summary.stamp_ns = b->stamp_ns;
 	ev->summary.pmu = false;
@@ -992,10 +984,10 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 
 	memset(s->su_buf, 0, ET_STAGE_KERNEL_NR * sizeof(*s->su_buf));
 	while (n--) {
-		uint32_t v = batch_word(d, b), id = v >> BATCH_ID_SHIFT;
-		uint64_t delta = v & BATCH_ESC;
+		uint32_t v = batch_word(d, b), id = v >> ENTRY_STAGE_BATCH_ID_SHIFT;
+		uint64_t delta = v & ENTRY_STAGE_BATCH_ESC;
 
-		if (delta == BATCH_ESC) {
+		if (delta == ENTRY_STAGE_BATCH_ESC) {
 			if (!n--)
 				return batch_damaged(s);
 			delta = batch_word(d, b);

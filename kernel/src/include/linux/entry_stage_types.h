@@ -145,31 +145,15 @@ struct entry_stage_moments {
 #define ENTRY_STAGE_HIST_BUCKETS	((33 - ENTRY_STAGE_HIST_BITS) << ENTRY_STAGE_HIST_BITS)
 
 /*
- * Packed records (entry_stage:entry_stage_batch): one per staged syscall,
- * appended at its burst to its CPU's batch.  u32 words:
- *
- *   0 pid    1 seq    2 tail_seq (0: no DEFERRED stages in the record)
- *   3 nr (s16, bits 0-15) | stage words (bits 16-23) | flags (bits 24-31)
- *   4 work   5 the counter at the burst, low 32 bits
- *   6 span (entry to burst), low 32 bits   7 ret, low 32 bits
- *   then, as the flags say: ret's high 32 bits (RET_HI), span's (SPAN_HI),
- *   rcu_unlock_slow (RCU); then the stage words: id (bits 26-31) | delta
- *   (bits 0-25); a delta of ENTRY_STAGE_BATCH_ESC or more is written as
- *   ESC and followed by a word of the whole delta (32 bits, saturated).
- *
- * A batch's records are in burst order: each burst is the batch's first
- * plus the 32-bit difference, which a batch never outgrows (it is flushed
- * before it spans 2^31 ticks).
+ * A CPU's batch of packed records (entry_stage:entry_stage_batch; the words
+ * of a record are ENTRY_STAGE_BATCH_* in entry_stage_defs.h).  A batch's
+ * records are in burst order: each burst is the batch's first plus the
+ * 32-bit difference, which a batch never outgrows (it is written before it
+ * spans 2^31 ticks).  A record's most words: the header, its three
+ * extras, two per stage; a batch's words: one event of under 4000 bytes,
+ * within a ring-buffer page.
  */
-#define ENTRY_STAGE_BATCH_HDR		8
-#define ENTRY_STAGE_BATCH_RET_HI	0x01
-#define ENTRY_STAGE_BATCH_SPAN_HI	0x02
-#define ENTRY_STAGE_BATCH_RCU		0x04
-#define ENTRY_STAGE_BATCH_ID_SHIFT	26
-#define ENTRY_STAGE_BATCH_ESC		((1U << ENTRY_STAGE_BATCH_ID_SHIFT) - 1)
-/* a record's most words: the header, its three extras, two per stage */
 #define ENTRY_STAGE_BATCH_RECORD_MAX	(ENTRY_STAGE_BATCH_HDR + 3 + 2 * ENTRY_STAGE_NR)
-/* a batch's words: one event of under 4000 bytes, within a ring-buffer page */
 #define ENTRY_STAGE_BATCH_WORDS		960
 
 #endif /* _LINUX_ENTRY_STAGE_TYPES_H */
