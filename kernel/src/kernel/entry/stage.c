@@ -337,6 +337,17 @@ static __always_inline u32 entry_stage_span(u64 first, u64 burst)
 	return min_t(u64, burst - first, U32_MAX);
 }
 
+/*
+ * Stage @id's ticks as the summary and a batch's record hold them: 32 bits,
+ * a longer stage saturates.  @agg: an AGG stage, whose end slot holds its
+ * sum (the callers walk AGG stages apart, so that @agg is a constant).
+ */
+static __always_inline u32 entry_stage_ticks32(const struct entry_stage_task *es,
+					       int id, bool agg)
+{
+	return min_t(u64, agg ? es->ts[id][1] : es->ts[id][1] - es->ts[id][0], U32_MAX);
+}
+
 /* Zero a summary array: 8 bytes at a time (it is u64-aligned). */
 static __always_inline void entry_stage_zero(u32 *a)
 {
@@ -363,14 +374,13 @@ void entry_stage_fill(u32 *delta, u32 *insns, const struct entry_stage_task *es,
 		}
 		return;
 	}
-	/* 32 bits of ticks: a longer stage saturates */
 	for (m = mask & ~entry_stage_agg_mask; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		delta[id] = min_t(u64, es->ts[id][1] - es->ts[id][0], U32_MAX);
+		delta[id] = entry_stage_ticks32(es, id, false);
 	}
 	for (m = mask & entry_stage_agg_mask; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		delta[id] = min_t(u64, es->ts[id][1], U32_MAX);
+		delta[id] = entry_stage_ticks32(es, id, true);
 	}
 }
 
@@ -1282,15 +1292,13 @@ static void entry_stage_batch_add(const struct task_struct *t,
 		flags |= ENTRY_STAGE_BATCH_RCU;
 	}
 	stages = w;
-	/* 32 bits of ticks, as the summary's: a longer stage saturates */
 	for (m = (ran | tail) & ~entry_stage_agg_mask; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, min_t(u64, es->ts[id][1] - es->ts[id][0],
-							 U32_MAX));
+		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, false));
 	}
 	for (m = (ran | tail) & entry_stage_agg_mask; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, min_t(u64, es->ts[id][1], U32_MAX));
+		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, true));
 	}
 	hdr[3] = (u16)es->nr | (u32)(w - stages) << 16 | flags << 24;
 	b->n = w - b->w;
