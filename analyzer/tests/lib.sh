@@ -71,6 +71,9 @@ expected() {
 	awk -v s="$1" '$3 == s { n += $4 } END { print n + 0 }' "$2"
 }
 
+# mode_pid MODE FILE.expect: the pid of the task a sysloop mode ran in
+mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
+
 # poke_record OUT IN SYSTEM:EVENT FIELD N VALUE: OUT, a copy of the
 # uncompressed recording IN with FIELD of its N-th SYSTEM:EVENT record set to
 # VALUE (little-endian, the field's size; trace-records finds the bytes)

@@ -10,7 +10,6 @@
 # exits 8; a batch that does not hold together is damage.
 . "$(dirname "$0")/lib.sh"
 
-mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
 # the same stage times as the compact recording of the same workload (tol
 # ns: another boot; ppc64le's timebase ticks are 1/512 MHz, ppc750's
 # 1/16.6 MHz), but emit and user_gap, which hold the tracer's own work:

@@ -11,8 +11,6 @@
 # weight: 46
 . "$(dirname "$0")/lib.sh"
 
-mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
-
 found=0
 for a in $ARCHES32; do
 	for b in $BASES; do

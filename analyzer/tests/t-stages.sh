@@ -20,9 +20,6 @@ if ! printf '%s\n' "${pairs[@]}" | grep -qx x86_64-6.12; then
 	_fail "x86_64-6.12 kernel fixtures missing: run scripts/kernel/record/kernel-fixtures 6.12"
 fi
 
-# pid of the task a sysloop mode ran in
-mode_pid() { awk -v m="$1" '$2 == m { sub("pid=", "", $5); print $5; exit }' "$2"; }
-
 # Stages under another stage, from the vocabulary itself.
 "$ET" report --stages | awk '$1 ~ /^[0-9]+$/ && $5 != "-" { print $5 }' | sort -u > parents.txt
 check "the vocabulary names parent stages" grep -qx entry_work parents.txt
