@@ -104,6 +104,33 @@ prov_end() {
 	echo "wrote $PROV"
 }
 
+# ---- Fixture kinds (kernel-fixtures, ppc-fixtures: scripts/guest/plan-fixture.sh) --
+#   fixture_only_ok "KIND..." "ALLOWED..."  die unless every KIND is one of ALLOWED
+#   fixture_kinds OUT "KIND..."   the kinds to keep of a guest run's OUT: stage
+#                                 and compact, then batch and migrate when the
+#                                 guest recorded them; with KIND..., those, each
+#                                 of which it must have recorded
+fixture_only_ok() {
+	local k
+	for k in $1; do
+		case " $2 " in *" $k "*) ;; *)
+			die "--only: want ${2// /, }, not '$k'" ;;
+		esac
+	done
+}
+
+fixture_kinds() {
+	local out=$1 only=$2 kinds="stage compact" k
+	for k in batch migrate; do
+		[ -f "$out/$k.dat" ] && kinds="$kinds $k"
+	done
+	[ -n "$only" ] || { echo "$kinds"; return 0; }
+	for k in $only; do
+		case " $kinds " in *" $k "*) ;; *) die "the guest recorded no $k file ($out)" ;; esac
+	done
+	echo "$only"
+}
+
 # ---- The series, exported from its one source (scripts/kernel/build/series-export) --
 #   series_dir BASE [ARCH]      export BASE's series for ARCH (default x86_64)
 #                               into $ENTRYTRACE_CACHE/series/ (one directory
