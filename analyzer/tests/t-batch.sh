@@ -81,8 +81,10 @@ done
 # guest of two CPUs): its records lie in both CPUs' batches, handed on in
 # the order the batches were written, so its sequence numbers step back
 # and jump; read as neither a new task nor a loss, every getppid counted
+nm=0
 for f in "$DATA"/*-migrate.dat; do
 	[ -e "$f" ] || continue
+	nm=$((nm + 1))
 	k=$(basename "$f" .dat)
 	x=${f%.dat}.expect
 	read -r p n c0 c1 < <(sed -n 's/^migrate: pid=\([0-9]*\) rounds=[0-9]* n=[0-9]* getppid=\([0-9]*\) cpus=\([0-9]\),\([0-9]\)$/\1 \2 \3 \4/p' "$x")
@@ -103,6 +105,8 @@ for f in "$DATA"/*-migrate.dat; do
 	trace-cmd report -i "$f" 2>/dev/null | grep -o 'entry_stage_batch: *cpu=[0-9]' | uniq | wc -l > turns.txt
 	check "$k: the file's batches change CPU more than once ($(cat turns.txt) runs)" test "$(cat turns.txt)" -gt 2
 done
+check "a recording of a task moving between CPUs was read ($nm: kernel-fixtures --smp 2 --only migrate $NEWEST)" \
+	test "$nm" -gt 0
 
 b=$DATA/x86_64-$NEWEST-batch
 nb=$("$ET" report --json "$b.dat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["files"][0]["batches"])')
