@@ -61,7 +61,7 @@ $(O)/rel/%.o: analyzer/%.c $(HDRS) | deps-check
 # its first read-only segment, and every page of it is read at start.
 HOT_SRCS := analyzer/entrytrace.c analyzer/options.c analyzer/builtin-report.c \
 	    $(addprefix analyzer/lib/,load.c source.c trace.c walk.c pages.c decode.c \
-		timeline.c timeline-stock.c timeline-syscall.c timeline-task.c timeline-hist.c \
+		timeline.c timeline-stock.c timeline-syscall.c timeline-task.c timeline-batch.c timeline-hist.c \
 		overlay.c shape.c stats.c hist.c stage.c columns.c escape.c json.c render.c \
 		render_list.c sections.c index.c audit.c mix.c kit.c)
 comma := ,

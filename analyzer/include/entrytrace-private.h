@@ -179,6 +179,8 @@ struct et_event {
 			int nr_delta;
 			uint64_t span;		/* first stamp to burst, ns (0: none: v2) */
 			bool batch;		/* a packed record of an entry_stage_batch */
+			uint64_t batch_at;	/* ...written at this time (trace clock) */
+			bool batch_last;	/* ...of which it is the last record */
 		} summary;
 		struct {
 			uint32_t source;	/* 0 counter, 1 PMU */
@@ -397,6 +399,12 @@ struct et_timeline_counts {
 	 */
 	uint64_t hist_cells, hist_syscalls, hist_dropped, hist_orphans, hist_saturated;
 	uint64_t hist_mean_only;	/* stage cells of count and mean alone (ABI 4) */
+	/*
+	 * Packed batches: records that waited for an earlier one of their
+	 * task (it had moved CPU), and records that came after a later one of
+	 * their task had been handed on (too late to be put in order).
+	 */
+	uint64_t batch_held, batch_late;
 };
 
 const struct et_timeline_counts *et_timeline_counts(const struct et_timeline *tl);

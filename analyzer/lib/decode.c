@@ -973,6 +973,8 @@ bool et_decode_batch_next(const struct et_decoder *d, struct et_scratch *s,
 	ev->summary.stamp_ns = b->stamp_ns;
 	ev->summary.pmu = false;
 	ev->summary.batch = true;
+	ev->summary.batch_at = b->at;
+	ev->summary.batch_last = b->records == 1;
 	/* the burst: the batch's first plus 32 bits, before the batch was written */
 	burst = b->first + (uint32_t)(w[5] - (uint32_t)b->first);
 	if (burst > b->now)

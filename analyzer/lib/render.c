@@ -284,6 +284,12 @@ static void text_file(const struct et_report_file *f, FILE *out)
 	if (f->tl.seq_lost)
 		fprintf(out, ", %" PRIu64 " missing from sequence gaps", f->tl.seq_lost);
 	fprintf(out, "\n");
+	if (f->tl.batch_held)
+		fprintf(out, "             %8" PRIu64 " records waited for an earlier one of their task "
+			"(it had moved CPU: another CPU's batch came first)\n", f->tl.batch_held);
+	if (f->tl.batch_late)
+		fprintf(out, "             %8" PRIu64 " records came too late to be put in order "
+			"(after a later one of their task)\n", f->tl.batch_late);
 	for (int b = 0; b < 16; b++)
 		if (f->tl.excluded[b])
 			fprintf(out, "             %8" PRIu64 " excluded: %s\n",
@@ -664,6 +670,9 @@ static void json_file(const struct et_report_file *f, FILE *out)
 		", \"stray_events\": %" PRIu64 ", \"duplicate_stages\": %" PRIu64, f->tl.syscalls,
 		f->tl.complete, f->tl.syscall_tasks, f->tl.tasks, f->tl.seq_lost, f->tl.stray,
 		f->tl.dup_stage);
+	if (in->present & ET_HAVE_BATCH)
+		fprintf(out, ", \"batch_held\": %" PRIu64 ", \"batch_late\": %" PRIu64,
+			f->tl.batch_held, f->tl.batch_late);
 	fprintf(out, ",\n       \"aggregated\": {\"cells\": %" PRIu64 ", \"syscalls\": %" PRIu64
 		", \"kernel_dropped\": %" PRIu64 ", \"orphan_cells\": %" PRIu64
 		", \"saturated\": %" PRIu64 ", \"mean_only_cells\": %" PRIu64 "}",

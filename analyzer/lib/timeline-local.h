@@ -11,6 +11,8 @@
  *   timeline-stage.c    an entrytrace kernel: entry_stage_time and
  *                       entry_stage_summary events, the stamps'
  *                       calibration
+ *   timeline-batch.c    an entrytrace kernel's packed batches: a task's
+ *                       records in the order its syscalls ran
  *   timeline-hist.c     an entrytrace kernel's aggregated cells
  *   timeline.c          the events in: dispatch, lost events,
  *                       fork/exit/exec, the timeline's life
@@ -109,6 +111,15 @@ struct et_task {
 	uint64_t args_floor;
 	struct et_syscall *held;	/* emitted while comm_tentative */
 	size_t nr_held, cap_held;
+	/*
+	 * Packed batches (timeline-batch.c): the sequence number of the
+	 * task's last record handed on (0 before its first), and its records
+	 * waiting for an earlier one, by sequence number.
+	 */
+	bool batch_seen;
+	uint32_t batch_seq;
+	struct tl_batch_rec *batch_q;
+	uint32_t nr_batch_q, cap_batch_q;
 };
 
 struct et_cpu {
@@ -208,6 +219,16 @@ struct et_timeline {
 
 	struct et_timeline_counts counts;
 	struct tl_hist_pend *hist;	/* timeline-hist.c: a cell's stages until its span */
+
+	/*
+	 * Packed batches (timeline-batch.c): when each CPU last wrote one,
+	 * the earliest and the latest of them, and the tasks with records
+	 * waiting.
+	 */
+	uint64_t *batch_at;
+	uint64_t batch_min, batch_now;
+	struct et_task **batch_wait;
+	size_t nr_batch_wait, cap_batch_wait;
 };
 
 static inline bool is_noreturn(const struct et_timeline *tl, long nr)
@@ -258,6 +279,16 @@ void tl_stage_event(struct et_timeline *tl, struct et_task *t, const struct et_e
 void tl_summary_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_args_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
 void tl_stage_calib(struct et_timeline *tl, const struct et_event *ev);
+
+/* timeline-batch.c */
+/* a record of a packed batch (summary.batch): to tl_summary_event() in its task's order */
+void tl_batch_event(struct et_timeline *tl, struct et_task *t, const struct et_event *ev);
+/* @t's waiting records, every one, now (before its exit or a new task takes its pid) */
+void tl_batch_flush(struct et_timeline *tl, struct et_task *t);
+/* the end of the trace: every waiting record */
+void tl_batch_finish(struct et_timeline *tl);
+/* free @t's queue, or with @t NULL the timeline's own */
+void tl_batch_free(struct et_timeline *tl, struct et_task *t);
 
 /* timeline-hist.c: aggregated cells to the sink as ET_SC_CELL records */
 void tl_hist_event(struct et_timeline *tl, const struct et_event *ev);

@@ -64,6 +64,8 @@ static void on_task_new(struct et_timeline *tl, const struct et_event *ev)
 {
 	struct et_task *t = tl_task_find(tl, ev->task.pid);
 
+	if (t)
+		tl_batch_flush(tl, t);
 	if (t && (t->has_cur || t->has_pend || t->seen_syscall))
 		tl_task_reset(tl, t);
 	t = tl_task_get(tl, ev->task.pid);
@@ -88,6 +90,7 @@ static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
 	struct et_task *t = tl_task_find(tl, ev->task.pid);
 
 	if (t) {
+		tl_batch_flush(tl, t);
 		tl_task_name(tl, t, ev->task.comm, ev->task.comm);
 		tl_task_reset(tl, t);
 		t->pid_reused = false;	/* only a later task_new says so */
@@ -195,7 +198,10 @@ int et_timeline_feed(const struct et_event *ev, void *data)
 		tl_stage_event(tl, t, ev);
 		break;
 	case ET_EV_SUMMARY:
-		tl_summary_event(tl, t, ev);
+		if (ev->summary.batch)
+			tl_batch_event(tl, t, ev);
+		else
+			tl_summary_event(tl, t, ev);
 		break;
 	case ET_EV_SYS_ARGS:
 		tl_args_event(tl, t, ev);
@@ -227,7 +233,8 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	tl->data = data;
 	tl->nr_cpus = info->cpus;
 	tl->cpus = calloc(info->cpus, sizeof(*tl->cpus));
-	if (!tl->cpus || !tl_tasks_grow(tl)) {
+	tl->batch_at = calloc(info->cpus ? info->cpus : 1, sizeof(*tl->batch_at));
+	if (!tl->cpus || !tl->batch_at || !tl_tasks_grow(tl)) {
 		et_timeline_free(tl);
 		return NULL;
 	}
@@ -275,6 +282,7 @@ void et_timeline_release_held(struct et_timeline *tl)
 
 void et_timeline_finish(struct et_timeline *tl)
 {
+	tl_batch_finish(tl);
 	for (size_t i = 0; i < tl->nr_slots; i++) {
 		struct et_task *t = tl->slots[i];
 
@@ -315,10 +323,14 @@ void et_timeline_free(struct et_timeline *tl)
 	if (!tl)
 		return;
 	for (size_t i = 0; i < tl->nr_slots; i++) {
-		if (tl->slots[i])
+		if (tl->slots[i]) {
 			free(tl->slots[i]->held);
+			tl_batch_free(tl, tl->slots[i]);
+		}
 		free(tl->slots[i]);
 	}
+	tl_batch_free(tl, NULL);
+	free(tl->batch_at);
 	free(tl->slots);
 	free(tl->cpus);
 	et_hist_fini(&tl->cost);

@@ -80,7 +80,8 @@ done
 # A task that changed CPU between its syscalls (workloads/migrate.c, a
 # guest of two CPUs): its records lie in both CPUs' batches, handed on in
 # the order the batches were written, so its sequence numbers step back
-# and jump; read as neither a new task nor a loss, every getppid counted
+# and jump; read as neither a new task nor a loss, every getppid counted,
+# and put back in the task's order
 nm=0
 for f in "$DATA"/*-migrate.dat; do
 	[ -e "$f" ] || continue
@@ -94,8 +95,16 @@ for f in "$DATA"/*-migrate.dat; do
 	expect_eq "$k: no batch lost, no task reset, no sequence gap, not damaged" \
 		"$(jget mg.json "(d['files'][0]['lost_batches'], d['files'][0]['syscalls']['flagged']['pid_reuse'], d['files'][0]['syscalls']['flagged']['seq_gap'], d['files'][0]['seq_unexplained'], d['files'][0]['damaged'])")" \
 		"(0, 0, 0, 0, False)"
+	# put back in the task's order (timeline-batch.c): a syscall's DEFERRED
+	# stages come with the next record, so each record must follow its
+	# task's previous one; only a task's last syscall lacks them
+	expect_eq "$k: records waited for earlier ones, none came too late" \
+		"$(jget mg.json "(d['files'][0]['syscalls']['batch_held'] > 0, d['files'][0]['syscalls']['batch_late'])")" "(True, 0)"
+	expect_eq "$k: no_tail only for each task's last syscall" \
+		"$(jget mg.json "d['files'][0]['syscalls']['flagged']['no_tail'] == d['files'][0]['syscalls']['tasks']")" "True"
 	"$ET" report --json -p "$p" -s getppid "$f" > mgp.json
 	expect_eq "$k: every getppid of the task" "$(cell mgp.json getppid syscall count)" "$n"
+	expect_eq "$k: ...and every one has its total (its DEFERRED stages came)" "$(cell mgp.json getppid total count)" "$n"
 	"$ET" report -p "$p" -s getppid "$f" > mgp.txt
 	check "$k: its getppids ran on both CPUs" sh -c \
 		"awk '/^syscall +cpu +count/ { on = 1; next } on && NF == 0 { exit } on' mgp.txt | grep -Eq '^getppid +[01] ' &&
