@@ -58,14 +58,15 @@ unsigned int entry_stage_epoch;
 /*
  * entry_stage.pid: arm only the threads of this thread group (0, the
  * default: every task).  Read when staging is switched on: the group's
- * threads then get scratch, no other task does, and no task forked while
- * staging is on does either (fork disarms).  A task without scratch is
- * never staged; at a selection point in assembly (x86's entry_SYSCALL_64)
- * it costs one load and a test.
+ * threads then get scratch, no other task does, and a task forked while
+ * staging is on gets scratch if its parent has some (as the trace's
+ * set_event_pid with event-fork follows a command and what it forks).  A
+ * task without scratch is never staged; at a selection point in assembly
+ * (x86's entry_SYSCALL_64) it costs one load and a test.
  */
 static unsigned int entry_stage_pid;
 module_param_named(pid, entry_stage_pid, uint, 0644);
-MODULE_PARM_DESC(pid, "arm only this thread group's tasks when staging goes on (0: every task)");
+MODULE_PARM_DESC(pid, "arm only this thread group's tasks, and what they fork, when staging goes on (0: every task)");
 
 /* The pid staging was switched on with. */
 static unsigned int entry_stage_armed_pid;
@@ -400,7 +401,10 @@ void entry_stage_fork(struct task_struct *p)
 	p->entry_stage_cur = NULL;
 	p->entry_stage = NULL;
 	p->entry_stage_countdown = 0;
-	if (!READ_ONCE(entry_stage_alloc) || READ_ONCE(entry_stage_armed_pid))
+	if (!READ_ONCE(entry_stage_alloc))
+		return;
+	/* entry_stage.pid: an armed task's child (current forks @p) */
+	if (READ_ONCE(entry_stage_armed_pid) && !READ_ONCE(current->entry_stage))
 		return;
 	p->entry_stage = entry_stage_alloc_one();
 	if (p->entry_stage) {
