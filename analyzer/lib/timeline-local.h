@@ -176,6 +176,7 @@ struct et_timeline {
 	const struct et_trace *trace;
 	const struct tl_mode *ops;	/* the recording's mode */
 	bool have_ct;
+	bool batched;		/* entry_stage_batch: records come after their task's events */
 	et_syscall_fn sink;
 	void *data;
 

@@ -89,8 +89,15 @@ static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
 {
 	struct et_task *t = tl_task_find(tl, ev->task.pid);
 
-	if (t) {
-		tl_batch_flush(tl, t);
+	if (t && tl->batched) {
+		/*
+		 * Packed batches: the task's last records are in batches
+		 * written after its exit (its CPU's, or the flush at the end
+		 * of the recording).  Nothing is closed here; a new task on
+		 * the pid (task_new) or the end of the trace does it.
+		 */
+		tl_task_name(tl, t, ev->task.comm, ev->task.comm);
+	} else if (t) {
 		tl_task_name(tl, t, ev->task.comm, ev->task.comm);
 		tl_task_reset(tl, t);
 		t->pid_reused = false;	/* only a later task_new says so */
@@ -229,6 +236,7 @@ struct et_timeline *et_timeline_new(const struct et_trace *trace,
 	if (tl->ops->stamped)
 		tl->bounds.nr_max = et_syscall_table_size(trace);
 	tl->have_ct = info->present & ET_HAVE_CT;
+	tl->batched = info->present & ET_HAVE_BATCH;
 	tl->sink = sink;
 	tl->data = data;
 	tl->nr_cpus = info->cpus;
