@@ -339,9 +339,10 @@ static __always_inline u32 entry_stage_span(u64 first, u64 burst)
 }
 
 /*
- * Stage @id's ticks as the summary and a batch's record hold them: 32 bits,
- * a longer stage saturates.  @agg: an AGG stage, whose end slot holds its
- * sum (the callers walk AGG stages apart, so that @agg is a constant).
+ * Stage @id's ticks as the summary holds them: 32 bits, a longer stage
+ * saturates (as a batch's escape word does).  @agg: an AGG stage, whose end
+ * slot holds its sum (the callers walk AGG stages apart, so that @agg is a
+ * constant).
  */
 static __always_inline u32 entry_stage_ticks32(const struct entry_stage_task *es,
 					       int id, bool agg)
@@ -1238,14 +1239,70 @@ void entry_stage_batch_unreg(void)
 }
 
 /* A stage word, and the whole delta after it when it does not fit. */
-static __always_inline u32 *entry_stage_batch_stage(u32 *w, int id, u32 d)
+/*
+ * A stage's word: its id and its delta, or the escape and a word of the
+ * whole delta (saturated) when the delta does not fit.
+ */
+static __always_inline u32 *entry_stage_batch_stage(u32 *w, unsigned long id, u64 d)
 {
 	if (likely(d < ENTRY_STAGE_BATCH_ESC)) {
-		*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | d;
-		return w;
+		*w = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | (u32)d;
+		return w + 1;
 	}
 	*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | ENTRY_STAGE_BATCH_ESC;
-	*w++ = d;
+	*w++ = min_t(u64, d, U32_MAX);
+	return w;
+}
+
+/* The stages' words with their escapes, from @w: the rare record that needs one. */
+static noinline u32 *entry_stage_batch_escaped(u32 *w, const struct entry_stage_task *es,
+					       u64 timed, u64 agg)
+{
+	unsigned long id;
+	u64 m;
+
+	for (m = timed; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		w = entry_stage_batch_stage(w, id, es->ts[id][1] - es->ts[id][0]);
+	}
+	for (m = agg; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		w = entry_stage_batch_stage(w, id, es->ts[id][1]);
+	}
+	return w;
+}
+
+/*
+ * The stages' words, from @w: the timed stages in @timed, the AGG ones
+ * (their sums) in @agg.  The loop writes one word a stage and ORs the
+ * deltas together; a delta too long for its word is rare, and then the
+ * words are written again, with escapes.  Out of line: inlined into the
+ * burst, -Os spilled the loop's registers to the stack.
+ */
+static noinline u32 *entry_stage_batch_stages(u32 *w, const struct entry_stage_task *es,
+					      u64 timed, u64 agg)
+{
+	u32 *start = w;
+	unsigned long id;
+	u64 m = timed, d, all = 0;
+
+	/* (do-while: -Os leaves a for loop's test at its top, a jump each stage) */
+	if (m) {
+		do {
+			id = entry_stage_ffs(m);
+			d = es->ts[id][1] - es->ts[id][0];
+			all |= d;
+			*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | (u32)d;
+		} while (m &= m - 1);
+	}
+	for (m = agg; m; m &= m - 1) {
+		id = entry_stage_ffs(m);
+		d = es->ts[id][1];
+		all |= d;
+		*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | (u32)d;
+	}
+	if (unlikely(all >= ENTRY_STAGE_BATCH_ESC))
+		return entry_stage_batch_escaped(start, es, timed, agg);
 	return w;
 }
 
@@ -1260,9 +1317,8 @@ static void entry_stage_batch_add(const struct task_struct *t,
 {
 	struct entry_stage_batch *b;
 	unsigned long irqs;
-	u64 span = burst - es->entry, m;
+	u64 span = burst - es->entry;
 	u32 *w, *hdr, *stages, flags = 0;
-	int id;
 
 	local_irq_save(irqs);
 	b = this_cpu_ptr(&entry_stage_batches);
@@ -1296,14 +1352,8 @@ static void entry_stage_batch_add(const struct task_struct *t,
 		flags |= ENTRY_STAGE_BATCH_RCU;
 	}
 	stages = w;
-	for (m = (ran | tail) & ~entry_stage_agg_mask; m; m &= m - 1) {
-		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, false));
-	}
-	for (m = (ran | tail) & entry_stage_agg_mask; m; m &= m - 1) {
-		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, true));
-	}
+	w = entry_stage_batch_stages(w, es, (ran | tail) & ~entry_stage_agg_mask,
+				     (ran | tail) & entry_stage_agg_mask);
 	hdr[3] = (u16)es->nr | (u32)(w - stages) << 16 | flags << 24;
 	b->n = w - b->w;
 	b->records++;
