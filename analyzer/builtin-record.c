@@ -55,7 +55,9 @@ static const char record_usage[] =
 	"Events, chosen for the running kernel:\n"
 	"  entrytrace kernel  entry_stage_time (or only entry_stage_summary with\n"
 	"                     --summary), sched_switch, sched_process_exec/exit/fork,\n"
-	"                     task_rename, irq handlers and softirqs (not with --summary)\n"
+	"                     task_rename, irq handlers and softirqs (not with --summary);\n"
+	"                     --aggregate: entry_stage_hist alone; --batch:\n"
+	"                     entry_stage_batch and the task events but sched_switch\n"
 	"  any other kernel   raw_syscalls:sys_enter/sys_exit, the same sched, task and\n"
 	"                     irq events, signal:signal_deliver, rseq:rseq_update,\n"
 	"                     context_tracking:user_enter/user_exit where they exist\n"
@@ -91,6 +93,7 @@ static const char record_usage_tail[] =
 enum {
 	OPT_SUMMARY = 256,
 	OPT_AGGREGATE,
+	OPT_BATCH,
 	OPT_FILE_VERSION,
 	OPT_COMPRESSION,
 	OPT_CLEAN,
@@ -697,6 +700,8 @@ static int record(const struct record_opts *o)
 	}
 	if (o->session.aggregate && et_session_flush_hist(r.s))
 		goto out;
+	if (o->session.batch && et_session_flush_batch(r.s))
+		goto out;
 	et_session_stop(r.s);
 	if (drain_all(&r, false) || drain_all(&r, true))
 		goto out;
@@ -763,6 +768,15 @@ int cmd_record(int argc, char **argv)
 			  "nothing per syscall; the kernel's cells of every task\n"
 			  "are flushed into the recording when it ends (the pid\n"
 			  "filters are cleared for that)" },
+		{ .key = OPT_BATCH, .name = "batch", .kind = ET_OPTK_FLAG,
+		  .value = &o.session.batch,
+		  .help = "entrytrace kernel (series v4): only entry_stage_batch:\n"
+			  "the kernel packs each syscall into a per-CPU batch and\n"
+			  "writes a batch as one event; the tasks are chosen by\n"
+			  "entry_stage.pid (the command's or -p's thread group\n"
+			  "and what it forks; -a every task, this recorder too),\n"
+			  "not by a pid filter, so staging must be off when it\n"
+			  "starts; the batches still open are flushed at the end" },
 		{ .key = OPT_FILE_VERSION, .name = "file-version", .arg = "N", .kind = ET_OPTK_INT,
 		  .value = &o.file_version, .lo = 6, .hi = 7, .expect = "expected 6 or 7",
 		  .help = "trace.dat version 7 (default) or 6" },
@@ -826,8 +840,8 @@ int cmd_record(int argc, char **argv)
 		fprintf(stderr, "entrytrace record: -p goes alone, without -a or a command\n");
 		goto bad;
 	}
-	if (o.session.summary && o.session.aggregate) {
-		fprintf(stderr, "entrytrace record: --summary and --aggregate are two modes: give one\n");
+	if (o.session.summary + o.session.aggregate + o.session.batch > 1) {
+		fprintf(stderr, "entrytrace record: --summary, --aggregate and --batch are three modes: give one\n");
 		goto bad;
 	}
 	if (!o.session.pid && !o.session.all && !o.session.cmd) {

@@ -51,6 +51,8 @@ struct et_session {
 	int err_fd;		/* ...and reports a failed exec here */
 	int child_status;
 	bool child_done;
+	bool batch;		/* --batch: entry_stage.pid chose the tasks */
+	char *pid_before;	/* entry_stage.pid as it was, restored at the end */
 	char target[256];
 };
 
@@ -154,14 +156,26 @@ static int enable_one(struct et_session *s, const char *sys, const char *name)
 	return add_event_name(s, glob) ? -1 : 1;
 }
 
-/* Every table event of a class this kernel has, in table order. */
-static int enable_class(struct et_session *s, enum record_class cls)
+/*
+ * Every table event of a class this kernel has, in table order, but
+ * @skip (sys:name, or NULL).
+ */
+static int enable_class_but(struct et_session *s, enum record_class cls, const char *skip)
 {
-	for (size_t i = 0; i < ARRAY_LEN(table_events); i++)
-		if (table_events[i].cls == cls &&
+	char name[256];
+
+	for (size_t i = 0; i < ARRAY_LEN(table_events); i++) {
+		snprintf(name, sizeof(name), "%s:%s", table_events[i].sys, table_events[i].name);
+		if (table_events[i].cls == cls && (!skip || strcmp(name, skip)) &&
 		    enable_one(s, table_events[i].sys, table_events[i].name) < 0)
 			return -1;
+	}
 	return 0;
+}
+
+static int enable_class(struct et_session *s, enum record_class cls)
+{
+	return enable_class_but(s, cls, NULL);
 }
 
 /*
@@ -242,7 +256,17 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 			s->who);
 		return ET_EXIT_USAGE;
 	}
-	if (o->aggregate) {
+	if (o->batch) {
+		/*
+		 * (et_session_new() checked that the kernel has the event.)
+		 * No pid filter can apply, a batch is written by whichever
+		 * task fills it: the task events but the per-switch one.
+		 */
+		if (enable_one(s, "entry_stage", "entry_stage_batch") < 0 ||
+		    enable_one(s, "entry_stage", "entry_stage_calib") < 0 ||
+		    enable_class_but(s, REC_TASK, "sched:sched_switch"))
+			return ET_EXIT_FAIL;
+	} else if (o->aggregate) {
 		if (!tracefs_event_file_exists(s->instance, "entry_stage", "entry_stage_hist",
 					       "enable")) {
 			fprintf(stderr, "%s: --aggregate needs an entrytrace kernel with entry_stage:entry_stage_hist (series v3)\n",
@@ -372,8 +396,168 @@ static int fork_cmd(struct et_session *s, char **argv)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* --batch: the kernel chooses the tasks (entry_stage.pid)             */
+
+#define STAGE_PARAMS "/sys/module/entry_stage/parameters/"
+
+/* An entry_stage module parameter's value without its newline, or NULL (errno). */
+static char *stage_param_read(const char *name)
+{
+	char path[128], buf[64];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), STAGE_PARAMS "%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return strdup(buf);
+}
+
+static int stage_param_write(const char *who, const char *name, const char *val)
+{
+	char path[128];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), STAGE_PARAMS "%s", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	ok = fd >= 0 && write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	if (!ok)
+		fprintf(stderr, "%s: cannot write '%s' to %s: %s\n", who, val, path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* How many tasks have stamp scratch (entry_stage.scratch), or -1. */
+static long stage_armed_tasks(const char *who)
+{
+	char *v = stage_param_read("scratch"), *end;
+	long n = -1;
+
+	if (v)
+		n = strtol(v, &end, 10);
+	if (!v || *end || end == v || n < 0) {
+		fprintf(stderr, "%s: cannot read " STAGE_PARAMS "scratch%s%s\n", who,
+			v ? ": not a count: " : ": ", v ? v : strerror(errno));
+		n = -1;
+	}
+	free(v);
+	return n;
+}
+
+/* The thread group of @pid (the kernel arms thread groups), or -1. */
+static int tgid_of(int pid)
+{
+	char path[64], line[128];
+	int tgid = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/*
+ * Before the events go on: entry_stage.pid is read when staging is
+ * switched on, so it must be written first, and staging must be off (a
+ * staging already on keeps the tasks it armed).  @tgid 0: every task.
+ */
+static int batch_arm(struct et_session *s, int tgid)
+{
+	long armed = stage_armed_tasks(s->who);
+	char buf[32];
+
+	if (armed < 0)
+		return -1;
+	if (armed) {
+		fprintf(stderr, "%s: staging is already on: %ld tasks were armed by another "
+			"recording of entry_stage events, and --batch arms its own tasks when it "
+			"turns staging on; end that recording first\n", s->who, armed);
+		return -1;
+	}
+	s->pid_before = stage_param_read("pid");
+	if (!s->pid_before) {
+		fprintf(stderr, "%s: cannot read " STAGE_PARAMS "pid: %s\n", s->who,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%d", tgid);
+	if (stage_param_write(s->who, "pid", buf)) {
+		free(s->pid_before);
+		s->pid_before = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* After the events went on: the kernel armed at least one task. */
+static int batch_armed(struct et_session *s)
+{
+	long armed = stage_armed_tasks(s->who);
+
+	if (armed < 0)
+		return -1;
+	if (!armed) {
+		fprintf(stderr, "%s: no task was armed (entry_stage.scratch is 0 with "
+			"entry_stage_batch on): did the task exit?\n", s->who);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * --batch: no pid filter (a batch holds the records of every armed task
+ * and is written by whichever task fills it, or a timer); the kernel
+ * arms the tasks instead: a command's or a task's thread group and what
+ * it forks, or every task (-a, the recorder's own syscalls among them).
+ */
+static int batch_target(struct et_session *s, const struct et_session_opts *o)
+{
+	int tgid = 0;
+
+	if (o->pid) {
+		tgid = tgid_of(o->pid);
+		if (tgid < 0) {
+			fprintf(stderr, "%s: no process %d\n", s->who, o->pid);
+			return -2;
+		}
+		s->pid = o->pid;
+		snprintf(s->target, sizeof(s->target),
+			 "thread group %d and what it forks from now on (entry_stage.pid)", tgid);
+	} else if (o->cmd && o->cmd[0]) {
+		if (fork_cmd(s, o->cmd))
+			return -1;
+		if (!o->all)
+			tgid = s->child;
+		snprintf(s->target, sizeof(s->target), "%s%s (pid %d)%s",
+			 o->all ? "system-wide while " : "", o->cmd[0], (int)s->child,
+			 o->all ? ", this process too (entry_stage.pid 0)" :
+			 " and what it forks (entry_stage.pid)");
+	} else {
+		snprintf(s->target, sizeof(s->target),
+			 "system-wide, this process (pid %d) too (entry_stage.pid 0)", (int)getpid());
+	}
+	return batch_arm(s, tgid);
+}
+
 static int choose_target(struct et_session *s, const struct et_session_opts *o)
 {
+	if (o->batch)
+		return batch_target(s, o);
 	if (o->all && exclude_self(s))
 		return -1;
 	if (o->pid) {
@@ -443,12 +627,26 @@ struct sweep {
 	int removed, failed;
 };
 
+/*
+ * A killed 'record --batch' left entry_stage.pid set: every later
+ * staging would arm that thread group alone.  Set back to every task.
+ */
+static void sweep_batch_pid(struct sweep *sw)
+{
+	char *pid = stage_param_read("pid");
+
+	if (pid && strcmp(pid, "0") && !stage_param_write(sw->who, "pid", "0"))
+		fprintf(stderr, "%s: set entry_stage.pid back from %s to 0 (every task), as the "
+			"killed 'record --batch' left it\n", sw->who, pid);
+	free(pid);
+}
+
 static int sweep_one(const char *name, void *data)
 {
 	struct sweep *sw = data;
 	struct tracefs_instance *in;
 	long pid = instance_pid(name);
-	char *kb;
+	char *kb, *batch;
 	int on;
 
 	if (pid < 0 || pid == getpid() || et_pid_is_entrytrace(pid))
@@ -460,6 +658,7 @@ static int sweep_one(const char *name, void *data)
 	kb = tracefs_instance_file_read(in, "buffer_size_kb", NULL);
 	if (kb)
 		kb[strcspn(kb, "\n")] = '\0';
+	batch = tracefs_event_file_read(in, "entry_stage", "entry_stage_batch", "enable", NULL);
 	tracefs_trace_off(in);
 	if (tracefs_instance_destroy(in) < 0) {
 		fprintf(stderr, "%s: a stale tracefs instance %s (pid %ld no longer runs "
@@ -470,7 +669,10 @@ static int sweep_one(const char *name, void *data)
 			"runs entrytrace (killed?); it was %s, %s KB per CPU\n", sw->who, name, pid,
 			on > 0 ? "still tracing" : "not tracing", kb ? kb : "?");
 		sw->removed++;
+		if (batch && batch[0] == '1')
+			sweep_batch_pid(sw);
 	}
+	free(batch);
 	free(kb);
 	tracefs_instance_free(in);
 	return 0;
@@ -551,6 +753,30 @@ int et_session_new(const struct et_session_opts *o, struct et_session **sp)
 	snprintf(buf, sizeof(buf), "%lu", o->buffer_kb);
 	if (write_file(s, "buffer_size_kb", buf))
 		goto fail;
+	s->batch = o->batch;
+	if (o->batch) {
+		if (!tracefs_event_file_exists(s->instance, "entry_stage", "entry_stage_batch",
+					       "enable")) {
+			fprintf(stderr, "%s: --batch needs an entrytrace kernel with entry_stage:entry_stage_batch (series v4)\n",
+				s->who);
+			ret = ET_EXIT_USAGE;
+			goto fail;
+		}
+		/* the kernel reads entry_stage.pid when the events turn staging on */
+		r = choose_target(s, o);
+		if (r) {
+			ret = r == -2 ? ET_EXIT_USAGE : ET_EXIT_FAIL;
+			goto fail;
+		}
+		ret = enable_events(s, o);
+		if (ret)
+			goto fail;
+		ret = ET_EXIT_FAIL;
+		if (batch_armed(s))
+			goto fail;
+		*sp = s;
+		return ET_EXIT_OK;
+	}
 	ret = enable_events(s, o);
 	if (ret)
 		goto fail;
@@ -686,6 +912,17 @@ int et_session_flush_hist(struct et_session *s)
 	return ET_EXIT_OK;
 }
 
+int et_session_flush_batch(struct et_session *s)
+{
+	/* the events of the flush have no pid filter to pass (--batch sets none) */
+	if (stage_param_write(s->who, "batch_flush", "1")) {
+		fprintf(stderr, "%s: the records still in the kernel's batches are not in the recording\n",
+			s->who);
+		return ET_EXIT_FAIL;
+	}
+	return ET_EXIT_OK;
+}
+
 void et_session_stop(struct et_session *s)
 {
 	if (s->instance)
@@ -713,6 +950,11 @@ void et_session_free(struct et_session *s)
 				s->who, tracefs_instance_get_name(s->instance),
 				strerror(errno));
 		tracefs_instance_free(s->instance);
+	}
+	/* staging is off with the instance's events: the next one reads this */
+	if (s->pid_before) {
+		stage_param_write(s->who, "pid", s->pid_before);
+		free(s->pid_before);
 	}
 	for (int i = 0; i < s->nr_events; i++)
 		free(s->events[i]);

@@ -20,6 +20,7 @@ struct et_session_opts {
 	unsigned long buffer_kb;	/* per CPU */
 	bool summary;		/* entrytrace kernel: entry_stage:summary only */
 	bool aggregate;		/* entrytrace kernel: entry_stage_hist only */
+	bool batch;		/* entrytrace kernel: entry_stage_batch, tasks by entry_stage.pid */
 	bool all;		/* -a: system-wide, the session's threads excluded */
 	int pid;		/* -p: a running task and its new children; 0: none */
 	char **cmd;		/* -- CMD: started and followed with its children */
@@ -40,6 +41,12 @@ int et_session_new(const struct et_session_opts *opts, struct et_session **sp);
  * cells go into the instance.  Returns an ET_EXIT_* code, says why.
  */
 int et_session_flush_hist(struct et_session *s);
+/*
+ * --batch, before et_session_stop(): write entry_stage.batch_flush, so
+ * that the records still in the kernel's per-CPU batches go into the
+ * instance.  Returns an ET_EXIT_* code, says why.
+ */
+int et_session_flush_batch(struct et_session *s);
 /* Turn recording on and let the command run. */
 int et_session_start(struct et_session *s);
 /*

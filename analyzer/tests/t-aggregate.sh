@@ -108,15 +108,17 @@ expect_eq "x86_64 $NEWEST getppid: emit as stamped (means)" "$emits" " aggregate
 
 # Series v4 (ABI 4): a stage's cell is its count and sum; the burst adds two
 # words per stage and reads no clock, so emit, as stamped, is what the
-# aggregation costs a getppid there (-icount instructions; 1140 compact in
-# the same boot: one entry_stage_summary event)
+# aggregation costs a getppid there (-icount instructions; 1147 compact in
+# the same boot: one entry_stage_summary event).  Recorded on
+# entrytrace-9a16c89ed9a5 (PROVENANCE-aggregate.md); 435 and 1140 on
+# 600e62ccb809, before the burst also tested for entry_stage_batch
 v4=$DATA/x86_64-$NEWEST-v4-aggregate
 emits=""
 for f in aggregate aggregate-compact; do
 	"$ET" report --raw-stamps --json -s getppid "$v4${f#aggregate}.dat" > e.json 2>/dev/null
 	emits+=" $f=$(jget e.json "round([c['mean'] for c in d['cells'] if c['stage'] == 'emit'][0])")"
 done
-expect_eq "x86_64 $NEWEST v4 getppid: emit as stamped (means)" "$emits" " aggregate=435 aggregate-compact=1140"
+expect_eq "x86_64 $NEWEST v4 getppid: emit as stamped (means)" "$emits" " aggregate=443 aggregate-compact=1147"
 "$ET" report --json "$v4.dat" > v4.json 2>/dev/null
 "$ET" report --json "$DATA/x86_64-$NEWEST-aggregate.dat" > v3.json 2>/dev/null
 # the kernel's events: a total has stage == stages, every other is a stage's
@@ -138,8 +140,12 @@ expect_eq "v3 (ABI 3) still reads with its stage moments (no mean-only cell)" \
 expect_eq "diff v3 -> v4: stages have no median change (null), the total has one" \
 	"$(jget d.json "sorted(set((c['stage'] == 'total', c['d_median'] is None) for c in d['cells']))")" \
 	"[(False, True), (True, False)]"
-expect_eq "diff v3 -> v4: getppid's path did not move (total and syscall means)" \
-	"$(jget d.json "[c['d_mean'] for c in d['cells'] if c['stage'] in ('total', 'syscall')]")" "[0.0, 0.0]"
+# (entrytrace-9a16c89ed9a5's staged copy has one instruction on the other
+# side of the body's end stamp, syscall -1 and arch_syscall_exit +1, which
+# 600e62ccb809's had not)
+expect_eq "diff v3 -> v4: getppid's path did not move (total, and the body within one instruction)" \
+	"$(jget d.json "[(c['stage'], abs(c['d_mean']) <= (1 if c['stage'] == 'syscall' else 0)) for c in d['cells'] if c['stage'] in ('total', 'syscall')]")" \
+	"[('syscall', True), ('total', True)]"
 "$ET" report "$v4.dat" > v4.txt 2>&1
 check "v4: the header says the kernel keeps no spread per stage" \
 	grep -q '^aggregated: .*stages have count and mean (the kernel keeps no spread per stage)' v4.txt

@@ -117,6 +117,40 @@ done
 check "a recording of a task moving between CPUs was read ($nm: kernel-fixtures --smp 2 --only migrate $NEWEST)" \
 	test "$nm" -gt 0
 
+# entrytrace record --batch in the guest (kernel-aggregate: the run of its
+# -aggregate-compact.expect again, under 'sh -c "sysloop ...; true"'): no
+# pid filter, the kernel arms the shell and the sysloop it forks
+# (entry_stage.pid); the task events but sched_switch come too, written
+# before the batches with the tasks' last records
+no=0
+for f in "$DATA"/*-aggregate-batch-own.dat; do
+	[ -e "$f" ] || continue
+	no=$((no + 1))
+	k=$(basename "$f" .dat)
+	x=${f%-batch-own.dat}-compact.expect
+	expect_exit "$k: reads clean (exit 0)" 0 sh -c "'$ET' report '$f' >/dev/null && echo ok >&2"
+	"$ET" report "$f" > ob.txt 2>/dev/null
+	check "$k: summary mode from the batches, with task events" \
+		grep -q '^mode: *summary (events: sched_process_\*, entry_stage:entry_stage_batch)' ob.txt
+	check "$k: no sched_switch (system-wide without a pid filter)" \
+		sh -c "! trace-cmd report -i '$f' 2>/dev/null | grep -q sched_switch"
+	"$ET" report --json "$f" > ob.json
+	expect_eq "$k: no batch lost, none late, not damaged; two tasks (the shell, sysloop)" \
+		"$(jget ob.json "(d['files'][0]['lost_batches'], d['files'][0]['syscalls']['batch_late'], d['files'][0]['damaged'], d['files'][0]['syscalls']['tasks'])")" \
+		"(0, 0, False, 2)"
+	# a task's exit comes before the batch with its last records: read as
+	# its end, it left 4 (its records after it found no syscall)
+	expect_eq "$k: no_tail only for each task's last syscall" \
+		"$(jget ob.json "d['files'][0]['syscalls']['flagged']['no_tail']")" 2
+	for sc in getppid kill; do
+		n=$(expected $sc "$x")
+		"$ET" report --json -c sysloop -s $sc "$f" > obs.json
+		expect_eq "$k: sysloop's every $sc, armed as the shell's child" "$(cell obs.json $sc syscall count)" "$n"
+	done
+done
+check "an 'entrytrace record --batch' recording was read ($no: kernel-aggregate --tag v4 $NEWEST)" \
+	test "$no" -gt 0
+
 b=$DATA/x86_64-$NEWEST-batch
 nb=$("$ET" report --json "$b.dat" | python3 -c 'import json, sys; print(json.load(sys.stdin)["files"][0]["batches"])')
 trace-cmd report -i "$b.dat" 2>/dev/null | grep -o ' records=[0-9]*' |

@@ -211,6 +211,12 @@ expect_exit "record -b 0" 2 "$ET" record -b 0 -- true
 expect_exit "record --summary --aggregate: two modes" 2 "$ET" record --summary --aggregate -- true
 # this host's kernel has no entry_stage_hist (t-aggregate has a guest's recording)
 expect_exit "record --aggregate on a kernel without entry_stage_hist" 2 "$ET" record --aggregate -o x.dat -- true
+expect_exit "record --batch --aggregate: two modes" 2 "$ET" record --batch --aggregate -- true
+expect_exit "record --batch on a kernel without entry_stage_batch" 2 "$ET" record --batch -o x.dat -- true
+"$ET" record --batch -o x.dat -- true 2> batch.err
+expect_eq "record --batch: one line naming the event it needs, before anything is armed" \
+	"$(cat batch.err)" "entrytrace record: --batch needs an entrytrace kernel with entry_stage:entry_stage_batch (series v4)"
+check "...and no command ran (x.dat not written)" test ! -e x.dat
 expect_exit "top -a with -p" 2 "$ET" top -a -p 1
 expect_exit "top -d 0" 2 "$ET" top -d 0
 expect_exit "record -p of no process" 2 "$ET" record -p 999999999 -o x.dat
