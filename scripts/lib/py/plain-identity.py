@@ -8,20 +8,25 @@
                                       the same for the functions FUNC of two
                                       objects, wherever in them they are
 
-Every changed line must pair with one whose only difference is one hex
-displacement larger by exactly DELTA; DELTA "auto" takes it from the first
+Every changed line must pair with one whose only difference is one
+displacement larger by exactly DELTA (x86's hex 0x..., powerpc's decimal
+N(rX)); DELTA "auto" takes it from the first
 such line (positive, at most 64) and holds every other line to it.
 Prints the verdict in one line; exits 0 when the listings agree but for
 such displacements, 1 if not.
 """
+import os
 import re
 import subprocess
 import sys
 
+# the arch's objdump (kernel-plain-identity sets it for a cross build)
+OBJDUMP = os.environ.get('OBJDUMP', 'objdump')
+
 
 def func_listing(obj, funcs):
     """FUNC's instructions and relocations, addresses relative to it."""
-    out = subprocess.run(['objdump', '-dr', '--no-show-raw-insn', obj],
+    out = subprocess.run([OBJDUMP, '-dr', '--no-show-raw-insn', obj],
                          capture_output=True, text=True, check=True).stdout
     res, cur, start = [], None, 0
     for line in out.splitlines():
@@ -73,17 +78,24 @@ if not old:
     print('byte for byte')
     sys.exit(0)
 
-HEX = re.compile(r'0x[0-9a-f]+')
+# a displacement: hex (x86), or decimal in front of a base register (powerpc)
+DISP = re.compile(r'0x[0-9a-f]+|(?<=[ ,])-?[0-9]+(?=\(r[0-9]+\))')
+
+
+def value(x):
+    return int(x, 16) if x.startswith('0x') else int(x)
+
+
 shifted = 0
 for a, b in zip(old, new):
     # the raw bytes hold the displacement too: compare the instruction text
     ta, tb = a.split('\t')[-1], b.split('\t')[-1]
-    ha, hb = HEX.findall(ta), HEX.findall(tb)
-    if HEX.sub('#', ta) != HEX.sub('#', tb) or len(ha) != len(hb):
+    ha, hb = DISP.findall(ta), DISP.findall(tb)
+    if DISP.sub('#', ta) != DISP.sub('#', tb) or len(ha) != len(hb):
         print('differs: %r against %r' % (ta, tb))
         sys.exit(1)
     moved = [(x, y) for x, y in zip(ha, hb) if x != y]
-    d = int(moved[0][1], 16) - int(moved[0][0], 16) if len(moved) == 1 else None
+    d = value(moved[0][1]) - value(moved[0][0]) if len(moved) == 1 else None
     if delta is None and d is not None and 0 < d <= 64:
         delta = d
     if d is None or d != delta:
