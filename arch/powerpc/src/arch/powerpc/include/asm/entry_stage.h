@@ -82,18 +82,18 @@ static inline u64 arch_entry_stage_counter_hz(void)
  */
 #define ARCH_ENTRY_STAGE_EXIT_TAIL	1
 
-#ifdef CONFIG_PPC64
 /*
- * Series v4 on 64-bit: one selection point.  syscall.c and interrupt.c
- * define ENTRY_STAGE_PLAIN, so the syscall path they compile has no stamp
- * site; syscall_staged.c and interrupt_staged.c build system_call_exception(),
- * syscall_exit_prepare() and syscall_exit_restart() a second time with
- * every site, as the entry_stage_ variants below.  interrupt_64.S has a
- * static branch on entry_stage_key (a NOP with every event off) in front
- * of the call of system_call_exception() on each syscall entry (sc, and
- * scv's two vectors), to a decrement of task_struct::entry_stage_countdown;
- * at zero it calls entry_stage_syscall() for the syscall's entry and exit
- * both.  The exit's restart (an interrupt pending at its end) has a static
+ * Series v4: one selection point.  syscall.c and interrupt.c define
+ * ENTRY_STAGE_PLAIN, so the syscall path they compile has no stamp site;
+ * syscall_staged.c and interrupt_staged.c build system_call_exception(),
+ * syscall_exit_prepare() and (64-bit) syscall_exit_restart() a second
+ * time with every site, as the entry_stage_ variants below.
+ * interrupt_64.S (sc, and scv's two vectors) and entry_32.S have a static
+ * branch on entry_stage_key (a NOP with every event off) in front of the
+ * call of system_call_exception(), to a decrement of
+ * task_struct::entry_stage_countdown; at zero they call
+ * entry_stage_syscall() for the syscall's entry and exit both.  On 64-bit
+ * the exit's restart (an interrupt pending at its end) has a static
  * branch of its own, to entry_stage_syscall_restart().
  */
 #define ARCH_ENTRY_STAGE_COPY
@@ -103,8 +103,9 @@ struct pt_regs;
 long entry_stage_system_call_exception(struct pt_regs *regs, unsigned long r0);
 unsigned long entry_stage_syscall_exit_prepare(unsigned long r3, struct pt_regs *regs,
 					       long scv);
-unsigned long entry_stage_syscall_exit_restart(unsigned long r3, struct pt_regs *regs);
 unsigned long entry_stage_syscall(struct pt_regs *regs, unsigned long r0, long scv);
+#ifdef CONFIG_PPC64
+unsigned long entry_stage_syscall_exit_restart(unsigned long r3, struct pt_regs *regs);
 unsigned long entry_stage_syscall_restart(unsigned long r3, struct pt_regs *regs);
 #endif
 
