@@ -97,7 +97,8 @@ kernel-identity:
 kernel-plain-identity:
 	@for b in $(KERNEL_BASES); do ARCH=x86_64 scripts/kernel/check/kernel-plain-identity $$b || exit 1; done
 	@for b in $(shell awk '$$1 == "base" && $$3 == "generic" { print $$2 }' scripts/lib/bases); do \
-		ARCH=ppc64le scripts/kernel/check/kernel-plain-identity $$b || exit 1; done
+		for a in ppc64le ppc750 ppce500; do \
+		ARCH=$$a scripts/kernel/check/kernel-plain-identity $$b || exit 1; done; done
 
 kernel-hotpath:
 	@for b in $(KERNEL_BASES); do $(KERNEL_ENV) scripts/kernel/check/kernel-hotpath $$b || exit 1; done
