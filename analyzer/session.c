@@ -51,7 +51,6 @@ struct et_session {
 	int err_fd;		/* ...and reports a failed exec here */
 	int child_status;
 	bool child_done;
-	bool batch;		/* --batch: entry_stage.pid chose the tasks */
 	char *pid_before;	/* entry_stage.pid as it was, restored at the end */
 	char target[256];
 };
@@ -157,19 +156,16 @@ static int enable_one(struct et_session *s, const char *sys, const char *name)
 }
 
 /*
- * Every table event of a class this kernel has, in table order, but
- * @skip (sys:name, or NULL).
+ * Every table event of a class this kernel has, in table order, but the
+ * one named @skip (or NULL).
  */
 static int enable_class_but(struct et_session *s, enum record_class cls, const char *skip)
 {
-	char name[256];
-
-	for (size_t i = 0; i < ARRAY_LEN(table_events); i++) {
-		snprintf(name, sizeof(name), "%s:%s", table_events[i].sys, table_events[i].name);
-		if (table_events[i].cls == cls && (!skip || strcmp(name, skip)) &&
+	for (size_t i = 0; i < ARRAY_LEN(table_events); i++)
+		if (table_events[i].cls == cls &&
+		    !(skip && !strcmp(table_events[i].name, skip)) &&
 		    enable_one(s, table_events[i].sys, table_events[i].name) < 0)
 			return -1;
-	}
 	return 0;
 }
 
@@ -264,7 +260,7 @@ static int enable_events(struct et_session *s, const struct et_session_opts *o)
 		 */
 		if (enable_one(s, "entry_stage", "entry_stage_batch") < 0 ||
 		    enable_one(s, "entry_stage", "entry_stage_calib") < 0 ||
-		    enable_class_but(s, REC_TASK, "sched:sched_switch"))
+		    enable_class_but(s, REC_TASK, "sched_switch"))
 			return ET_EXIT_FAIL;
 	} else if (o->aggregate) {
 		if (!tracefs_event_file_exists(s->instance, "entry_stage", "entry_stage_hist",
@@ -421,7 +417,9 @@ static char *stage_param_read(const char *name)
 	return strdup(buf);
 }
 
-static int stage_param_write(const char *who, const char *name, const char *val)
+/* Write an entry_stage module parameter; a failure is one line, with @then (or NULL). */
+static int stage_param_write(const char *who, const char *name, const char *val,
+			     const char *then)
 {
 	char path[128];
 	int fd, ok;
@@ -430,7 +428,8 @@ static int stage_param_write(const char *who, const char *name, const char *val)
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	ok = fd >= 0 && write(fd, val, strlen(val)) == (ssize_t)strlen(val);
 	if (!ok)
-		fprintf(stderr, "%s: cannot write '%s' to %s: %s\n", who, val, path, strerror(errno));
+		fprintf(stderr, "%s: cannot write '%s' to %s: %s%s%s\n", who, val, path,
+			strerror(errno), then ? ": " : "", then ? then : "");
 	if (fd >= 0)
 		close(fd);
 	return ok ? 0 : -1;
@@ -496,7 +495,7 @@ static int batch_arm(struct et_session *s, int tgid)
 		return -1;
 	}
 	snprintf(buf, sizeof(buf), "%d", tgid);
-	if (stage_param_write(s->who, "pid", buf)) {
+	if (stage_param_write(s->who, "pid", buf, NULL)) {
 		free(s->pid_before);
 		s->pid_before = NULL;
 		return -1;
@@ -584,6 +583,12 @@ static int choose_target(struct et_session *s, const struct et_session_opts *o)
 	return 0;
 }
 
+/* choose_target()'s result as an ET_EXIT_* code: -2 is a bad pid (usage) */
+static int target_exit(int r)
+{
+	return r == -2 ? ET_EXIT_USAGE : r ? ET_EXIT_FAIL : ET_EXIT_OK;
+}
+
 /* ------------------------------------------------------------------ */
 
 /*
@@ -635,7 +640,7 @@ static void sweep_batch_pid(struct sweep *sw)
 {
 	char *pid = stage_param_read("pid");
 
-	if (pid && strcmp(pid, "0") && !stage_param_write(sw->who, "pid", "0"))
+	if (pid && strcmp(pid, "0") && !stage_param_write(sw->who, "pid", "0", NULL))
 		fprintf(stderr, "%s: set entry_stage.pid back from %s to 0 (every task), as the "
 			"killed 'record --batch' left it\n", sw->who, pid);
 	free(pid);
@@ -721,7 +726,7 @@ int et_session_new(const struct et_session_opts *o, struct et_session **sp)
 {
 	struct et_session *s;
 	char buf[32];
-	int ret = ET_EXIT_FAIL, r;
+	int ret = ET_EXIT_FAIL;
 
 	*sp = NULL;
 	if (!tracefs_tracing_dir()) {
@@ -753,39 +758,27 @@ int et_session_new(const struct et_session_opts *o, struct et_session **sp)
 	snprintf(buf, sizeof(buf), "%lu", o->buffer_kb);
 	if (write_file(s, "buffer_size_kb", buf))
 		goto fail;
-	s->batch = o->batch;
-	if (o->batch) {
-		if (!tracefs_event_file_exists(s->instance, "entry_stage", "entry_stage_batch",
-					       "enable")) {
-			fprintf(stderr, "%s: --batch needs an entrytrace kernel with entry_stage:entry_stage_batch (series v4)\n",
-				s->who);
-			ret = ET_EXIT_USAGE;
-			goto fail;
-		}
-		/* the kernel reads entry_stage.pid when the events turn staging on */
-		r = choose_target(s, o);
-		if (r) {
-			ret = r == -2 ? ET_EXIT_USAGE : ET_EXIT_FAIL;
-			goto fail;
-		}
-		ret = enable_events(s, o);
-		if (ret)
-			goto fail;
-		ret = ET_EXIT_FAIL;
-		if (batch_armed(s))
-			goto fail;
-		*sp = s;
-		return ET_EXIT_OK;
+	if (o->batch && !tracefs_event_file_exists(s->instance, "entry_stage",
+						   "entry_stage_batch", "enable")) {
+		fprintf(stderr, "%s: --batch needs an entrytrace kernel with entry_stage:entry_stage_batch (series v4)\n",
+			s->who);
+		ret = ET_EXIT_USAGE;
+		goto fail;
 	}
-	ret = enable_events(s, o);
+	if (o->batch) {
+		/* entry_stage.pid first: the kernel reads it when the events turn staging on */
+		ret = target_exit(choose_target(s, o));
+		if (!ret)
+			ret = enable_events(s, o);
+		if (!ret && batch_armed(s))
+			ret = ET_EXIT_FAIL;
+	} else {
+		ret = enable_events(s, o);
+		if (!ret)
+			ret = target_exit(choose_target(s, o));
+	}
 	if (ret)
 		goto fail;
-	ret = ET_EXIT_FAIL;
-	r = choose_target(s, o);
-	if (r) {
-		ret = r == -2 ? ET_EXIT_USAGE : ET_EXIT_FAIL;
-		goto fail;
-	}
 	*sp = s;
 	return ET_EXIT_OK;
 fail:
@@ -887,12 +880,8 @@ void et_session_end_cmd(struct et_session *s)
 	reap(s);
 }
 
-#define HIST_FLUSH "/sys/module/entry_stage/parameters/hist_flush"
-
 int et_session_flush_hist(struct et_session *s)
 {
-	int fd;
-
 	/* the cells are written in this process's context: no pid filter */
 	if (tracefs_file_exists(s->instance, "set_event_pid") &&
 	    write_file(s, "set_event_pid", ""))
@@ -900,26 +889,18 @@ int et_session_flush_hist(struct et_session *s)
 	if (tracefs_file_exists(s->instance, "set_event_notrace_pid") &&
 	    write_file(s, "set_event_notrace_pid", ""))
 		return ET_EXIT_FAIL;
-	fd = open(HIST_FLUSH, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write(fd, "1", 1) != 1) {
-		fprintf(stderr, "%s: cannot write %s: %s: the kernel's cells are not in the recording\n",
-			s->who, HIST_FLUSH, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if (stage_param_write(s->who, "hist_flush", "1",
+			      "the kernel's cells are not in the recording"))
 		return ET_EXIT_FAIL;
-	}
-	close(fd);
 	return ET_EXIT_OK;
 }
 
 int et_session_flush_batch(struct et_session *s)
 {
 	/* the events of the flush have no pid filter to pass (--batch sets none) */
-	if (stage_param_write(s->who, "batch_flush", "1")) {
-		fprintf(stderr, "%s: the records still in the kernel's batches are not in the recording\n",
-			s->who);
+	if (stage_param_write(s->who, "batch_flush", "1",
+			      "the records still in the kernel's batches are not in the recording"))
 		return ET_EXIT_FAIL;
-	}
 	return ET_EXIT_OK;
 }
 
@@ -953,7 +934,8 @@ void et_session_free(struct et_session *s)
 	}
 	/* staging is off with the instance's events: the next one reads this */
 	if (s->pid_before) {
-		stage_param_write(s->who, "pid", s->pid_before);
+		stage_param_write(s->who, "pid", s->pid_before,
+				  "later staging arms this thread group alone");
 		free(s->pid_before);
 	}
 	for (int i = 0; i < s->nr_events; i++)
