@@ -41,11 +41,6 @@ struct tl_batch_rec {
 	uint64_t delta[ET_STAGE_KERNEL_NR];
 };
 
-static int32_t seq_cmp(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b);
-}
-
 /*
  * Nothing of @t can come before @r any more: its sequence number follows
  * the task's last one handed on (a task's first staged syscall is 1), or

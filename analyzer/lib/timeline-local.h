@@ -232,6 +232,12 @@ struct et_timeline {
 	size_t nr_batch_wait, cap_batch_wait;
 };
 
+/* Stage modes: a task's syscall sequence numbers, compared across their wrap. */
+static inline int32_t seq_cmp(uint32_t a, uint32_t b)
+{
+	return (int32_t)(a - b);
+}
+
 static inline bool is_noreturn(const struct et_timeline *tl, long nr)
 {
 	return nr >= 0 && (nr == tl->nr_exit || nr == tl->nr_exit_group);

@@ -202,11 +202,6 @@ static void stage_finalize(struct et_timeline *tl, struct et_task *t, struct et_
 	t->last_seq = sc->seq;
 }
 
-static int32_t seq_cmp(uint32_t a, uint32_t b)
-{
-	return (int32_t)(a - b);
-}
-
 /*
  * The task's next syscall is d sequence numbers after the current one: with
  * 1-in-N sampling the kernel skips N - 1 in between, anything beyond is
