@@ -339,8 +339,8 @@ static __always_inline u32 entry_stage_span(u64 first, u64 burst)
 }
 
 /*
- * Stage @id's ticks as the summary holds them: 32 bits, a longer stage
- * saturates (as a batch's escape word does).  @agg: an AGG stage, whose end
+ * Stage @id's ticks as the summary and a batch's escaped record hold
+ * them: 32 bits, a longer stage saturates.  @agg: an AGG stage, whose end
  * slot holds its sum (the callers walk AGG stages apart, so that @agg is a
  * constant).
  */
@@ -1238,19 +1238,18 @@ void entry_stage_batch_unreg(void)
 	entry_stage_unreg();
 }
 
-/* A stage word, and the whole delta after it when it does not fit. */
 /*
- * A stage's word: its id and its delta, or the escape and a word of the
- * whole delta (saturated) when the delta does not fit.
+ * A stage's word: its id and its 32-bit ticks (entry_stage_ticks32()), or
+ * the escape and a word of those ticks when they do not fit.
  */
-static __always_inline u32 *entry_stage_batch_stage(u32 *w, unsigned long id, u64 d)
+static __always_inline u32 *entry_stage_batch_stage(u32 *w, unsigned long id, u32 d)
 {
 	if (likely(d < ENTRY_STAGE_BATCH_ESC)) {
-		*w = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | (u32)d;
+		*w = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | d;
 		return w + 1;
 	}
 	*w++ = (u32)id << ENTRY_STAGE_BATCH_ID_SHIFT | ENTRY_STAGE_BATCH_ESC;
-	*w++ = min_t(u64, d, U32_MAX);
+	*w++ = d;
 	return w;
 }
 
@@ -1263,11 +1262,11 @@ static noinline u32 *entry_stage_batch_escaped(u32 *w, const struct entry_stage_
 
 	for (m = timed; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, es->ts[id][1] - es->ts[id][0]);
+		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, false));
 	}
 	for (m = agg; m; m &= m - 1) {
 		id = entry_stage_ffs(m);
-		w = entry_stage_batch_stage(w, id, es->ts[id][1]);
+		w = entry_stage_batch_stage(w, id, entry_stage_ticks32(es, id, true));
 	}
 	return w;
 }
