@@ -15,12 +15,6 @@
 
 #define ARCH_ENTRY_STAGE_SITE_ADDR	".quad 1b"
 
-/*
- * The 64-bit syscall path has a staged copy (series v4): its plain copy
- * calls no stamp, context tracking's included.
- */
-#define ARCH_ENTRY_STAGE_COPY
-
 /* A static branch, as arch_static_branch(), with its site entry. */
 static __always_inline bool arch_entry_stage_branch(struct static_key *key,
 						    const u8 st, const u8 ed,

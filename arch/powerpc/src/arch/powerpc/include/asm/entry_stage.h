@@ -96,8 +96,7 @@ static inline u64 arch_entry_stage_counter_hz(void)
  * the exit's restart (an interrupt pending at its end) has a static
  * branch of its own, to entry_stage_syscall_restart().
  */
-#define ARCH_ENTRY_STAGE_COPY
-
+#ifdef CONFIG_HAVE_ARCH_ENTRY_STAGE_COPY
 struct pt_regs;
 
 long entry_stage_system_call_exception(struct pt_regs *regs, unsigned long r0);
@@ -108,5 +107,6 @@ unsigned long entry_stage_syscall(struct pt_regs *regs, unsigned long r0, long s
 unsigned long entry_stage_syscall_exit_restart(unsigned long r3, struct pt_regs *regs);
 unsigned long entry_stage_syscall_restart(unsigned long r3, struct pt_regs *regs);
 #endif
+#endif /* CONFIG_HAVE_ARCH_ENTRY_STAGE_COPY */
 
 #endif /* _ASM_POWERPC_ENTRY_STAGE_H */
