@@ -17,7 +17,9 @@
  * stamps each (2C, their time within it already counting one) and one AGG
  * begin/end pair per occurrence of an AGG descendant (A); an AGG stage's
  * own sum holds about C per occurrence.  Subtract that, as the
- * calibration estimates it; --raw-stamps keeps it in.
+ * calibration estimates it; --raw-stamps keeps it in.  (A stage the kernel
+ * resumed, stage_gaps(), holds one C per piece: a summary cannot tell it
+ * was resumed, so both modes leave the second piece's C in it.)
  */
 static void stamp_correct(struct et_timeline *tl, struct et_syscall *sc)
 {
@@ -87,13 +89,22 @@ static uint64_t top_stages(const struct et_syscall *sc, uint64_t *sum)
  * stage covers (each gap holding about one stamp too, unless
  * --raw-stamps), from the stamps as they are; false if some top-level
  * stage has no start.
+ *
+ * A stage the kernel resumed after a nested one (a resume switch:
+ * exit_prepare after the exit loop, 7.2's arch_syscall_entry after
+ * kstack_rand) comes as one interval of its summed time that ends where
+ * its last piece ends, so it begins inside the stage before it by the
+ * length of its first piece.  That piece lies in a gap between the other
+ * stages' intervals (the smallest that holds it): the gap less the piece
+ * is untimed, not the piece.
  */
 static bool stage_gaps(struct et_timeline *tl, const struct et_syscall *sc,
 		       uint64_t *out)
 {
 	uint64_t sum, end = 0, gaps = 0, top = top_stages(sc, &sum);
+	uint64_t raw[ET_SLOT_NR], piece[ET_SLOT_NR], held = 0;
 	double c = tl->raw_stamps ? 0 : tl->stamp_ns;
-	int order[ET_SLOT_NR], n = 0;
+	int order[ET_SLOT_NR], n = 0, ng = 0, np = 0;
 
 	*out = 0;
 	if (!top || (top & ~sc->start_mask))
@@ -114,12 +125,29 @@ static bool stage_gaps(struct et_timeline *tl, const struct et_syscall *sc,
 		uint64_t s0 = sc->start[order[i]], e = s0 + sc->ns[order[i]];
 
 		if (i && s0 > end + 1) {
-			double gap = (double)(s0 - end) - c;
-
-			gaps += gap > 0 ? (uint64_t)(gap + 0.5) : 0;
+			raw[ng++] = s0 - end;
+		} else if (i && s0 + 1 < end && e > end + 1 && order[i] != ET_STAGE_EMIT) {
+			piece[np++] = end - s0;
 		}
 		if (e > end)
 			end = e;
+	}
+	for (int p = 0; p < np; p++) {
+		int best = -1;
+
+		for (int k = 0; k < ng; k++)
+			if (!(held & (1ull << k)) && raw[k] + 1 >= piece[p] &&
+			    (best < 0 || raw[k] < raw[best]))
+				best = k;
+		if (best < 0)
+			continue;
+		held |= 1ull << best;
+		raw[best] = raw[best] > piece[p] + 1 ? raw[best] - piece[p] : 0;
+	}
+	for (int k = 0; k < ng; k++) {
+		double gap = (double)raw[k] - c;
+
+		gaps += gap > 0 ? (uint64_t)(gap + 0.5) : 0;
 	}
 	*out = gaps;
 	return true;
