@@ -305,6 +305,12 @@ rm -rf srbad && cp -r sr srbad
 sed -i 's/^\(kernel  *exit  *\)7\.3\/0003-/\17.3\/0009-/' srbad/kernel/manifest
 expect_exit "a SOURCE that is no file is refused" 2 srbad/scripts/kernel/build/series-refresh --lint
 rm -rf srbad && cp -r sr srbad
+# (a line it takes out of src/ that src/ no longer has, as after a change
+# to src/ that the older base's src.diff was not written again for)
+sed -i '0,/^-\tasm goto(ARCH_STATIC_BRANCH_ASM/s//-\tasm goto(STALE_BRANCH_ASM/' srbad/arch/powerpc/6.12/src.diff
+expect_exit "a src.diff that no longer applies to src/ is refused" 1 srbad/scripts/kernel/build/series-refresh --lint
+check "... naming it" sh -c "srbad/scripts/kernel/build/series-refresh --lint 2>&1 | grep -q 'arch/powerpc/6.12/src.diff does not apply to arch/powerpc/src'"
+rm -rf srbad && cp -r sr srbad
 : >srbad/kernel/manifest
 expect_exit "a manifest with no patch is refused" 2 srbad/scripts/kernel/build/series-refresh --lint
 expect_exit "--lint with a base is a usage error" 2 "$SR" --lint 7.2
