@@ -104,6 +104,13 @@ for arch in x86 ppc; do
 	check "$arch: the marker is counted, not taken for a branch" \
 		grep -q '^1 sites, [3-9] stamp instructions checked: 0 calls; 1 zero-width marker addresses' marked.out
 
+	# -O2: the stamp code's own copy of the code after the site, which
+	# makes that code's call: the copy's, not the stamp's
+	mk $arch copied "$call" "$call"
+	"$KN" copied.elf >copied.out 2>&1; rc=$?
+	expect_eq "$arch: a copy of the code after the site, with its call, passes" "$rc" 0
+	check "$arch: ... and is counted" grep -q '; 1 stamp blocks go on in a copy of the code after their site' copied.out
+
 	mk $arch stampcall "$call" "$nop"
 	expect_exit "$arch: a call in the stamp code is a violation" 1 sh -c "'$KN' stampcall.elf >&2"
 	check "$arch: the violation names the site and the call" \
