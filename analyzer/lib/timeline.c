@@ -89,19 +89,19 @@ static void on_task_exit(struct et_timeline *tl, const struct et_event *ev)
 {
 	struct et_task *t = tl_task_find(tl, ev->task.pid);
 
-	if (t && tl->batched) {
-		/*
-		 * Packed batches: the task's last records are in batches
-		 * written after its exit (its CPU's, or the flush at the end
-		 * of the recording).  Nothing is closed here; a new task on
-		 * the pid (task_new) or the end of the trace does it.
-		 */
-		tl_task_name(tl, t, ev->task.comm, ev->task.comm);
-	} else if (t) {
-		tl_task_name(tl, t, ev->task.comm, ev->task.comm);
-		tl_task_reset(tl, t);
-		t->pid_reused = false;	/* only a later task_new says so */
-	}
+	if (!t)
+		return;
+	tl_task_name(tl, t, ev->task.comm, ev->task.comm);
+	/*
+	 * Packed batches: the task's last records are in batches written
+	 * after its exit (its CPU's, or the flush at the end of the
+	 * recording).  Nothing is closed here; a new task on the pid
+	 * (task_new) or the end of the trace does it.
+	 */
+	if (tl->batched)
+		return;
+	tl_task_reset(tl, t);
+	t->pid_reused = false;	/* only a later task_new says so */
 }
 
 static void on_comm(struct et_timeline *tl, const struct et_event *ev)
