@@ -122,6 +122,7 @@ struct recorder {
 	int nr_cpus;
 	char *tmpdir;
 	char *partial;		/* the trace.dat being written, in tmpdir */
+	char *tracedir;		/* tmpdir/tracing: what libtracecmd writes the headers from */
 	void *page;
 	unsigned long long lost;
 };
@@ -156,6 +157,20 @@ static void kill_point(const char *where)
 		raise(SIGKILL);
 }
 
+/*
+ * Test hook: ENTRYTRACE_RECORD_DAMAGE_AT=written cuts the file just
+ * written to half its size, as a writer's wrong size would leave it for
+ * every reader: the read-back check must refuse it.
+ */
+static void damage_point(const char *where, const char *path)
+{
+	const char *at = getenv("ENTRYTRACE_RECORD_DAMAGE_AT");
+	struct stat st;
+
+	if (at && !strcmp(at, where) && !stat(path, &st))
+		(void)!truncate(path, st.st_size / 2);
+}
+
 #define RUN_PREFIX ".entrytrace-record."
 
 /* Bytes under path (a file, or a directory's files). */
@@ -187,21 +202,31 @@ static unsigned long long du(const char *path)
 	return n;
 }
 
-/* A run directory's files (flat: per-CPU data, kallsyms, the partial output), then it. */
+/*
+ * A run directory: its files, its tracing directory's links and copy,
+ * then it.  lstat, never opendir, decides: a link is removed, never
+ * followed (tracing/events points into tracefs).
+ */
 static int remove_run(const char *path)
 {
 	struct dirent *e;
-	DIR *d = opendir(path);
+	struct stat st;
+	DIR *d;
 
-	if (!d)
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (!S_ISDIR(st.st_mode))
 		return unlink(path);
+	d = opendir(path);
+	if (!d)
+		return -1;
 	while ((e = readdir(d))) {
 		char *p;
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		if (asprintf(&p, "%s/%s", path, e->d_name) >= 0) {
-			unlink(p);
+			remove_run(p);
 			free(p);
 		}
 	}
@@ -461,6 +486,85 @@ static int kallsyms_path(struct recorder *r, const struct record_opts *o,
 }
 
 /*
+ * The tracing directory libtracecmd writes the file's headers from:
+ * tmpdir/tracing, a symbolic link to each entry of tracefs but
+ * saved_cmdlines, which snapshot_cmdlines() copies in one read.
+ * libtracecmd reads each file twice, once for its size and once for its
+ * bytes.  saved_cmdlines changes whenever any instance traces a task new
+ * to it, and when it did between the two reads libtracecmd 3.1.6 still
+ * returns success: a version 6 file then holds a size that is not its
+ * command lines' and no reader opens it past them (once in a CI run of
+ * make check, two tests tracing at a time).
+ */
+static int make_trace_dir(struct recorder *r)
+{
+	const char *top = tracefs_tracing_dir();
+	struct dirent *e;
+	int ret = 0;
+	DIR *d;
+
+	if (!top || asprintf(&r->tracedir, "%s/tracing", r->tmpdir) < 0) {
+		r->tracedir = NULL;
+		return -1;
+	}
+	if (mkdir(r->tracedir, 0700) < 0)
+		return -1;
+	d = opendir(top);
+	if (!d)
+		return -1;
+	while (!ret && (e = readdir(d))) {
+		char *from, *to;
+
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "saved_cmdlines"))
+			continue;
+		if (asprintf(&from, "%s/%s", top, e->d_name) < 0)
+			break;
+		if (asprintf(&to, "%s/%s", r->tracedir, e->d_name) < 0) {
+			free(from);
+			break;
+		}
+		ret = symlink(from, to);
+		free(from);
+		free(to);
+	}
+	closedir(d);
+	return e ? -1 : ret;
+}
+
+/* saved_cmdlines as one read of it, for libtracecmd to size and copy */
+static int snapshot_cmdlines(struct recorder *r)
+{
+	char *text, *path;
+	int fd, ret, size = 0;
+
+	text = tracefs_instance_file_read(NULL, "saved_cmdlines", &size);
+	if (!text && errno)
+		return -1;
+	if (asprintf(&path, "%s/saved_cmdlines", r->tracedir) < 0) {
+		free(text);
+		return -1;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	free(path);
+	ret = fd < 0 ? -1 : write_all(fd, text ? text : "", size);
+	if (fd >= 0 && close(fd) < 0)
+		ret = -1;
+	free(text);
+	return ret;
+}
+
+/* Whether libtracecmd reads back the file just written: headers and CPU data. */
+static bool reads_back(const char *path)
+{
+	struct tracecmd_input *in = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	bool ok = in && tracecmd_init_data(in) >= 0;
+
+	if (in)
+		tracecmd_close(in);
+	return ok;
+}
+
+/*
  * Why a write failed.  libtracecmd's later calls can overwrite errno
  * before it returns (a full disk once read "Invalid argument"): when the
  * file system is (nearly) full, that is the reason.
@@ -515,7 +619,7 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 		goto fail;
 	tracecmd_set_quiet(h, true);
 	step = "setting up the file";
-	if (tracecmd_output_set_trace_dir(h, tracefs_tracing_dir()) ||
+	if (tracecmd_output_set_trace_dir(h, r->tracedir) ||
 	    tracecmd_output_set_kallsyms(h, nokallsyms) ||
 	    tracecmd_output_set_version(h, o->file_version) ||
 	    tracecmd_output_set_compression(h, o->compression))
@@ -526,6 +630,9 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 	if (tracecmd_output_write_headers(h, nr_events ? list : NULL))
 		goto fail_close;
 	add_options(r, h);
+	step = "copying saved_cmdlines";
+	if (snapshot_cmdlines(r))
+		goto fail_close;
 	step = "writing the saved command lines";
 	if (tracecmd_write_cmdlines(h))
 		goto fail_close;
@@ -534,6 +641,11 @@ static int write_dat(struct recorder *r, const struct record_opts *o)
 	if (tracecmd_append_cpu_data(h, r->nr_cpus, files))
 		goto fail_close;
 	tracecmd_output_close(h);
+	damage_point("written", r->partial);
+	step = "reading the written file back (libtracecmd cannot open it)";
+	errno = 0;
+	if (!reads_back(r->partial))
+		goto fail;
 	/* whole: under its name in one step */
 	step = "renaming the finished file to its name";
 	if (rename(r->partial, o->output) < 0)
@@ -575,6 +687,9 @@ static void recorder_free(struct recorder *r)
 	free(r->cpu);
 	if (r->partial)
 		unlink(r->partial);
+	if (r->tracedir)
+		remove_run(r->tracedir);
+	free(r->tracedir);
 	if (r->tmpdir) {
 		char *k;
 
@@ -672,6 +787,11 @@ static int record(const struct record_opts *o)
 	ret = ET_EXIT_FAIL;
 	if (make_tmpdir(&r, o->output) || open_cpus(&r))
 		goto out;
+	if (make_trace_dir(&r)) {
+		fprintf(stderr, "%s: cannot link tracefs' files into %s/tracing: %s\n", r.who,
+			r.tmpdir, strerror(errno));
+		goto out;
+	}
 	events = et_session_events(r.s, &nr_events);
 	if (!o->session.quiet) {
 		fprintf(stderr, "%s: %s; instance %s, %lu KB per CPU\n", r.who,
