@@ -28,6 +28,7 @@
  * All of it costs a few pread()s at open; nothing runs per record.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -372,90 +373,180 @@ static bool read_v7(struct et_index *ix, const struct et_file *f, uint64_t opt,
  * Version 6: the sections in their fixed order - header page and event,
  * ftrace and event formats, kallsyms, printk formats, saved command lines,
  * the CPU count - then options and the flyrecord index (per CPU an 8-byte
- * offset and size).  false where the file does not read as that: then
- * there is no index to check (libtracecmd, which read the same headers,
- * judges the file).
+ * offset and size).  Where the file does not read as that there is no
+ * index to check (libtracecmd, which read the same headers, judges the
+ * file), and the walk says where it stopped: a label that is not there,
+ * a count out of range, a size past the end of the file.  It keeps the
+ * last sized part it stepped over, whose size is the first to suspect
+ * when what follows is not what the layout puts there.
  */
-static bool skip_sized(const struct et_file *f, uint64_t *p, int width)
+struct v6_walk {
+	const struct et_file *f;
+	uint64_t p;
+	const char *last;	/* the last sized part stepped over */
+	uint64_t last_off, last_size;
+	char *stop;		/* where and why the walk stopped, or NULL */
+	size_t stoplen;
+};
+
+static bool stopped(struct v6_walk *w, bool after, const char *fmt, ...)
 {
-	uint64_t n;
+	char head[256];
+	va_list ap;
 
-	if (!rd_num(f, *p, width, &n) || n > f->size - *p - width)
+	if (!w->stop)
 		return false;
-	*p += width + n;
-	return true;
-}
-
-static bool skip_tag(const struct et_file *f, uint64_t *p, const char *tag, size_t n)
-{
-	char b[16];
-
-	if (n > sizeof(b) || !et_file_read(f, *p, b, n) || memcmp(b, tag, n))
-		return false;
-	*p += n;
-	return true;
-}
-
-static bool skip_string(const struct et_file *f, uint64_t *p)
-{
-	char b[256];
-
-	if (!et_file_read(f, *p, b, f->size - *p < sizeof(b) ? f->size - *p : sizeof(b)))
-		return false;
-	for (size_t i = 0; i < sizeof(b) && *p + i < f->size; i++)
-		if (!b[i]) {
-			*p += i + 1;
-			return true;
-		}
+	va_start(ap, fmt);
+	vsnprintf(head, sizeof(head), fmt, ap);
+	va_end(ap);
+	if (after && w->last)
+		say(w->stop, w->stoplen, "%s, after the %s (%" PRIu64 " bytes at offset %"
+		    PRIu64 "): that size is the first to suspect", head, w->last,
+		    w->last_size, w->last_off);
+	else
+		say(w->stop, w->stoplen, "%s", head);
 	return false;
 }
 
-static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, char *why,
-		    size_t len)
+/* @n bytes as text: printable ones as they are, others as \xNN */
+static const char *shown(const char *b, size_t n, char *out, size_t outlen)
 {
-	uint64_t n, m, cpus;
-	char tag[10];
+	size_t o = 0;
 
-	if (!skip_tag(f, &p, "header_page", 12) || !skip_sized(f, &p, 8) ||
-	    !skip_tag(f, &p, "header_event", 13) || !skip_sized(f, &p, 8) ||
-	    !rd_num(f, p, 4, &n) || n > 100000)
-		return true;
-	for (p += 4; n--; )
-		if (!skip_sized(f, &p, 8))
+	for (size_t i = 0; i < n && o + 5 < outlen; i++) {
+		unsigned char c = b[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			out[o++] = c;
+		else
+			o += snprintf(out + o, outlen - o, "\\x%02x", c);
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static bool w_ends(struct v6_walk *w, const char *what)
+{
+	return stopped(w, true, "the file (%" PRIu64 " bytes) ends at offset %" PRIu64
+		       ", in the %s", w->f->size, w->p, what);
+}
+
+/* A part of @width-byte size and its bytes, @what for messages. */
+static bool w_sized(struct v6_walk *w, int width, const char *what)
+{
+	uint64_t n;
+
+	if (!rd_num(w->f, w->p, width, &n))
+		return w_ends(w, what);
+	if (n > w->f->size - w->p - width)
+		return stopped(w, false, "the %s: %" PRIu64 " bytes at offset %" PRIu64
+			       ", past the end of the file (%" PRIu64 " bytes)", what, n,
+			       w->p + width, w->f->size);
+	w->last = what;
+	w->last_off = w->p + width;
+	w->last_size = n;
+	w->p += width + n;
+	return true;
+}
+
+static bool w_tag(struct v6_walk *w, const char *tag, size_t n)
+{
+	char b[16], t[80];
+
+	if (n > sizeof(b) || !et_file_read(w->f, w->p, b, n))
+		return w_ends(w, tag);
+	if (memcmp(b, tag, n))
+		return stopped(w, true, "no '%s' label at offset %" PRIu64 ": \"%s\"", tag,
+			       w->p, shown(b, n, t, sizeof(t)));
+	w->p += n;
+	return true;
+}
+
+static bool w_count(struct v6_walk *w, int width, uint64_t max, const char *what,
+		    uint64_t *n)
+{
+	if (!rd_num(w->f, w->p, width, n))
+		return w_ends(w, what);
+	if (*n > max)
+		return stopped(w, true, "a %s of %" PRIu64 " at offset %" PRIu64 " (at most %"
+			       PRIu64 ")", what, *n, w->p, max);
+	w->p += width;
+	return true;
+}
+
+static bool w_string(struct v6_walk *w, const char *what)
+{
+	char b[256];
+	uint64_t left = w->f->size - w->p;
+
+	if (w->p >= w->f->size || !et_file_read(w->f, w->p, b, left < sizeof(b) ? left : sizeof(b)))
+		return w_ends(w, what);
+	for (size_t i = 0; i < sizeof(b) && i < left; i++)
+		if (!b[i]) {
+			w->p += i + 1;
 			return true;
-	if (!rd_num(f, p, 4, &n) || n > 100000)
+		}
+	return stopped(w, true, "no %s (a name and its NUL in 256 bytes) at offset %" PRIu64,
+		       what, w->p);
+}
+
+static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, char *why,
+		    size_t len, char *stop, size_t stoplen)
+{
+	struct v6_walk w = { .f = f, .p = p, .stop = stop, .stoplen = stoplen };
+	uint64_t n, m, cpus;
+	char tag[10], t[80];
+
+	if (!w_tag(&w, "header_page", 12) || !w_sized(&w, 8, "header page") ||
+	    !w_tag(&w, "header_event", 13) || !w_sized(&w, 8, "header event") ||
+	    !w_count(&w, 4, 100000, "count of ftrace formats", &n))
 		return true;
-	for (p += 4; n--; ) {
-		if (!skip_string(f, &p) || !rd_num(f, p, 4, &m) || m > 100000)
+	while (n--)
+		if (!w_sized(&w, 8, "ftrace format"))
 			return true;
-		for (p += 4; m--; )
-			if (!skip_sized(f, &p, 8))
+	if (!w_count(&w, 4, 100000, "count of event systems", &n))
+		return true;
+	while (n--) {
+		if (!w_string(&w, "event system's name") ||
+		    !w_count(&w, 4, 100000, "count of a system's formats", &m))
+			return true;
+		while (m--)
+			if (!w_sized(&w, 8, "event format"))
 				return true;
 	}
-	if (!skip_sized(f, &p, 4) || !skip_sized(f, &p, 4) || !skip_sized(f, &p, 8) ||
-	    !rd_num(f, p, 4, &cpus) || cpus > ET_INDEX_MAX_CPUS)
+	if (!w_sized(&w, 4, "kallsyms") || !w_sized(&w, 4, "printk formats") ||
+	    !w_sized(&w, 8, "saved command lines") ||
+	    !w_count(&w, 4, ET_INDEX_MAX_CPUS, "CPU count", &cpus))
 		return true;
-	p += 4;
 	for (;;) {
-		if (!et_file_read(f, p, tag, 10))
+		if (!et_file_read(f, w.p, tag, 10)) {
+			w_ends(&w, "options or flyrecord label");
 			return true;
-		p += 10;
+		}
 		if (!memcmp(tag, "options  ", 10)) {
+			w.p += 10;
 			/* id (2), then size (4) and data, until id 0 */
 			for (;;) {
 				uint64_t id, osz;
 				char *o;
 				bool ok;
 
-				if (!rd_num(f, p, 2, &id))
+				if (!w_count(&w, 2, UINT16_MAX, "option id", &id))
 					return true;
-				p += 2;
 				if (!id)
 					break;
-				if (!rd_num(f, p, 4, &osz) || osz > f->size - p - 4)
+				if (!rd_num(f, w.p, 4, &osz)) {
+					w_ends(&w, "option's size");
 					return true;
+				}
+				if (osz > f->size - w.p - 4) {
+					stopped(&w, false, "option %" PRIu64 ": %" PRIu64 " bytes at "
+						"offset %" PRIu64 ", past the end of the file (%" PRIu64
+						" bytes)", id, osz, w.p + 4, f->size);
+					return true;
+				}
 				o = malloc(6 + osz);
-				if (!o || !et_file_read(f, p - 2, o, 6 + osz)) {
+				if (!o || !et_file_read(f, w.p - 2, o, 6 + osz)) {
 					free(o);
 					return true;
 				}
@@ -463,14 +554,24 @@ static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, ch
 				free(o);
 				if (!ok)
 					return false;
-				p += 4 + osz;
+				w.last = "last option";
+				w.last_off = w.p;
+				w.last_size = 4 + osz;
+				w.p += 4 + osz;
 			}
 			continue;
 		}
-		if (memcmp(tag, "flyrecord", 10))
-			return true;	/* latency: no CPU data */
+		if (!memcmp(tag, "latency  ", 10))
+			return true;	/* no CPU data */
+		if (memcmp(tag, "flyrecord", 10)) {
+			stopped(&w, true, "no 'options', 'flyrecord' or 'latency' label at offset %"
+				PRIu64 ": \"%s\"", w.p, shown(tag, 10, t, sizeof(t)));
+			return true;
+		}
+		w.p += 10;
 		break;
 	}
+	p = w.p;
 	ix->cpu = calloc(cpus ? cpus : 1, sizeof(*ix->cpu));
 	if (!ix->cpu)
 		return true;
@@ -690,7 +791,7 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 		}
 	} else {
 		ix->known_compression = true;
-		if (!read_v6(ix, &f, p, why, len))
+		if (!read_v6(ix, &f, p, why, len, NULL, 0))
 			return false;
 		if (ix->have_buffer && ix->cpucount >= 0 && ix->v6_cpus != ix->cpucount) {
 			say(why, len, "a CPU count of %d before the flyrecord index, %d in the "
@@ -735,6 +836,48 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 		return false;
 	ix->valid = true;
 	return true;
+}
+
+/*
+ * Where a version 6 file libtracecmd refused to open stops reading as its
+ * layout: true and @why set if the walk of its headers stopped (version 7
+ * files: false, libtracecmd's refusal stands alone).
+ */
+bool et_index_layout(const char *path, char *why, size_t len)
+{
+	struct et_file f = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
+	struct et_index ix = { .cpucount = -1 };
+	char head[64], owhy[256] = "";
+	struct stat st;
+	uint64_t p;
+	bool ok;
+
+	why[0] = '\0';
+	if (f.fd < 0)
+		return false;
+	memset(head, 0, sizeof(head));
+	if (fstat(f.fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(f.fd);
+		return false;
+	}
+	f.size = st.st_size;
+	if (!et_file_read(&f, 0, head, f.size < sizeof(head) - 1 ? f.size : sizeof(head) - 1)) {
+		close(f.fd);
+		return false;
+	}
+	/* magic (3), "tracing", the version string, endian, long size, page size (4) */
+	p = 10 + strnlen(head + 10, 16) + 1;
+	if (atoi(head + 10) != 6 || p + 6 > f.size) {
+		close(f.fd);
+		return false;
+	}
+	f.swap = head[p] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	ok = read_v6(&ix, &f, p + 6, owhy, sizeof(owhy), why, len);
+	if (!ok && !why[0])
+		say(why, len, "%s", owhy);
+	et_index_free(&ix);
+	close(f.fd);
+	return why[0] != '\0';
 }
 
 void et_index_free(struct et_index *ix)

@@ -436,9 +436,13 @@ struct et_trace *et_trace_open(const char *path, enum et_err *err,
 		init_failed = true;
 	quiet_stderr_end(quiet);
 	if (!t->handle) {
-		snprintf(errbuf, errlen,
-			 "%s: libtracecmd cannot read the headers (truncated or corrupt file, or an unsupported version)",
-			 path);
+		if (et_index_layout(t->open_path, why, sizeof(why)))
+			snprintf(errbuf, errlen, "%s: libtracecmd cannot read the headers: %s",
+				 path, why);
+		else
+			snprintf(errbuf, errlen,
+				 "%s: libtracecmd cannot read the headers (truncated or corrupt file, or an unsupported version)",
+				 path);
 		*err = ET_ERR_FORMAT;
 		goto fail;
 	}

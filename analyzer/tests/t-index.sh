@@ -229,3 +229,28 @@ for f in "$DATA"/*.dat; do
 done
 check "the trace clock is the BUFFER option's on $nclk committed v7 recordings (20 or more)" test "$nclk" -ge 20
 expect_eq "...on every one of them" "$badclk" ""
+
+# ---- a version 6 file libtracecmd cannot open: where its layout stops -----------
+# libtracecmd 3.1.6 writes a file's size, then copies its bytes, and returns
+# success when they differ; a CI run of make check got a v6 file whose saved
+# command lines' size was not theirs (entrytrace record now copies
+# saved_cmdlines first, t-record).  libtracecmd then only says it cannot read
+# the headers; report walks the v6 layout and names where it stops and the
+# sized part before it.  On a little-endian 64-bit file and a big-endian
+# 32-bit one (ppc750, as its guest's trace-cmd wrote it).
+for src in e-6.dat "$DATA/ppc750-7.3-compact.dat"; do
+	n=$(basename "$src" .dat)
+	edit "$src" cmd16-$n.dat "t.put(b, t.cmdlines_at, 8, t.get(t.cmdlines_at, 8) + 16)"
+	at=$(python3 -c "import sys, tracedat; t = tracedat.TraceDat(open(sys.argv[1], 'rb').read()); print(t.cmdlines_at + 8)" "$src")
+	refused "$n: the saved command lines' size 16 bytes too long" cmd16-$n.dat \
+		"libtracecmd cannot read the headers: (no 'options', 'flyrecord' or 'latency' label at offset [0-9]+: \"[^\"]*\"|a CPU count of [0-9]+ at offset [0-9]+ \(at most 4096\)), after the saved command lines \([0-9]+ bytes at offset $at\): that size is the first to suspect"
+done
+edit e-6.dat fly-6.dat "i = b.index(b'flyrecord\0'); b[i:i + 9] = b'flyrecorb'"
+refused "the flyrecord label damaged (v6)" fly-6.dat \
+	"no 'options', 'flyrecord' or 'latency' label at offset [0-9]+: \"flyrecorb\\\\x00\", after the last option \([0-9]+ bytes at offset [0-9]+\)"
+edit e-6.dat fmt-6.dat "s, at, sz, _ = t.formats[-1]; t.put(b, at - 8, 8, len(b))"
+refused "an event format's size past the end of the file (v6)" fmt-6.dat \
+	"libtracecmd cannot read the headers: the event format: [0-9]+ bytes at offset [0-9]+, past the end of the file \([0-9]+ bytes\)$"
+head -c 100000 "$DATA/host-lost.dat" > cut-7z.dat
+refused "a version 7 file cut: libtracecmd's refusal, no layout walk" cut-7z.dat \
+	"libtracecmd cannot read the headers \(truncated or corrupt file, or an unsupported version\)$"

@@ -154,6 +154,7 @@ class TraceDat:
                 p += 8 + sz
         p += 4 + self.get(p, 4)             # kallsyms
         p += 4 + self.get(p, 4)             # printk
+        self.cmdlines_at = p                # its 8-byte size
         p += 8 + self.get(p, 8)             # cmdlines
         self.cpus_at = p
         cpus = self.get(p, 4)
