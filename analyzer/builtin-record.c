@@ -15,11 +15,14 @@
  *
  * Like 'export', the trace.dat is written under a temporary name and
  * renamed when whole: a recording cut short never leaves a partial file
- * under the name asked for.  Everything temporary lives in one directory
- * per run beside the output, .entrytrace-record.PID.XXXXXX/; SIGINT and
- * SIGTERM clean it up, and what a SIGKILL leaves (that directory, and the
- * session's tracefs instance, still tracing) the next 'record' - or
- * 'record --clean' - finds by its pid, names and removes.
+ * under the name asked for, and only once libtracecmd reads it back.
+ * Everything temporary lives in one directory per run beside the output,
+ * .entrytrace-record.PID.XXXXXX/ (the per-CPU data, the file being
+ * written, and tracing/, the directory libtracecmd writes the headers
+ * from: make_trace_dir()); SIGINT and SIGTERM clean it up, and what a
+ * SIGKILL leaves (that directory, and the session's tracefs instance,
+ * still tracing) the next 'record' - or 'record --clean' - finds by its
+ * pid, names and removes.
  */
 #include <dirent.h>
 #include <errno.h>
