@@ -418,7 +418,7 @@ struct et_index {
  */
 bool et_index_read(struct et_trace *t, char *why, size_t len);
 void et_index_free(struct et_index *ix);
-/* Where a version 6 file libtracecmd refused stops reading as its layout. */
+/* Where a file libtracecmd refused stops reading as its layout (v6, v7). */
 bool et_index_layout(const char *path, char *why, size_t len);
 /* A CPU's first and last record against its CPUSTAT; notes if they disagree. */
 void et_index_check_times(struct et_trace *t, int cpu, uint64_t first, uint64_t last);

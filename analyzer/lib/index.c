@@ -839,9 +839,99 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 }
 
 /*
- * Where a version 6 file libtracecmd refused to open stops reading as its
- * layout: true and @why set if the walk of its headers stopped (version 7
- * files: false, libtracecmd's refusal stands alone).
+ * Version 7: the chain of options sections from the header's offset, and
+ * the sections their options place (header info to command lines, 16 to
+ * 21, and each BUFFER's flyrecord section), held to the file's end: a cut
+ * file names the first place that lies past it.  Nothing found: @why
+ * stays empty.
+ */
+static void v7_layout(const struct et_file *f, uint64_t opt, bool zstd, char *why, size_t len)
+{
+	static const char *const placed[] = { "header info", "ftrace formats", "event formats",
+					      "kallsyms", "printk formats", "saved command lines" };
+	char from[64] = "the file's header";
+
+	for (int n = 0; opt && n < 64; n++) {
+		char hdr[16], *data;
+		uint64_t size, next = 0;
+		size_t dn = 0, p = 0;
+
+		if (opt > f->size || f->size - opt < 16) {
+			say(why, len, "%s %s at offset %" PRIu64 ", past the end of the file (%"
+			    PRIu64 " bytes): the file is cut short", from,
+			    n ? "chains to the next options section" : "places the options section",
+			    opt, f->size);
+			return;
+		}
+		if (!et_file_read(f, opt, hdr, 16))
+			return;
+		if (et_file_num(f, hdr, 2) != 0) {
+			say(why, len, "%s %s at offset %" PRIu64 ", which holds a section of id %"
+			    PRIu64, from, n ? "chains to the next options section" :
+			    "places the options section", opt, et_file_num(f, hdr, 2));
+			return;
+		}
+		size = et_file_num(f, hdr + 8, 8);
+		if (size > f->size - opt - 16) {
+			say(why, len, "the options section at offset %" PRIu64 " says %" PRIu64
+			    " bytes, past the end of the file (%" PRIu64 " bytes): the file is cut "
+			    "short", opt, size, f->size);
+			return;
+		}
+		if (et_file_num(f, hdr + 2, 2) & SEC_FL_COMPRESS) {
+			if (!zstd)
+				return;
+			data = zblock(f, opt + 16, size, &dn);
+			if (!data) {
+				say(why, len, "the options section at offset %" PRIu64 " (%" PRIu64
+				    " bytes) does not decompress", opt, size);
+				return;
+			}
+		} else {
+			dn = size;
+			data = malloc(dn ? dn : 1);
+			if (!data || !et_file_read(f, opt + 16, data, dn)) {
+				free(data);
+				return;
+			}
+		}
+		while (p + 6 <= dn) {
+			unsigned int id = et_file_num(f, data + p, 2);
+			uint64_t osz = et_file_num(f, data + p + 2, 4), at;
+			const char *o = data + p + 6, *what = NULL;
+
+			if (osz > dn - p - 6)
+				break;
+			p += 6 + osz;
+			if (id == OPT_DONE) {
+				next = osz >= 8 ? et_file_num(f, o, 8) : 0;
+				break;
+			}
+			if (id >= 16 && id <= 21)
+				what = placed[id - 16];
+			else if (id == OPT_BUFFER)
+				what = "flyrecord (BUFFER option)";
+			if (!what || osz < 8)
+				continue;
+			at = et_file_num(f, o, 8);
+			if (at > f->size || f->size - at < 16) {
+				say(why, len, "the options section at offset %" PRIu64 " places the %s "
+				    "section at offset %" PRIu64 ", past the end of the file (%" PRIu64
+				    " bytes): the file is cut short", opt, what, at, f->size);
+				free(data);
+				return;
+			}
+		}
+		free(data);
+		snprintf(from, sizeof(from), "the options section at offset %" PRIu64, opt);
+		opt = next;
+	}
+}
+
+/*
+ * Where a file libtracecmd refused to open stops reading as its layout:
+ * true and @why set if the walk of its headers (version 6) or of its
+ * options sections and the places they give (version 7) found it.
  */
 bool et_index_layout(const char *path, char *why, size_t len)
 {
@@ -850,6 +940,7 @@ bool et_index_layout(const char *path, char *why, size_t len)
 	char head[64], owhy[256] = "";
 	struct stat st;
 	uint64_t p;
+	int version;
 	bool ok;
 
 	why[0] = '\0';
@@ -867,12 +958,25 @@ bool et_index_layout(const char *path, char *why, size_t len)
 	}
 	/* magic (3), "tracing", the version string, endian, long size, page size (4) */
 	p = 10 + strnlen(head + 10, 16) + 1;
-	if (atoi(head + 10) != 6 || p + 6 > f.size) {
+	version = atoi(head + 10);
+	if ((version != 6 && version != 7) || p + 6 > f.size) {
 		close(f.fd);
 		return false;
 	}
 	f.swap = head[p] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	ok = read_v6(&ix, &f, p + 6, owhy, sizeof(owhy), why, len);
+	p += 6;
+	if (version == 7) {
+		/* the compression's name and version, then the first options section */
+		bool zstd = !strcmp(head + p, "zstd");
+
+		p += strnlen(head + p, 16) + 1;
+		p += strnlen(head + p, 16) + 1;
+		if (p + 8 <= sizeof(head) - 1 && p + 8 <= f.size)
+			v7_layout(&f, et_file_num(&f, head + p, 8), zstd, why, len);
+		close(f.fd);
+		return why[0] != '\0';
+	}
+	ok = read_v6(&ix, &f, p, owhy, sizeof(owhy), why, len);
 	if (!ok && !why[0])
 		say(why, len, "%s", owhy);
 	et_index_free(&ix);

@@ -251,6 +251,15 @@ refused "the flyrecord label damaged (v6)" fly-6.dat \
 edit e-6.dat fmt-6.dat "s, at, sz, _ = t.formats[-1]; t.put(b, at - 8, 8, len(b))"
 refused "an event format's size past the end of the file (v6)" fmt-6.dat \
 	"libtracecmd cannot read the headers: the event format: [0-9]+ bytes at offset [0-9]+, past the end of the file \([0-9]+ bytes\)$"
+# version 7 keeps its options at the end of the chain: a cut file names the
+# first section placed past its end
 head -c 100000 "$DATA/host-lost.dat" > cut-7z.dat
-refused "a version 7 file cut: libtracecmd's refusal, no layout walk" cut-7z.dat \
+refused "a version 7 file cut after its first options section" cut-7z.dat \
+	"libtracecmd cannot read the headers: the options section at offset [0-9]+ chains to the next options section at offset [0-9]+, past the end of the file \(100000 bytes\): the file is cut short$"
+head -c 2000 "$DATA/host-lost.dat" > cut2k-7z.dat
+refused "a version 7 file cut before its first options section" cut2k-7z.dat \
+	"libtracecmd cannot read the headers: the file's header places the options section at offset [0-9]+, past the end of the file \(2000 bytes\): the file is cut short$"
+# what the walk does not look at (the 'tracing' tag): libtracecmd's refusal alone
+edit "$DATA/host-lost.dat" tag-7z.dat "b[3:10] = b'tracinG'"
+refused "a version 7 file whose 'tracing' tag is damaged: libtracecmd's refusal, nothing from the walk" tag-7z.dat \
 	"libtracecmd cannot read the headers \(truncated or corrupt file, or an unsupported version\)$"
