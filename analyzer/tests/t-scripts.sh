@@ -365,3 +365,29 @@ check "... with the BPF program built in (its two raw tracepoint sections)" \
 expect_eq "syslat without a command: exit 125" "$?" 125
 expect_eq "... and the usage line" "$(cat syslat.err)" "usage: syslat [-q] CMD [ARG...]"
 expect_exit "build-syslat without OUT: usage, exit 2" 2 "$S/guest/bpf/build-syslat"
+
+# plain_opens (kernel-lib.sh): kernel-mix times stages with every event off
+# only where a site or marker outside the staged copies opens a syscall
+# (SYSCALL_BEGIN, flag bit 0x1); else it records whole syscalls, and says
+# so.  Site lines as kernel-sites writes them: x86_64 7.3's plain copy has
+# the marker (0x41 in do_syscall_64), powerpc 7.3's begins a syscall only
+# in its staged copy, 6.12's legacy path with a real site.
+cat > po-x86.sites <<'SITES'
+entrytrace-sites 1
+site 0xffffffff8130283c - begin - 0x41 9c58e91bd3440048 do_syscall_64+0x6
+site 0xffffffff81302849 0 switch 1 0x44 6690eb0e65488b05 do_syscall_64+0x13
+SITES
+cat > po-ppc.sites <<'SITES'
+entrytrace-sites 1
+site 0xc0000000000239a8 - begin - 0x1 00000060 entry_stage_system_call_exception+0x34
+site 0xc0000000000239f8 0 begin - 0x4 00000060 entry_stage_system_call_exception+0x84
+site 0xc00000000045eb68 0 begin - 0x4 00000060 irqentry_enter+0x20
+SITES
+cat > po-legacy.sites <<'SITES'
+entrytrace-sites 1
+site 0xc00000000002c4a8 - begin - 0x1 00000060 system_call_exception+0x34
+SITES
+po() { bash -c '. "$1/kernel/kernel-lib.sh"; plain_opens "$2" && echo opens || echo none' - "$S" "$1"; }
+expect_eq "plain_opens: x86_64's marker in do_syscall_64 opens a plain syscall" "$(po po-x86.sites)" opens
+expect_eq "plain_opens: powerpc v4 begins a syscall only in its staged copy: none" "$(po po-ppc.sites)" none
+expect_eq "plain_opens: powerpc's legacy path begins one in system_call_exception" "$(po po-legacy.sites)" opens

@@ -404,6 +404,22 @@ LSM_NO_SELINUX=lockdown,yama,integrity,bpf,landlock
 # (PREEMPT_RCU).  Debian's configs have TREE_RCU without them (their
 # rcu_read_lock() is preempt_disable()), and static copies of an inline
 # helper are not the calls: such a function is left out, and TOOL says so.
+# plain_opens SITES: whether a site file's kernel opens a plain syscall for
+# the plugin, a site or zero-width marker that begins a syscall
+# (SYSCALL_BEGIN, flag bit 0x1) outside the staged copies (entry_stage_*).
+# Series v4 on powerpc has none: its plain copy has no marker, so in sites
+# mode no syscall with every event off is opened or named.
+plain_opens() {
+	local tag addr st ed st2 fl bytes where
+	while read -r tag addr st ed st2 fl bytes where; do
+		[ "$tag" = site ] || continue
+		(( 16#${fl#0x} & 1 )) || continue
+		case "$where" in entry_stage_*) continue ;; esac
+		return 0
+	done < "$1"
+	return 1
+}
+
 rcu_calls() {
 	local tool=$1 sites=$2 f n out=
 	for f in __rcu_read_lock __rcu_read_unlock; do
