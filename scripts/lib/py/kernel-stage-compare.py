@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python half of scripts/kernel/check/kernel-stage-compare (its arguments: see the call there).
-import json, os, sys
+import gzip, json, os, sys
 
 path, allowf, sc, tol, lines, top, cfg = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
     sys.argv[5] == '1', sys.argv[6], sys.argv[7]
@@ -29,7 +29,23 @@ if not base or not test:
 # the calls that ran the stage)
 nb, nt = (base.get('total', {}).get('calls', 0), test.get('total', {}).get('calls', 0))
 if not nb or not nt:
-    sys.exit('kernel-stage-compare: no %s total row in %s' % (sc, 'the legacy file' if not nb else 'the generic file'))
+    which, m = ('the legacy file', d['mix_base']) if not nb else ('the generic file', d['mix_test'])
+    why = ''
+    mode = ''
+    try:
+        opener = gzip.open if m[0]['path'].endswith('.gz') else open
+        with opener(m[0]['path'], 'rt') as f:
+            for line in f:
+                if line.startswith('mode '):
+                    mode = line.split()[1]
+                    break
+    except (OSError, KeyError, IndexError):
+        pass
+    if mode == 'fallback':
+        # whole syscalls only: --events, or a plain path without markers
+        # (series v4 on powerpc, which kernel-mix names when it records)
+        why = ': it was recorded in fallback mode (whole syscalls, no stage)'
+    sys.exit('kernel-stage-compare: no %s total row in %s%s' % (sc, which, why))
 
 kver = d['mix_test'][0].get('kernel', '')
 lver = d['mix_base'][0].get('kernel', '')
