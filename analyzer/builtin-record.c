@@ -540,6 +540,7 @@ static int snapshot_cmdlines(struct recorder *r)
 	char *text, *path;
 	int fd, ret, size = 0;
 
+	errno = 0;	/* a NULL with errno left 0 is no failure */
 	text = tracefs_instance_file_read(NULL, "saved_cmdlines", &size);
 	if (!text && errno)
 		return -1;

@@ -157,6 +157,7 @@ size_t et_utf8_len(const unsigned char *s, size_t n);
 int et_text_width(const char *text);
 /* text padded with spaces to width columns, after it (left) or before it */
 const char *et_pad_text(const char *text, int width, bool left, char *buf, size_t size);
+const char *et_bytes_text(const void *bytes, size_t n, char *buf, size_t size);
 
 /* The kernel's syscall names per uname machine (syscalls.c, generated) */
 struct et_syscall_table {

@@ -121,8 +121,14 @@ const char *et_pad_text(const char *text, int width, bool left, char *buf, size_
 
 const char *et_name_text(const char *name, char *buf, size_t size)
 {
-	const unsigned char *s = (const unsigned char *)(name ? name : "");
-	size_t n = strlen((const char *)s), o = 0;
+	return et_bytes_text(name ? name : "", name ? strlen(name) : 0, buf, size);
+}
+
+/* @n bytes (a NUL among them too) as name text: et_name_text()'s rules. */
+const char *et_bytes_text(const void *bytes, size_t n, char *buf, size_t size)
+{
+	const unsigned char *s = bytes;
+	size_t o = 0;
 
 	if (!size)
 		return buf;

@@ -408,23 +408,6 @@ static bool stopped(struct v6_walk *w, bool after, const char *fmt, ...)
 	return false;
 }
 
-/* @n bytes as text: printable ones as they are, others as \xNN */
-static const char *shown(const char *b, size_t n, char *out, size_t outlen)
-{
-	size_t o = 0;
-
-	for (size_t i = 0; i < n && o + 5 < outlen; i++) {
-		unsigned char c = b[i];
-
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-			out[o++] = c;
-		else
-			o += snprintf(out + o, outlen - o, "\\x%02x", c);
-	}
-	out[o] = '\0';
-	return out;
-}
-
 static bool w_ends(struct v6_walk *w, const char *what)
 {
 	return stopped(w, true, "the file (%" PRIu64 " bytes) ends at offset %" PRIu64
@@ -457,7 +440,7 @@ static bool w_tag(struct v6_walk *w, const char *tag, size_t n)
 		return w_ends(w, tag);
 	if (memcmp(b, tag, n))
 		return stopped(w, true, "no '%s' label at offset %" PRIu64 ": \"%s\"", tag,
-			       w->p, shown(b, n, t, sizeof(t)));
+			       w->p, et_bytes_text(b, n, t, sizeof(t)));
 	w->p += n;
 	return true;
 }
@@ -565,7 +548,7 @@ static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, ch
 			return true;	/* no CPU data */
 		if (memcmp(tag, "flyrecord", 10)) {
 			stopped(&w, true, "no 'options', 'flyrecord' or 'latency' label at offset %"
-				PRIu64 ": \"%s\"", w.p, shown(tag, 10, t, sizeof(t)));
+				PRIu64 ": \"%s\"", w.p, et_bytes_text(tag, 10, t, sizeof(t)));
 			return true;
 		}
 		w.p += 10;
