@@ -399,11 +399,6 @@ mix_config_ok() {
 LSM_SELINUX=lockdown,yama,integrity,selinux,bpf,landlock
 LSM_NO_SELINUX=lockdown,yama,integrity,bpf,landlock
 
-# rcu_calls TOOL SITES: the plugin's calls= list for a kernel's site file:
-# __rcu_read_lock and __rcu_read_unlock where each is out of line once
-# (PREEMPT_RCU).  Debian's configs have TREE_RCU without them (their
-# rcu_read_lock() is preempt_disable()), and static copies of an inline
-# helper are not the calls: such a function is left out, and TOOL says so.
 # plain_opens SITES: whether a site file's kernel opens a plain syscall for
 # the plugin, a site or zero-width marker that begins a syscall
 # (SYSCALL_BEGIN, flag bit 0x1) outside the staged copies (entry_stage_*).
@@ -420,6 +415,11 @@ plain_opens() {
 	return 1
 }
 
+# rcu_calls TOOL SITES: the plugin's calls= list for a kernel's site file:
+# __rcu_read_lock and __rcu_read_unlock where each is out of line once
+# (PREEMPT_RCU).  Debian's configs have TREE_RCU without them (their
+# rcu_read_lock() is preempt_disable()), and static copies of an inline
+# helper are not the calls: such a function is left out, and TOOL says so.
 rcu_calls() {
 	local tool=$1 sites=$2 f n out=
 	for f in __rcu_read_lock __rcu_read_unlock; do
