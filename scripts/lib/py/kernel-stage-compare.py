@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # The Python half of scripts/kernel/check/kernel-stage-compare (its arguments: see the call there).
-import gzip, json, os, sys
+import json, os, sys
 
 path, allowf, sc, tol, lines, top, cfg = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), \
     sys.argv[5] == '1', sys.argv[6], sys.argv[7]
 configs = sys.argv[8].split()     # kernel-lib.sh's MIX_CONFIGS
 sys.path.insert(0, os.path.join(top, 'scripts', 'lib'))
 import stagesdef
+from mixfile import Mix, MixError
 
 defs = stagesdef.load()
 d = json.load(open(path))
@@ -31,16 +32,10 @@ nb, nt = (base.get('total', {}).get('calls', 0), test.get('total', {}).get('call
 if not nb or not nt:
     which, m = ('the legacy file', d['mix_base']) if not nb else ('the generic file', d['mix_test'])
     why = ''
-    mode = ''
     try:
-        opener = gzip.open if m[0]['path'].endswith('.gz') else open
-        with opener(m[0]['path'], 'rt') as f:
-            for line in f:
-                if line.startswith('mode '):
-                    mode = line.split()[1]
-                    break
-    except (OSError, KeyError, IndexError):
-        pass
+        mode = Mix(m[0]['path']).head['mode']
+    except (MixError, KeyError, IndexError):
+        mode = ''
     if mode == 'fallback':
         # whole syscalls only: --events, or a plain path without markers
         # (series v4 on powerpc, which kernel-mix names when it records)
