@@ -52,6 +52,8 @@ enum {
 	OPT_CPUCOUNT = 8,
 	OPT_TIME_SHIFT = 12,
 	OPT_TSC2NSEC = 14,
+	OPT_HEADER_INFO = 16,	/* 16 to 21: the sections version 7 places */
+	OPT_CMDLINES = 21,
 	SEC_BUFFER = 3,
 	SEC_FL_COMPRESS = 1,
 };
@@ -291,10 +293,38 @@ static bool parse_buffer(struct et_index *ix, const struct et_file *f, const cha
 	return true;
 }
 
-/* The options of one block [p, end) of id (2), size (4), data. */
-static bool parse_options(struct et_index *ix, const struct et_file *f, const char *data,
-			  size_t n, uint64_t *next, char *why, size_t len)
+/*
+ * With a stop buffer (et_index_layout()), an option that places a section
+ * (@what) at the 8-byte offset it starts with: that section's 16-byte
+ * header lies inside the file, or @stop says it does not.
+ */
+static bool placed_inside(const struct et_file *f, const char *o, uint64_t osz,
+			  const char *what, uint64_t sec, char *stop, size_t stoplen)
 {
+	uint64_t at;
+
+	if (!stop || osz < 8)
+		return true;
+	at = et_file_num(f, o, 8);
+	if (at <= f->size && f->size - at >= 16)
+		return true;
+	say(stop, stoplen, "the options section at offset %" PRIu64 " places the %s section at "
+	    "offset %" PRIu64 ", past the end of the file (%" PRIu64 " bytes): the file is cut "
+	    "short", sec, what, at, f->size);
+	return false;
+}
+
+/*
+ * The options of one block [p, end) of id (2), size (4), data: of the
+ * version 7 options section at offset @sec, which @stop (if not NULL) holds
+ * where the layout stops (placed_inside()).  False: @why refuses the file.
+ */
+static bool parse_options(struct et_index *ix, const struct et_file *f, const char *data,
+			  size_t n, uint64_t *next, char *why, size_t len, uint64_t sec,
+			  char *stop, size_t stoplen)
+{
+	static const char *const placed[] = { "header info", "ftrace formats", "event formats",
+					      "kallsyms", "printk formats", "saved command lines" };
 	size_t p = 0;
 
 	while (p + 6 <= n) {
@@ -320,38 +350,86 @@ static bool parse_options(struct et_index *ix, const struct et_file *f, const ch
 				ix->cpucount = (int)et_file_num(f, o, 4);
 			break;
 		case OPT_BUFFER:
-			if (ix->version >= 7 && !parse_buffer(ix, f, o, osz, why, len))
+			if (ix->version < 7)
+				break;
+			if (!placed_inside(f, o, osz, "flyrecord (BUFFER option)", sec, stop,
+					   stoplen))
+				return true;
+			if (!parse_buffer(ix, f, o, osz, why, len))
 				return false;
 			break;
 		case OPT_DONE:
 			if (next)
 				*next = osz >= 8 ? et_file_num(f, o, 8) : 0;
 			return true;
+		default:
+			if (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES &&
+			    !placed_inside(f, o, osz, placed[id - OPT_HEADER_INFO], sec, stop,
+					   stoplen))
+				return true;
+			break;
 		}
 	}
 	return true;
 }
 
-/* Version 7: the chain of option sections from the header's first. */
-static bool read_v7(struct et_index *ix, const struct et_file *f, uint64_t opt,
-		    char *why, size_t len)
+/* read_v7() stops: @stop (if not NULL) says where, and libtracecmd judges the file. */
+static bool v7_stop(char *stop, size_t stoplen, const char *fmt, ...)
 {
+	va_list ap;
+
+	if (stop) {
+		va_start(ap, fmt);
+		vsnprintf(stop, stoplen, fmt, ap);
+		va_end(ap);
+	}
+	return true;
+}
+
+/*
+ * Version 7: the chain of options sections from the header's offset @opt.
+ * Where it does not read there is no index to check (libtracecmd, which
+ * read the same headers, judges the file).  With @stop (et_index_layout(),
+ * for a file libtracecmd refused), the walk also holds the sections the
+ * options place (header info to command lines, ids 16 to 21, and each
+ * BUFFER's flyrecord section) to the file's end, and says in @stop where
+ * the layout stops: a cut file names the first place past its end.
+ */
+static bool read_v7(struct et_index *ix, const struct et_file *f, uint64_t opt,
+		    char *why, size_t len, char *stop, size_t stoplen)
+{
+	char from[64] = "the file's header";
+
 	for (int sections = 0; opt && sections < 64; sections++) {
+		const char *to = sections ? "chains to the next options section" :
+			"places the options section";
 		char hdr[16], *data;
 		size_t n = 0;
 		uint64_t size, next = 0;
-		unsigned int flags;
 		bool ok;
 
-		if (!et_file_read(f, opt, hdr, 16) || et_file_num(f, hdr, 2) != 0)
-			return true;	/* libtracecmd's to refuse */
-		flags = et_file_num(f, hdr + 2, 2);
-		size = et_file_num(f, hdr + 8, 8);
-		if (size > f->size)
+		if (opt > f->size || f->size - opt < 16)
+			return v7_stop(stop, stoplen, "%s %s at offset %" PRIu64 ", past the end "
+				       "of the file (%" PRIu64 " bytes): the file is cut short",
+				       from, to, opt, f->size);
+		if (!et_file_read(f, opt, hdr, 16))
 			return true;
-		if (flags & SEC_FL_COMPRESS) {
-			if (!ix->zstd || !(data = zblock(f, opt + 16, size, &n)))
+		if (et_file_num(f, hdr, 2) != 0)
+			return v7_stop(stop, stoplen, "%s %s at offset %" PRIu64 ", which holds a "
+				       "section of id %" PRIu64, from, to, opt,
+				       et_file_num(f, hdr, 2));
+		size = et_file_num(f, hdr + 8, 8);
+		if (size > f->size - opt - 16)
+			return v7_stop(stop, stoplen, "the options section at offset %" PRIu64
+				       " says %" PRIu64 " bytes, past the end of the file (%"
+				       PRIu64 " bytes): the file is cut short", opt, size, f->size);
+		if (et_file_num(f, hdr + 2, 2) & SEC_FL_COMPRESS) {
+			if (!ix->zstd)
 				return true;
+			if (!(data = zblock(f, opt + 16, size, &n)))
+				return v7_stop(stop, stoplen, "the options section at offset %"
+					       PRIu64 " (%" PRIu64 " bytes) does not decompress",
+					       opt, size);
 		} else {
 			n = size;
 			data = malloc(n ? n : 1);
@@ -360,10 +438,13 @@ static bool read_v7(struct et_index *ix, const struct et_file *f, uint64_t opt,
 				return true;
 			}
 		}
-		ok = parse_options(ix, f, data, n, &next, why, len);
+		ok = parse_options(ix, f, data, n, &next, why, len, opt, stop, stoplen);
 		free(data);
 		if (!ok)
 			return false;
+		if (stop && stop[0])
+			return true;
+		snprintf(from, sizeof(from), "the options section at offset %" PRIu64, opt);
 		opt = next;
 	}
 	return true;
@@ -533,7 +614,7 @@ static bool read_v6(struct et_index *ix, const struct et_file *f, uint64_t p, ch
 					free(o);
 					return true;
 				}
-				ok = parse_options(ix, f, o, 6 + osz, NULL, why, len);
+				ok = parse_options(ix, f, o, 6 + osz, NULL, why, len, 0, NULL, 0);
 				free(o);
 				if (!ok)
 					return false;
@@ -695,34 +776,61 @@ static bool pow2(uint64_t v)
 	return v && !(v & (v - 1));
 }
 
+/*
+ * The file's header: magic (3), "tracing", the version string, then the
+ * endianness, long size and page size (4); version 7 goes on with the
+ * compression's name and version and the first options section's offset.
+ * Sets @f's byte order; @p: where version 6's sections begin.  False when
+ * the file is shorter than its header (libtracecmd's to refuse).
+ */
+static bool read_head(struct et_file *f, struct et_index *ix, uint64_t *p, uint64_t *opt)
+{
+	char head[512];
+	const char *comp;
+	uint64_t at;
+
+	memset(head, 0, sizeof(head));
+	if (!et_file_read(f, 0, head, f->size < sizeof(head) - 1 ? f->size : sizeof(head) - 1))
+		return false;
+	at = 10 + strnlen(head + 10, 16) + 1;
+	if (at + 6 > f->size)
+		return false;
+	ix->version = atoi(head + 10);
+	f->swap = head[at] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	ix->page_size = (int)et_file_num(f, head + at + 2, 4);
+	at += 6;
+	*p = at;
+	*opt = 0;
+	if (ix->version < 7)
+		return true;
+	comp = head + at;
+	ix->zstd = !strcmp(comp, "zstd");
+	ix->known_compression = ix->zstd || !strcmp(comp, "none");
+	at += strnlen(comp, 64) + 1;
+	at += strnlen(head + at, 64) + 1;
+	if (at + 8 > f->size || at + 8 > sizeof(head))
+		return false;
+	*opt = et_file_num(f, head + at, 8);
+	return true;
+}
+
 bool et_index_read(struct et_trace *t, char *why, size_t len)
 {
 	struct et_index *ix = &t->index;
 	struct et_file f = { .fd = t->fd };
-	char head[512];
 	uint64_t p, opt;
 	struct stat st;
 	int sub, cpus = tracecmd_cpus(t->handle);
 	bool from_opt;
-	const char *comp;
 
 	memset(ix, 0, sizeof(*ix));
 	ix->cpucount = -1;
 	if (t->fd < 0 || fstat(t->fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return true;
 	f.size = st.st_size;
-	memset(head, 0, sizeof(head));
-	if (!et_file_read(&f, 0, head, f.size < sizeof(head) - 1 ? f.size : sizeof(head) - 1))
+	if (!read_head(&f, ix, &p, &opt))
 		return true;
-	/* magic (3), "tracing", the version string, endian, long size, page size (4) */
-	p = 10 + strnlen(head + 10, 16) + 1;
-	if (p + 6 > sizeof(head))
-		return true;
-	ix->version = atoi(head + 10);
-	f.swap = head[p] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	ix->page_size = (int)et_file_num(&f, head + p + 2, 4);
 	ix->file_size = f.size;
-	p += 6;
 
 	/* the page size: a power of two, and what the header page's layout gives */
 	sub = tep_get_sub_buffer_size(tracecmd_get_tep(t->handle));
@@ -738,15 +846,7 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 	}
 
 	if (ix->version >= 7) {
-		comp = head + p;
-		ix->zstd = !strcmp(comp, "zstd");
-		ix->known_compression = ix->zstd || !strcmp(comp, "none");
-		p += strnlen(comp, 64) + 1;
-		p += strnlen(head + p, 64) + 1;
-		if (p + 8 > sizeof(head))
-			return true;
-		opt = et_file_num(&f, head + p, 8);
-		if (!read_v7(ix, &f, opt, why, len))
+		if (!read_v7(ix, &f, opt, why, len, NULL, 0))
 			return false;
 		if (ix->have_buffer) {
 			char sec[16];
@@ -822,96 +922,6 @@ bool et_index_read(struct et_trace *t, char *why, size_t len)
 }
 
 /*
- * Version 7: the chain of options sections from the header's offset, and
- * the sections their options place (header info to command lines, 16 to
- * 21, and each BUFFER's flyrecord section), held to the file's end: a cut
- * file names the first place that lies past it.  Nothing found: @why
- * stays empty.
- */
-static void v7_layout(const struct et_file *f, uint64_t opt, bool zstd, char *why, size_t len)
-{
-	static const char *const placed[] = { "header info", "ftrace formats", "event formats",
-					      "kallsyms", "printk formats", "saved command lines" };
-	char from[64] = "the file's header";
-
-	for (int n = 0; opt && n < 64; n++) {
-		char hdr[16], *data;
-		uint64_t size, next = 0;
-		size_t dn = 0, p = 0;
-
-		if (opt > f->size || f->size - opt < 16) {
-			say(why, len, "%s %s at offset %" PRIu64 ", past the end of the file (%"
-			    PRIu64 " bytes): the file is cut short", from,
-			    n ? "chains to the next options section" : "places the options section",
-			    opt, f->size);
-			return;
-		}
-		if (!et_file_read(f, opt, hdr, 16))
-			return;
-		if (et_file_num(f, hdr, 2) != 0) {
-			say(why, len, "%s %s at offset %" PRIu64 ", which holds a section of id %"
-			    PRIu64, from, n ? "chains to the next options section" :
-			    "places the options section", opt, et_file_num(f, hdr, 2));
-			return;
-		}
-		size = et_file_num(f, hdr + 8, 8);
-		if (size > f->size - opt - 16) {
-			say(why, len, "the options section at offset %" PRIu64 " says %" PRIu64
-			    " bytes, past the end of the file (%" PRIu64 " bytes): the file is cut "
-			    "short", opt, size, f->size);
-			return;
-		}
-		if (et_file_num(f, hdr + 2, 2) & SEC_FL_COMPRESS) {
-			if (!zstd)
-				return;
-			data = zblock(f, opt + 16, size, &dn);
-			if (!data) {
-				say(why, len, "the options section at offset %" PRIu64 " (%" PRIu64
-				    " bytes) does not decompress", opt, size);
-				return;
-			}
-		} else {
-			dn = size;
-			data = malloc(dn ? dn : 1);
-			if (!data || !et_file_read(f, opt + 16, data, dn)) {
-				free(data);
-				return;
-			}
-		}
-		while (p + 6 <= dn) {
-			unsigned int id = et_file_num(f, data + p, 2);
-			uint64_t osz = et_file_num(f, data + p + 2, 4), at;
-			const char *o = data + p + 6, *what = NULL;
-
-			if (osz > dn - p - 6)
-				break;
-			p += 6 + osz;
-			if (id == OPT_DONE) {
-				next = osz >= 8 ? et_file_num(f, o, 8) : 0;
-				break;
-			}
-			if (id >= 16 && id <= 21)
-				what = placed[id - 16];
-			else if (id == OPT_BUFFER)
-				what = "flyrecord (BUFFER option)";
-			if (!what || osz < 8)
-				continue;
-			at = et_file_num(f, o, 8);
-			if (at > f->size || f->size - at < 16) {
-				say(why, len, "the options section at offset %" PRIu64 " places the %s "
-				    "section at offset %" PRIu64 ", past the end of the file (%" PRIu64
-				    " bytes): the file is cut short", opt, what, at, f->size);
-				free(data);
-				return;
-			}
-		}
-		free(data);
-		snprintf(from, sizeof(from), "the options section at offset %" PRIu64, opt);
-		opt = next;
-	}
-}
-
-/*
  * Where a file libtracecmd refused to open stops reading as its layout:
  * true and @why set if the walk of its headers (version 6) or of its
  * options sections and the places they give (version 7) found it.
@@ -920,46 +930,25 @@ bool et_index_layout(const char *path, char *why, size_t len)
 {
 	struct et_file f = { .fd = open(path, O_RDONLY | O_CLOEXEC) };
 	struct et_index ix = { .cpucount = -1 };
-	char head[64], owhy[256] = "";
+	char owhy[256] = "";
 	struct stat st;
-	uint64_t p;
-	int version;
-	bool ok;
+	uint64_t p, opt;
+	bool ok = true;
 
 	why[0] = '\0';
 	if (f.fd < 0)
 		return false;
-	memset(head, 0, sizeof(head));
 	if (fstat(f.fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		close(f.fd);
 		return false;
 	}
 	f.size = st.st_size;
-	if (!et_file_read(&f, 0, head, f.size < sizeof(head) - 1 ? f.size : sizeof(head) - 1)) {
-		close(f.fd);
-		return false;
+	if (read_head(&f, &ix, &p, &opt)) {
+		if (ix.version == 7)
+			ok = read_v7(&ix, &f, opt, owhy, sizeof(owhy), why, len);
+		else if (ix.version == 6)
+			ok = read_v6(&ix, &f, p, owhy, sizeof(owhy), why, len);
 	}
-	/* magic (3), "tracing", the version string, endian, long size, page size (4) */
-	p = 10 + strnlen(head + 10, 16) + 1;
-	version = atoi(head + 10);
-	if ((version != 6 && version != 7) || p + 6 > f.size) {
-		close(f.fd);
-		return false;
-	}
-	f.swap = head[p] != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	p += 6;
-	if (version == 7) {
-		/* the compression's name and version, then the first options section */
-		bool zstd = !strcmp(head + p, "zstd");
-
-		p += strnlen(head + p, 16) + 1;
-		p += strnlen(head + p, 16) + 1;
-		if (p + 8 <= sizeof(head) - 1 && p + 8 <= f.size)
-			v7_layout(&f, et_file_num(&f, head + p, 8), zstd, why, len);
-		close(f.fd);
-		return why[0] != '\0';
-	}
-	ok = read_v6(&ix, &f, p, owhy, sizeof(owhy), why, len);
 	if (!ok && !why[0])
 		say(why, len, "%s", owhy);
 	et_index_free(&ix);
