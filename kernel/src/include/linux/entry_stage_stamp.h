@@ -136,11 +136,14 @@ static __always_inline bool entry_stage_on(void)
  * asm_inline: the compiler weighs it as no code when it inlines.  A marker
  * at the end of a conditional block has the address where the paths join;
  * the tool skips a marker that ends a stage its path did not begin.  A
- * plain copy whose code the markers changed has none (ENTRY_STAGE_NO_MARKS).
+ * plain copy whose code the markers changed has none (ENTRY_STAGE_NO_MARKS),
+ * unless CONFIG_ENTRY_STAGE_PLAIN_MARKS asks for them everywhere (per-stage
+ * timing of that path with every event off, its code then not the base
+ * kernel's).
  */
 #include <linux/entry_stage_names.h>
 
-#ifdef ENTRY_STAGE_NO_MARKS
+#if defined(ENTRY_STAGE_NO_MARKS) && !IS_ENABLED(CONFIG_ENTRY_STAGE_PLAIN_MARKS)
 #define ENTRY_STAGE_MARKS	0
 #else
 #define ENTRY_STAGE_MARKS	1
