@@ -391,3 +391,14 @@ po() { bash -c '. "$1/kernel/kernel-lib.sh"; plain_opens "$2" && echo opens || e
 expect_eq "plain_opens: x86_64's marker in do_syscall_64 opens a plain syscall" "$(po po-x86.sites)" opens
 expect_eq "plain_opens: powerpc v4 begins a syscall only in its staged copy: none" "$(po po-ppc.sites)" none
 expect_eq "plain_opens: powerpc's legacy path begins one in system_call_exception" "$(po po-legacy.sites)" opens
+# kernel-mix --marks: the entrytrace kernel with the markers powerpc's
+# plain copy leaves out (scripts/kernel/configs/entrytrace-marks.config,
+# whose one symbol every base's series defines); refused before any build
+# for a kernel without markers.
+expect_exit "kernel-mix --marks on the base kernel: refused, nothing built" 1 \
+	"$S/kernel/record/kernel-mix" --marks 7.3 base
+for b in $BASES; do
+	check "entrytrace-marks.config's symbol is in the $b series' Kconfig" \
+		grep -q "^+config $(sed -n 's/^CONFIG_\([A-Z_]*\)=y$/\1/p' "$S/kernel/configs/entrytrace-marks.config")\$" \
+		"$S/../kernel/$b/0001-tracing-Add-entry_stage-trace-events-for-syscall-ent.patch"
+done
