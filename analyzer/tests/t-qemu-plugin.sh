@@ -811,8 +811,9 @@ for f in "${v2[@]}"; do
 	# the v2 one kept for t-tiling, nor the Debian-config ones (kernel-tiling
 	# --config debian), nor the same-tree pair (kernel-tiling --data ab:
 	# 7.2-legacy and 7.2, Documentation/legacy-7.2.md), nor v4's plain copy
-	# timed by its markers (kernel-tiling --data v4)
-	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v[234]-*|*-entrytrace-debian-*|*-entrytrace-ab-*) continue ;; esac
+	# timed by its markers (kernel-tiling --data v4; --marks: the kernel
+	# built with them, entrytrace-marks-v4)
+	case "$b" in *-run[0-9]*|*-entrytrace-off-*|*-entrytrace-compact-*|*-entrytrace-stages-*|*-entrytrace-fix-*|*-entrytrace-v[234]-*|*-entrytrace-marks-*|*-entrytrace-debian-*|*-entrytrace-ab-*) continue ;; esac
 	k=${b#mix-} var=${k##*-}
 	k=${k%-entrytrace-*}
 	dat=$DATA/$k-$var.dat sys="" min=20 want="getppid MET kill MET "

@@ -9,7 +9,7 @@
 #   scripts/kernel/check/kernel-stage-compare: every stage difference between the
 #     legacy and a generic kernel listed, with its reason, in
 #     scripts/kernel/check/stage-compare-allow.
-# weight: 44
+# weight: 48
 . "$(dirname "$0")/lib.sh"
 
 KT=$TOP/scripts/kernel/check/kernel-tiling
@@ -64,6 +64,50 @@ check "v4: the stages ran in the plain copy (do_syscall_64), none in the staged 
 	 ! zcat '$V4' | grep -q '^func .* entry_stage_do_syscall_64 '"
 check "v4: the no-work path skipped the exit loop's resume at the join (ign_other_path)" sh -c \
 	"zcat '$V4' | awk '\$1 == \"count\" && \$2 == \"ign_other_path\" && \$3 > 0 { ok = 1 } END { exit !ok }'"
+
+# Series v4 on powerpc's generic entry: the plain copy has no marker as
+# built by default (its code would change), so the generic kernels here
+# were built with them (kernel-tiling --marks: kernel-mix --marks, release
+# X.Y.Z-marks+); 6.12's legacy path keeps its sites inline.  With every
+# event off the stages tile, and every difference from legacy is explained,
+# the +marks allowlist lines included (PROVENANCE-tiling.md).
+v4() { echo "$DATA/mix-ppc64le-$1-entrytrace$2-v4-enforcing.mix.gz"; }
+p4=("$(v4 $LEGACY)")
+for g in $GENERIC; do p4+=("$(v4 $g -marks)"); done
+ARCH=ppc64le "$KT" --mix "${p4[@]}" -- $LEGACY $GENERIC >tiling-p4.txt 2>&1
+rc=$?
+expect_eq "v4 with the markers: the stages tile on ppc64le $LEGACY $GENERIC (kernel-tiling exit)" "$rc" 0
+check "v4 with the markers: a median gap per syscall and kernel, each at most 10 ($(awk '$2 == "gap" && NF == 2 + '"$nb"' { $1 = $2 = ""; print }' tiling-p4.txt | sort -u | xargs))" \
+	test "$(gaps_ok tiling-p4.txt $nb)" = $((2 * nb))
+check "v4 with the markers: the generic stages ran in the plain copy (system_call_exception), none in the staged one" sh -c \
+	"zcat '$(v4 $NEWEST -marks)' | grep -q '^func getppid arch_enter [0-9]* system_call_exception ' &&
+	 ! zcat '$(v4 $NEWEST -marks)' | grep -q '^func .* entry_stage_system_call_exception '"
+for g in $GENERIC; do
+	for sc in getppid kill; do
+		"$KC" --syscall $sc "$(v4 $LEGACY)" "$(v4 $g -marks)" >cmp4-$g-$sc.txt 2>&1
+		rc=$?
+		expect_eq "v4 $LEGACY vs $g with the markers, $sc: every stage difference is explained ($(tail -1 cmp4-$g-$sc.txt))" "$rc" 0
+	done
+done
+check "... the generic prologue's place is a +marks line, and it was used" \
+	grep -q '^allowed: arch_enter insns: +8 instructions' cmp4-$NEWEST-getppid.txt
+# the same file with its release's -marks taken out: the +marks lines no
+# longer apply, and the prologue's place is unexplained
+python3 - "$(v4 $NEWEST -marks)" nomarks.mix.gz <<'PY'
+import gzip, sys, zlib
+lines = [l.replace('-marks+', '+') if l.startswith('kernel ') else l
+         for l in gzip.open(sys.argv[1], 'rt') if not l.startswith('end ')]
+crc = 0
+for l in lines:
+    crc = zlib.crc32(l.encode(), crc)
+with gzip.open(sys.argv[2], 'wt') as f:
+    f.writelines(lines)
+    f.write('end %d %08x\n' % (len(lines), crc))
+PY
+"$KC" "$(v4 $LEGACY)" nomarks.mix.gz >nomarks.txt 2>&1
+rc=$?
+expect_eq "a +marks line does not apply to a kernel whose release lacks -marks (exit)" "$rc" 1
+check "... arch_enter is then NOT EXPLAINED" grep -q '^NOT EXPLAINED: arch_enter insns' nomarks.txt
 
 for g in $GENERIC; do
 	"$KC" --lines "$(v3 $LEGACY)" "$(v3 $g)" >cmp-$g.txt 2>&1

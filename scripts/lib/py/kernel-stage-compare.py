@@ -80,6 +80,10 @@ def name_of(release):
 
 
 gbase = name_of(kver)
+# a kernel built with scripts/kernel/configs/entrytrace-marks.config
+# (kernel-mix --marks): its plain copy keeps the markers where they change
+# its code (powerpc's syscall.c and interrupt.c), and its release says so
+marks = '-marks' in kver
 lbase = name_of(lver) if lver else ''
 # a pair of a legacy base (6.12) and a generic one is what the plain scope
 # items (X.Y, X.Y/CONFIG) are for; any other pair (7.2-legacy>7.2,
@@ -100,8 +104,14 @@ for ln in open(allowf):
     f = ln.rstrip('\n').split('\t')
     if len(f) != 4 or not f[3].strip():
         bad_allow('want STAGE<TAB>WHAT<TAB>BASES<TAB>reason, not %r' % ln.strip())
-    # BASES: X.Y for every config, X.Y/CONFIG for that config only
-    scope = f[2].split(',')
+    # BASES: X.Y for every config, X.Y/CONFIG for that config only; +marks
+    # at the end: only for a generic kernel built with the markers
+    scope, only_marks = [], set()
+    for b in f[2].split(','):
+        if b.endswith('+marks'):
+            b = b[:-len('+marks')]
+            only_marks.add(b)
+        scope.append(b)
     for b in scope:
         if '/' in b and b.split('/', 1)[1] not in configs:
             bad_allow('%s: no such config in %r' % (b, ln.strip()))
@@ -119,7 +129,7 @@ for ln in open(allowf):
     want = ['%s>%s' % (lbase, gbase), '%s>%s/%s' % (lbase, gbase, cfg)]
     if plain:
         want += [gbase, '%s/%s' % (gbase, cfg)]
-    if any(w in scope for w in want):
+    if any(w in scope and (marks or w not in only_marks) for w in want):
         allow[(f[0], f[1])] = [f[3], False]
 
 diffs = []
