@@ -64,6 +64,16 @@ check "v4: the stages ran in the plain copy (do_syscall_64), none in the staged 
 	 ! zcat '$V4' | grep -q '^func .* entry_stage_do_syscall_64 '"
 check "v4: the no-work path skipped the exit loop's resume at the join (ign_other_path)" sh -c \
 	"zcat '$V4' | awk '\$1 == \"count\" && \$2 == \"ign_other_path\" && \$3 > 0 { ok = 1 } END { exit !ok }'"
+# x86_64 6.12's plain copy (arch/x86/entry/common.c) has no marker as
+# built (ENTRY_STAGE_NO_MARKS); with them (kernel-tiling --marks) it tiles
+V4M=$DATA/mix-x86_64-$LEGACY-entrytrace-marks-v4-enforcing.mix.gz
+"$KT" --mix "$V4M" -- $LEGACY >tiling-v4m.txt 2>&1
+rc=$?
+expect_eq "v4 with the markers: x86_64 $LEGACY's plain copy tiles (getppid gap $(gapof tiling-v4m.txt))" "$rc" 0
+check "v4 with the markers: x86_64 $LEGACY getppid and kill gaps read, each at most 10" test "$(gaps_ok tiling-v4m.txt 1)" = 2
+check "... timed in the plain do_syscall_64 of a kernel whose release says -marks" sh -c \
+	"zcat '$V4M' | grep -q '^kernel $LEGACY\.[0-9]*-marks+\$' &&
+	 zcat '$V4M' | grep -q '^func getppid arch_enter [0-9]* do_syscall_64 '"
 
 # Series v4 on powerpc's generic entry: the plain copy has no marker as
 # built by default (its code would change), so the generic kernels here
