@@ -1380,6 +1380,45 @@ static void entry_stage_emit_calib(void)
 }
 
 /*
+ * The clock conversion (entry_stage_ns(): mul_u64_u32_shr(), whose 64-bit
+ * version multiplies in an __int128) is kept out of the burst: inlined
+ * there, -Os realigned the burst's stack on x86_64, about 10 instructions
+ * in every staged syscall of every mode.  These two are called only when
+ * the trace clock was read: entry_stage_time events, or a summary's start.
+ */
+static noinline u64 entry_stage_start_ns(u64 now_ns, u64 now, u64 entry)
+{
+	return entry_stage_on_clock(now_ns, now, entry);
+}
+
+/* entry_stage_time: one event per stage, the DEFERRED ones of @tail first. */
+static noinline void entry_stage_emit_times(const struct entry_stage_task *es, u64 ran,
+					    u64 tail, u64 now_ns, u64 now)
+{
+	u64 mask, d;
+	int id;
+
+	for (mask = tail; mask; mask &= mask - 1) {
+		id = entry_stage_ffs(mask);
+		d = entry_stage_delta(es, id);
+		trace_entry_stage_time(es->tail_seq, es->tail_nr, id, es->tail_work, 1,
+				       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
+				       d, es->tail_ret);
+	}
+	for (mask = ran; mask; mask &= mask - 1) {
+		u32 count = 1;
+
+		id = entry_stage_ffs(mask);
+		d = entry_stage_delta(es, id);
+		if (entry_stage_agg_mask & BIT_ULL(id))
+			count = es->count[id];
+		trace_entry_stage_time(es->seq, es->nr, id, es->work, count,
+				       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
+				       d, es->ret);
+	}
+}
+
+/*
  * The burst: the syscall's last instrumentable point (the emit stage has
  * just begun).  Turn this syscall's stamps, and the DEFERRED ones of the
  * task's previous staged syscall, into events: the stages in @ran.  Every
@@ -1393,9 +1432,8 @@ void __entry_stage_burst(void)
 	struct task_struct *t = current;
 	struct entry_stage_task *es = t->entry_stage_cur;
 	u64 emit = es->ts[ENTRY_STAGE_EMIT][0];
-	u64 ran, tail, mask, now_ns = 0, now = 0, d;
+	u64 ran, tail, mask, now_ns = 0, now = 0;
 	u32 rcu = 0, hist_span = 0;
-	int id;
 
 	ran = es->ran & ~entry_stage_deferred_mask;
 	tail = es->ran & entry_stage_deferred_mask;
@@ -1430,7 +1468,7 @@ void __entry_stage_burst(void)
 		tail = 0;
 
 	if (now_ns)
-		es->start_ns = entry_stage_on_clock(now_ns, now, es->entry);
+		es->start_ns = entry_stage_start_ns(now_ns, now, es->entry);
 	if (ran & BIT_ULL(ENTRY_STAGE_RCU_UNLOCK_SLOW))
 		rcu = es->count[ENTRY_STAGE_RCU_UNLOCK_SLOW];
 
@@ -1448,27 +1486,8 @@ void __entry_stage_burst(void)
 	if (tracepoint_enabled(entry_stage_summary))
 		trace_entry_stage_summary(es, ran | tail, tail ? es->tail_seq : 0, rcu,
 					  entry_stage_span(es->entry, emit));
-	if (tracepoint_enabled(entry_stage_time)) {
-		for (mask = tail; mask; mask &= mask - 1) {
-			id = entry_stage_ffs(mask);
-			d = entry_stage_delta(es, id);
-			trace_entry_stage_time(es->tail_seq, es->tail_nr, id,
-					       es->tail_work, 1,
-					       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
-					       d, es->tail_ret);
-		}
-		for (mask = ran; mask; mask &= mask - 1) {
-			u32 count = 1;
-
-			id = entry_stage_ffs(mask);
-			d = entry_stage_delta(es, id);
-			if (entry_stage_agg_mask & BIT_ULL(id))
-				count = es->count[id];
-			trace_entry_stage_time(es->seq, es->nr, id, es->work, count,
-					       entry_stage_on_clock(now_ns, now, es->ts[id][0]),
-					       d, es->ret);
-		}
-	}
+	if (tracepoint_enabled(entry_stage_time))
+		entry_stage_emit_times(es, ran, tail, now_ns, now);
 	entry_stage_emit_calib();
 
 	es->ts[ENTRY_STAGE_EMIT][0] = emit;
