@@ -9,7 +9,7 @@
 #   scripts/kernel/check/kernel-stage-compare: every stage difference between the
 #     legacy and a generic kernel listed, with its reason, in
 #     scripts/kernel/check/stage-compare-allow.
-# weight: 48
+# weight: 50
 . "$(dirname "$0")/lib.sh"
 
 KT=$TOP/scripts/kernel/check/kernel-tiling
@@ -157,6 +157,19 @@ check "... the conversion's atomic and its two sync are among them, in arch_sysc
 	grep -qE '^arch_syscall_entry +8 +19 +\+11 +hwsync \+2 ldarx \+1 stdcx \+1' dcmp-getppid.txt
 check "... and every line the allowlist keeps for Debian's configs was used (none stale)" \
 	sh -c "! grep -q '^STALE' dcmp-getppid.txt dcmp-kill.txt"
+# series v4 on Debian's configs: 7.2 with the markers (kernel-tiling
+# --marks --config debian --data v4), 6.12's legacy path as built
+d4l=$DATA/mix-ppc64le-$LEGACY-entrytrace-debian-v4-enforcing.mix.gz
+d4g=$DATA/mix-ppc64le-$CONVERSION-entrytrace-debian-marks-v4-enforcing.mix.gz
+ARCH=ppc64le "$KT" --mix "$d4l" "$d4g" -- $LEGACY $CONVERSION >tiling-deb4.txt 2>&1
+rc=$?
+expect_eq "v4 Debian configs with the markers: the stages tile on ppc64le $LEGACY and $CONVERSION (median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-deb4.txt))" "$rc" 0
+check "v4 Debian configs with the markers: four median gaps read, each at most 10" test "$(gaps_ok tiling-deb4.txt 2)" = 4
+for sc in getppid kill; do
+	"$KC" --config debian --syscall $sc "$d4l" "$d4g" >dcmp4-$sc.txt 2>&1
+	rc=$?
+	expect_eq "v4 Debian configs with the markers, $sc: every stage difference is explained ($(tail -1 dcmp4-$sc.txt))" "$rc" 0
+done
 # the generic file as the plugin wrote it, before annotate added its
 # release: the kernel line dropped, the end line's count and CRC made anew
 python3 - "$(deb $CONVERSION)" norel.mix.gz <<'PY'
