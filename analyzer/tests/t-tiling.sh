@@ -46,6 +46,26 @@ xgaps=$(awk '$1 == "getppid" && $2 == "gap" && NF >= 3 { $1 = $2 = ""; print }' 
 expect_eq "v3: the stages tile on x86_64 $(echo $BASES) (getppid median gap $xgaps)" "$rc" 0
 check "v3: x86_64 gaps read on every base, each at most 10" test "$(gaps_ok tiling-x86.txt $nb)" = $((2 * nb))
 gapof() { awk '$1 == "getppid" && $2 == "gap" && NF == 3 { print $3 }' "$1"; }
+# mix_kernel_line IN OUT [RELEASE]: plugin output IN with its kernel line's
+# release made RELEASE or, none given, the line dropped (as the plugin wrote
+# it, before annotate added it); the end line's count and CRC made anew
+mix_kernel_line() {
+	python3 - "$@" <<'PY'
+import gzip, sys, zlib
+rel = sys.argv[3] if len(sys.argv) > 3 else None
+lines = []
+for l in gzip.open(sys.argv[1], 'rt'):
+    if l.startswith('end ') or (l.startswith('kernel ') and rel is None):
+        continue
+    lines.append('kernel %s\n' % rel if l.startswith('kernel ') else l)
+crc = 0
+for l in lines:
+    crc = zlib.crc32(l.encode(), crc)
+with gzip.open(sys.argv[2], 'wt') as f:
+    f.writelines(lines)
+    f.write('end %d %08x\n' % (len(lines), crc))
+PY
+}
 "$KT" --mix "$X-v2-enforcing.mix.gz" -- $NEWEST >tiling-x86-v2.txt 2>&1
 rc=$?
 expect_eq "v2: they do not on x86_64 $NEWEST (getppid gap $(gapof tiling-x86-v2.txt))" "$rc" 1
@@ -54,11 +74,17 @@ expect_exit "a --mix file count that does not match the bases is refused" 2 \
 # Series v4 (x86_64): the plain copy of the syscall path has no site, only
 # zero-width markers of the top-level stages (flag MARK).  With every event
 # off the plugin times the plain path through them, and the stages tile.
+# x86_tiles LABEL TAG BASE FILE: an x86_64 output of BASE tiles (kernel-tiling
+# exit 0; getppid and kill gaps read, each at most 10; tiling-TAG.txt)
+x86_tiles() {
+	local rc
+	"$KT" --mix "$4" -- "$3" >tiling-$2.txt 2>&1
+	rc=$?
+	expect_eq "$1 (getppid gap $(gapof tiling-$2.txt))" "$rc" 0
+	check "$1: getppid and kill gaps read, each at most 10" test "$(gaps_ok tiling-$2.txt 1)" = 2
+}
 V4=$DATA/mix-x86_64-$NEWEST-entrytrace-v4-enforcing.mix.gz
-"$KT" --mix "$V4" -- $NEWEST >tiling-v4.txt 2>&1
-rc=$?
-expect_eq "v4: the plain copy's markers tile x86_64 $NEWEST with every event off (getppid gap $(gapof tiling-v4.txt))" "$rc" 0
-check "v4: getppid and kill gaps read, each at most 10" test "$(gaps_ok tiling-v4.txt 1)" = 2
+x86_tiles "v4: the plain copy's markers tile x86_64 $NEWEST with every event off" v4 $NEWEST "$V4"
 check "v4: the stages ran in the plain copy (do_syscall_64), none in the staged one" sh -c \
 	"zcat '$V4' | grep -q '^func getppid arch_enter [0-9]* do_syscall_64 ' &&
 	 ! zcat '$V4' | grep -q '^func .* entry_stage_do_syscall_64 '"
@@ -67,10 +93,7 @@ check "v4: the no-work path skipped the exit loop's resume at the join (ign_othe
 # x86_64 6.12's plain copy (arch/x86/entry/common.c) has no marker as
 # built (ENTRY_STAGE_NO_MARKS); with them (kernel-tiling --marks) it tiles
 V4M=$DATA/mix-x86_64-$LEGACY-entrytrace-marks-v4-enforcing.mix.gz
-"$KT" --mix "$V4M" -- $LEGACY >tiling-v4m.txt 2>&1
-rc=$?
-expect_eq "v4 with the markers: x86_64 $LEGACY's plain copy tiles (getppid gap $(gapof tiling-v4m.txt))" "$rc" 0
-check "v4 with the markers: x86_64 $LEGACY getppid and kill gaps read, each at most 10" test "$(gaps_ok tiling-v4m.txt 1)" = 2
+x86_tiles "v4 with the markers: x86_64 $LEGACY's plain copy tiles" v4m $LEGACY "$V4M"
 check "... timed in the plain do_syscall_64 of a kernel whose release says -marks" sh -c \
 	"zcat '$V4M' | grep -q '^kernel $LEGACY\.[0-9]*-marks+\$' &&
 	 zcat '$V4M' | grep -q '^func getppid arch_enter [0-9]* do_syscall_64 '"
@@ -103,17 +126,8 @@ check "... the generic prologue's place is a +marks line, and it was used" \
 	grep -q '^allowed: arch_enter insns: +8 instructions' cmp4-$NEWEST-getppid.txt
 # the same file with its release's -marks taken out: the +marks lines no
 # longer apply, and the prologue's place is unexplained
-python3 - "$(v4 $NEWEST -marks)" nomarks.mix.gz <<'PY'
-import gzip, sys, zlib
-lines = [l.replace('-marks+', '+') if l.startswith('kernel ') else l
-         for l in gzip.open(sys.argv[1], 'rt') if not l.startswith('end ')]
-crc = 0
-for l in lines:
-    crc = zlib.crc32(l.encode(), crc)
-with gzip.open(sys.argv[2], 'wt') as f:
-    f.writelines(lines)
-    f.write('end %d %08x\n' % (len(lines), crc))
-PY
+mix_kernel_line "$(v4 $NEWEST -marks)" nomarks.mix.gz \
+	"$(zcat "$(v4 $NEWEST -marks)" | sed -n 's/^kernel \(.*\)-marks+$/\1+/p')"
 "$KC" "$(v4 $LEGACY)" nomarks.mix.gz >nomarks.txt 2>&1
 rc=$?
 expect_eq "a +marks line does not apply to a kernel whose release lacks -marks (exit)" "$rc" 1
@@ -144,44 +158,35 @@ check "... naming it STALE" grep -q "^STALE: kstack_rand insns" stale.txt
 # too, and every difference between the paths is explained, on getppid and
 # on kill(0)
 deb() { echo "$DATA/mix-ppc64le-$1-entrytrace-debian-v3-enforcing.mix.gz"; }
-ARCH=ppc64le "$KT" --mix "$(deb $LEGACY)" "$(deb $CONVERSION)" -- $LEGACY $CONVERSION >tiling-deb.txt 2>&1
-rc=$?
-expect_eq "v3 Debian configs: the stages tile on ppc64le $LEGACY and $CONVERSION (kernel-tiling exit; median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-deb.txt))" "$rc" 0
-check "v3 Debian configs: four median gaps read, each at most 10" test "$(gaps_ok tiling-deb.txt 2)" = 4
-for sc in getppid kill; do
-	"$KC" --config debian --syscall $sc "$(deb $LEGACY)" "$(deb $CONVERSION)" >dcmp-$sc.txt 2>&1
+# deb_pair LABEL TAG LEGACY.mix GENERIC.mix: on Debian's configs the stages
+# tile on both ($LEGACY, $CONVERSION: four median gaps, each at most 10)
+# and every stage difference is explained, getppid and kill
+# (tiling-TAG.txt, TAG-SYSCALL.txt)
+deb_pair() {
+	local label=$1 tag=$2 l=$3 g=$4 sc rc
+	ARCH=ppc64le "$KT" --mix "$l" "$g" -- $LEGACY $CONVERSION >tiling-$tag.txt 2>&1
 	rc=$?
-	expect_eq "v3 Debian configs, $sc: every stage difference is explained ($(tail -1 dcmp-$sc.txt))" "$rc" 0
-done
+	expect_eq "$label: the stages tile on ppc64le $LEGACY and $CONVERSION (kernel-tiling exit; median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-$tag.txt))" "$rc" 0
+	check "$label: four median gaps read, each at most 10" test "$(gaps_ok tiling-$tag.txt 2)" = 4
+	for sc in getppid kill; do
+		"$KC" --config debian --syscall $sc "$l" "$g" >$tag-$sc.txt 2>&1
+		rc=$?
+		expect_eq "$label, $sc: every stage difference is explained ($(tail -1 $tag-$sc.txt))" "$rc" 0
+	done
+}
+deb_pair "v3 Debian configs" dcmp "$(deb $LEGACY)" "$(deb $CONVERSION)"
 check "... the conversion's atomic and its two sync are among them, in arch_syscall_entry" \
 	grep -qE '^arch_syscall_entry +8 +19 +\+11 +hwsync \+2 ldarx \+1 stdcx \+1' dcmp-getppid.txt
 check "... and every line the allowlist keeps for Debian's configs was used (none stale)" \
 	sh -c "! grep -q '^STALE' dcmp-getppid.txt dcmp-kill.txt"
 # series v4 on Debian's configs: 7.2 with the markers (kernel-tiling
 # --marks --config debian --data v4), 6.12's legacy path as built
-d4l=$DATA/mix-ppc64le-$LEGACY-entrytrace-debian-v4-enforcing.mix.gz
-d4g=$DATA/mix-ppc64le-$CONVERSION-entrytrace-debian-marks-v4-enforcing.mix.gz
-ARCH=ppc64le "$KT" --mix "$d4l" "$d4g" -- $LEGACY $CONVERSION >tiling-deb4.txt 2>&1
-rc=$?
-expect_eq "v4 Debian configs with the markers: the stages tile on ppc64le $LEGACY and $CONVERSION (median gaps $(awk '$2 == "gap" && NF == 4 { printf "%s %s/%s ", $1, $3, $4 }' tiling-deb4.txt))" "$rc" 0
-check "v4 Debian configs with the markers: four median gaps read, each at most 10" test "$(gaps_ok tiling-deb4.txt 2)" = 4
-for sc in getppid kill; do
-	"$KC" --config debian --syscall $sc "$d4l" "$d4g" >dcmp4-$sc.txt 2>&1
-	rc=$?
-	expect_eq "v4 Debian configs with the markers, $sc: every stage difference is explained ($(tail -1 dcmp4-$sc.txt))" "$rc" 0
-done
+deb_pair "v4 Debian configs with the markers" dcmp4 \
+	"$DATA/mix-ppc64le-$LEGACY-entrytrace-debian-v4-enforcing.mix.gz" \
+	"$DATA/mix-ppc64le-$CONVERSION-entrytrace-debian-marks-v4-enforcing.mix.gz"
 # the generic file as the plugin wrote it, before annotate added its
 # release: the kernel line dropped, the end line's count and CRC made anew
-python3 - "$(deb $CONVERSION)" norel.mix.gz <<'PY'
-import gzip, sys, zlib
-lines = [l for l in gzip.open(sys.argv[1], 'rt') if not l.startswith(('kernel ', 'end '))]
-crc = 0
-for l in lines:
-    crc = zlib.crc32(l.encode(), crc)
-with gzip.open(sys.argv[2], 'wt') as f:
-    f.writelines(lines)
-    f.write('end %d %08x\n' % (len(lines), crc))
-PY
+mix_kernel_line "$(deb $CONVERSION)" norel.mix.gz
 "$KC" --config debian "$(deb $LEGACY)" norel.mix.gz >norel.txt 2>&1
 rc=$?
 expect_eq "a generic file that names no kernel release is refused (no allowlist line could apply)" "$rc" 2
