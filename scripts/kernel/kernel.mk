@@ -173,14 +173,18 @@ kernel-stress:
 
 # series v3: the stages tile (the mix plugin's gap) and powerpc's two paths
 # compare stage by stage (scripts/kernel/check/stage-compare-allow); v4:
-# x86_64's plain copy tiles by its zero-width markers, every event off
+# the plain copies tile by their zero-width markers, every event off, in
+# the kernels built with them where they change the code (--marks:
+# powerpc's generic entry, x86_64 6.12), and powerpc's generic plain copy
+# compares with the legacy path
 kernel-tiling:
-	ARCH=ppc64le scripts/kernel/check/kernel-tiling $(TILING_ARGS) $(KERNEL_BASES)
-	ARCH=x86_64 scripts/kernel/check/kernel-tiling $(TILING_ARGS) $(lastword $(KERNEL_BASES))
-	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
-		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.2-entrytrace/enforcing-1.mix
-	scripts/kernel/check/kernel-stage-compare $(ENTRYTRACE_CACHE)/runs/mix-ppc64le-6.12-entrytrace/enforcing-1.mix \
-		$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-7.3-entrytrace/enforcing-1.mix
+	ARCH=ppc64le scripts/kernel/check/kernel-tiling --marks $(TILING_ARGS) $(KERNEL_BASES)
+	ARCH=x86_64 scripts/kernel/check/kernel-tiling --marks $(TILING_ARGS) $(KERNEL_BASES)
+	for g in $(filter-out $(KERNEL_LEGACY),$(KERNEL_BASES)); do \
+		scripts/kernel/check/kernel-stage-compare \
+			$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-$(KERNEL_LEGACY)-entrytrace/enforcing-1.mix \
+			$(ENTRYTRACE_CACHE)/runs/mix-ppc64le-$$g-entrytrace-marks/enforcing-1.mix || exit 1; \
+	done
 
 # the conversion alone (issue 44, 1): 7.2-legacy, CONVERSION's tree with
 # the legacy entry (scripts/lib/bases' variant), beside the legacy base and
