@@ -38,14 +38,15 @@ _need_missing() {
 }
 
 # kernel_arch ARCH: set karch, cross, target and image (the boot image,
-# relative to the build directory) for the guest kernels of ARCH
+# relative to the build directory) for the guest kernels of ARCH, and
+# srcarch, the kernel source's arch/ directory (kbuild's SRCARCH)
 kernel_arch() {
 	case "$1" in
-	x86_64) karch=x86_64 cross="" target=bzImage image=arch/x86/boot/bzImage ;;
-	ppc64le) karch=powerpc cross=powerpc64le-linux-gnu- target=vmlinux image=vmlinux ;;
+	x86_64) karch=x86_64 srcarch=x86 cross="" target=bzImage image=arch/x86/boot/bzImage ;;
+	ppc64le) karch=powerpc srcarch=powerpc cross=powerpc64le-linux-gnu- target=vmlinux image=vmlinux ;;
 	# 32-bit powerpc guests: ppc750 (Book3S-32, 750 core: QEMU g3beige) and
 	# ppce500 (e500v2: QEMU mpc8544ds); both boot the ELF vmlinux
-	ppc750|ppce500) karch=powerpc cross=powerpc-linux-gnu- target=vmlinux image=vmlinux ;;
+	ppc750|ppce500) karch=powerpc srcarch=powerpc cross=powerpc-linux-gnu- target=vmlinux image=vmlinux ;;
 	*) die "unknown arch $1" ;;
 	esac
 }
