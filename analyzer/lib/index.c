@@ -293,6 +293,12 @@ static bool parse_buffer(struct et_index *ix, const struct et_file *f, const cha
 	return true;
 }
 
+/* A version 7 section's 16-byte header at offset @at lies inside the file. */
+static bool header_inside(const struct et_file *f, uint64_t at)
+{
+	return at <= f->size && f->size - at >= 16;
+}
+
 /*
  * With a stop buffer (et_index_layout()), an option that places a section
  * (@what) at the 8-byte offset it starts with: that section's 16-byte
@@ -306,7 +312,7 @@ static bool placed_inside(const struct et_file *f, const char *o, uint64_t osz,
 	if (!stop || osz < 8)
 		return true;
 	at = et_file_num(f, o, 8);
-	if (at <= f->size && f->size - at >= 16)
+	if (header_inside(f, at))
 		return true;
 	say(stop, stoplen, "the options section at offset %" PRIu64 " places the %s section at "
 	    "offset %" PRIu64 ", past the end of the file (%" PRIu64 " bytes): the file is cut "
@@ -408,7 +414,7 @@ static bool read_v7(struct et_index *ix, const struct et_file *f, uint64_t opt,
 		uint64_t size, next = 0;
 		bool ok;
 
-		if (opt > f->size || f->size - opt < 16)
+		if (!header_inside(f, opt))
 			return v7_stop(stop, stoplen, "%s %s at offset %" PRIu64 ", past the end "
 				       "of the file (%" PRIu64 " bytes): the file is cut short",
 				       from, to, opt, f->size);
