@@ -23,9 +23,11 @@ for round in 1 2 3; do
 	echo >$T/trace
 	echo 1 >$E/entry_stage_summary/enable
 	say scratch_on$round "$(cat $P/scratch)"
+	say kept_on$round "$(cat $P/scratch_kept 2>/dev/null || echo missing)"
 	/work/sysloop -n $N getppid kill0 >/dev/null
 	echo 0 >$E/entry_stage_summary/enable
 	say scratch_off$round "$(cat $P/scratch)"
+	say kept_off$round "$(cat $P/scratch_kept 2>/dev/null || echo missing)"
 	forks
 	say scratch_fork$round "$(cat $P/scratch)"
 	grep 'entry_stage_summary:' $T/trace >$out/summary$round.txt || true
@@ -55,5 +57,7 @@ fi
 kill $bg 2>/dev/null
 wait $bg 2>/dev/null
 dmesg | grep -iE 'entry_stage|BUG|WARNING|KASAN' >$out/dmesg.txt || true
-say dmesg_bad "$(grep -ciE 'BUG|WARNING|KASAN' $out/dmesg.txt)"
+# a kernel BUG or WARN splat (not a driver's "WARNING:" text, such as
+# pseries' "nvram corruption detected" with QEMU's empty NVRAM)
+say dmesg_bad "$(grep -ciE 'BUG:|kernel BUG|WARNING: CPU|KASAN' $out/dmesg.txt)"
 cat $o

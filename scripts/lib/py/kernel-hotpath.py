@@ -15,7 +15,8 @@ jl = jump_labels(var)
 abi = siteabi.load()
 mark = siteabi.mark_flag(abi)
 table = sites(var)
-# zero-width markers (MARK: the plain copy, no instruction of their own) apart
+# zero-width markers (MARK: no branch of their own; a plain copy's, or a
+# staged copy's in front of its stamp, which always runs) apart
 site = {a: (st, ed, st2, fl) for a, st, ed, st2, fl in table if not fl & mark}
 nmarks = 0
 marks = {}
@@ -88,7 +89,7 @@ for name in sorted(by_func, key=lambda n: (-len(by_func[n]), n)):
                                         ', '.join('%d x %s' % (c, k) for k, c in sorted(kinds.items()))))
 print('stamp sites: %d, %d of them NOP + a jump over in-line stamp code (%s build)'
       % (total, inline, cmode))
-print('zero-width markers (no instruction): %d at %d addresses%s' % (
+print('zero-width markers (no branch: a plain copy\'s, or a staged copy\'s stamp): %d at %d addresses%s' % (
     nmarks, sum(map(len, marks.values())),
     ''.join(', %s %d' % (n, len(marks[n])) for n in sorted(marks))))
 names = [st.name for st in stagesdef.load().stages]

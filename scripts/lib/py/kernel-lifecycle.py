@@ -21,6 +21,18 @@ for r in (1, 2, 3):
         ('round %d: scratch after off is 0' % r, num('scratch_off%d' % r) == 0, v.get('scratch_off%d' % r)),
         ('round %d: scratch after 20 forks while off is 0' % r, num('scratch_fork%d' % r) == 0, v.get('scratch_fork%d' % r)),
         ('round %d: summary events recorded' % r, (num('events%d' % r) or 0) > 0, v.get('events%d' % r)),
+    ]
+    if v.get('kept_on%d' % r, 'missing') != 'missing':
+        # series v4: a task keeps its scratch until it is freed, disarmed
+        # when staging goes off, and armed again with it when it goes on
+        checks += [
+            ('round %d: scratch kept while on >= scratch' % r,
+             (num('kept_on%d' % r) or 0) >= (num('scratch_on%d' % r) or 1),
+             '%s, %s' % (v.get('kept_on%d' % r), v.get('scratch_on%d' % r))),
+            ('round %d: scratch kept after off > 0' % r, (num('kept_off%d' % r) or 0) > 0,
+             v.get('kept_off%d' % r)),
+        ]
+    checks += [
         ('round %d: no event with stamp_cost=0' % r, num('cost0_%d' % r) == 0, v.get('cost0_%d' % r)),
     ]
 if 'loopw' in v:

@@ -53,7 +53,7 @@ static __always_inline bool entry_stage_select_task(void)
 	struct task_struct *t = arch_entry_stage_current();
 	struct entry_stage_task *es = READ_ONCE(t->entry_stage);
 
-	if (!es)
+	if (!es || !entry_stage_armed(es))
 		return false;
 	entry_stage_sample_taken(t, es);
 	return true;
@@ -83,13 +83,15 @@ static __always_inline void entry_stage_syscall_begin(void)
 			      ENTRY_STAGE_NONE, ENTRY_STAGE_SITE_SYSCALL_BEGIN))
 		return;
 	t = arch_entry_stage_current();
+#ifndef ENTRY_STAGE_COPY
 	es = READ_ONCE(t->entry_stage);
 	if (!es)
 		return;
-#ifndef ENTRY_STAGE_COPY
-	if (--t->entry_stage_countdown)
+	if (--t->entry_stage_countdown || !entry_stage_armed(es))
 		return;
 	entry_stage_sample_taken(t, es);
+#else
+	es = entry_stage_cur();
 #endif
 	/*
 	 * New period (entry_stage.window): a window that closed in the
@@ -195,7 +197,7 @@ static __always_inline void entry_stage_burst(const u8 prev)
 	if (!entry_stage_site(prev, ENTRY_STAGE_EDGE_SWITCH, ENTRY_STAGE_EMIT, 0))
 		return;
 	__entry_stage_stamp(prev, ENTRY_STAGE_EDGE_SWITCH, ENTRY_STAGE_EMIT);
-	if (entry_stage_cur())
+	if (entry_stage_in_syscall())
 		__entry_stage_burst();
 }
 

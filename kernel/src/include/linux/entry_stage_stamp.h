@@ -60,6 +60,7 @@
 DECLARE_STATIC_KEY_FALSE(entry_stage_key);
 
 extern unsigned int entry_stage_epoch;
+extern unsigned int entry_stage_session;
 extern unsigned int entry_stage_sample;
 extern unsigned int entry_stage_every;
 extern unsigned int entry_stage_khz;
@@ -95,7 +96,30 @@ struct entry_stage_pmu_counter {
 extern const struct entry_stage_pmu_counter arch_entry_stage_pmu[2];
 int arch_entry_stage_pmu_usable(void);
 
-#ifndef ENTRY_STAGE_PLAIN
+#if defined(ENTRY_STAGE_COPY)
+
+/*
+ * Series v4's staged copy of a path (<linux/entry_stage_copy.h>) runs only
+ * inside a sampled syscall of an armed task: its sites have no branch.  A
+ * site is its .entry_stage_sites entry, as a zero-width marker (flag
+ * ENTRY_STAGE_SITE_MARK: no static branch at its address) in front of its
+ * stamp, which always runs.  The plain copy's markers are the same entries
+ * without the stamp.
+ */
+static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
+					     const u8 st2, const u8 fl)
+{
+	asm_inline volatile("1:\n\t" ENTRY_STAGE_SITE_ASM
+			    : : ENTRY_STAGE_SITE_ARGS(st, ed, st2, fl | ENTRY_STAGE_SITE_MARK));
+	return true;
+}
+
+static __always_inline bool entry_stage_on(void)
+{
+	return static_branch_unlikely(&entry_stage_key);
+}
+
+#elif !defined(ENTRY_STAGE_PLAIN)
 
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 					     const u8 st2, const u8 fl)
@@ -169,11 +193,51 @@ static __always_inline bool entry_stage_on(void)
 
 #endif /* ENTRY_STAGE_PLAIN */
 
+/* @es's task is armed: staging is on and armed it (kernel/entry/stage.c) */
+static __always_inline bool entry_stage_armed(const struct entry_stage_task *es)
+{
+	unsigned int session = READ_ONCE(entry_stage_session);
+
+	return session && READ_ONCE(es->armed) == session;
+}
+
 /* current's scratch while it is inside a sampled syscall, else NULL */
-static __always_inline struct entry_stage_task *entry_stage_cur(void)
+static __always_inline struct entry_stage_task *entry_stage_in_syscall(void)
 {
 	return READ_ONCE(arch_entry_stage_current()->entry_stage_cur);
 }
+
+#ifndef ENTRY_STAGE_COPY
+static __always_inline struct entry_stage_task *entry_stage_cur(void)
+{
+	return entry_stage_in_syscall();
+}
+#else
+/*
+ * In the staged copy: the task's scratch, which its stamps write without a
+ * test.  The copy runs only for a task that had scratch when it was
+ * selected, and a task keeps its scratch until it is freed (staging's end
+ * disarms it, kernel/entry/stage.c), so it is never NULL here and never
+ * changes under the copy: arch_entry_stage_scratch() is a load the
+ * compiler may keep in a register for the whole copy.  A stamp is then
+ * the counter's read and its store.
+ */
+#ifndef arch_entry_stage_scratch
+static __always_inline struct entry_stage_task *arch_entry_stage_scratch(void)
+{
+	return current->entry_stage;
+}
+#endif
+
+static __always_inline struct entry_stage_task *entry_stage_cur(void)
+{
+	struct entry_stage_task *es = arch_entry_stage_scratch();
+
+	if (!es)
+		__builtin_unreachable();
+	return es;
+}
+#endif
 
 /*
  * The stamp behind a site: one counter read, stored; a stage that ends

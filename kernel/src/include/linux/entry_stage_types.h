@@ -42,7 +42,7 @@ enum entry_stage_kind {
 #define ENTRY_STAGE_SITE_AGG		0x08	/* may run many times */
 #define ENTRY_STAGE_SITE_TAIL		0x10	/* in the arch exit tail: its begin, its stages */
 #define ENTRY_STAGE_SITE_RESUME		0x20	/* stage2 goes on: its time is kept */
-#define ENTRY_STAGE_SITE_MARK		0x40	/* zero-width: no branch, no stamp (a plain copy) */
+#define ENTRY_STAGE_SITE_MARK		0x40	/* zero-width: no branch (a plain copy's marker, a staged copy's stamp) */
 
 /* Stamp sources (entry_stage:entry_stage_calib's source). */
 #define ENTRY_STAGE_SOURCE_COUNTER	0	/* TSC, timebase: ns */
@@ -79,11 +79,17 @@ enum entry_stage_kind {
  * @epoch:	entry_stage_epoch when syscall @seq began, @tail_epoch when
  *		syscall @tail_seq did
  * @flags:	ENTRY_STAGE_TAIL, _RESTART, _TAIL_VALID
+ * @armed:	the staging session the task is armed in (when staging goes
+ *		on, for every task or entry_stage.pid's, and at fork):
+ *		armed while it is entry_stage_session
  *
- * Allocated for every task while staging is on (and kept until the task
- * is freed).  task_struct::entry_stage_cur points here while the task is
- * inside a sampled syscall and is NULL otherwise: that is the one test
- * every stamp makes.
+ * Allocated for a task when staging goes on (or at its fork while it is
+ * on) and kept until the task is freed, as the function graph tracer keeps
+ * its return stacks: staging's end disarms it.  task_struct::entry_stage
+ * points here for as long.  task_struct::entry_stage_cur points here while
+ * the task is inside a sampled syscall and is NULL otherwise: that is the
+ * one test every stamp in shared code makes.  The staged copy of a path
+ * (series v4) writes through task_struct::entry_stage without a test.
  */
 struct entry_stage_task {
 	u64	ts[ENTRY_STAGE_NR][2];
@@ -105,6 +111,7 @@ struct entry_stage_task {
 	u32	tail_epoch;
 	u32	tail_span;	/* entry_stage_hist: syscall @tail_seq's span */
 	u32	flags;
+	u32	armed;
 	u64	migrations;	/* PMU stamps: se.nr_migrations at entry */
 };
 

@@ -159,8 +159,20 @@ unsigned int entry_stage_khz;	/* 0: the PMU source */
 static DEFINE_PER_CPU(unsigned int, entry_stage_calib_epoch);
 static DEFINE_PER_CPU(unsigned long, entry_stage_calib_next);	/* jiffies */
 
-/* Tasks with scratch, and tasks for which it could not be allocated. */
-static atomic_t entry_stage_scratch, entry_stage_failed;
+/*
+ * Tasks armed, tasks holding scratch (armed or not: it is kept until the
+ * task is freed), and tasks for which it could not be allocated.
+ */
+static atomic_t entry_stage_scratch, entry_stage_kept, entry_stage_failed;
+
+/*
+ * The staging session a task is armed in (entry_stage_task::armed):
+ * numbered from 1 at each start, 0 while staging is off, so that its end
+ * disarms every task at once, a task that exited and is not yet freed
+ * too.
+ */
+unsigned int entry_stage_session;
+static unsigned int entry_stage_sessions;
 
 /* Registered entry_stage events (serialized by tracepoints_mutex). */
 static unsigned int entry_stage_users;
@@ -178,9 +190,13 @@ static const struct kernel_param_ops entry_stage_count_ops = {
 	.get = entry_stage_count_get,
 };
 
-/* entry_stage.scratch: tasks that hold scratch now (0 while staging is off) */
+/* entry_stage.scratch: tasks armed now (0 while staging is off) */
 module_param_cb(scratch, &entry_stage_count_ops, &entry_stage_scratch, 0444);
-MODULE_PARM_DESC(scratch, "tasks holding stamp scratch (read-only)");
+MODULE_PARM_DESC(scratch, "tasks armed, holding stamp scratch (read-only)");
+
+/* entry_stage.scratch_kept: tasks holding scratch, armed or not */
+module_param_cb(scratch_kept, &entry_stage_count_ops, &entry_stage_kept, 0444);
+MODULE_PARM_DESC(scratch_kept, "tasks holding stamp scratch, armed or kept since staging went off (read-only)");
 
 /*
  * PMU stamps read the counters of the CPU they run on, as perf keeps
@@ -390,38 +406,66 @@ static struct entry_stage_task *entry_stage_alloc_one(void)
 {
 	struct entry_stage_task *es = kzalloc(sizeof(*es), GFP_KERNEL);
 
-	if (es)
-		es->period = 1;		/* the task's first syscall is sampled */
-	else
+	if (!es)
 		atomic_inc(&entry_stage_failed);
 	return es;
 }
 
+/*
+ * Arm @t with @es, new or the task's own kept since staging last went
+ * off: emptied (a syscall of the task still inside a staged copy, begun
+ * before staging went off, may write it until it returns: the epoch drops
+ * what it leaves), and its next syscall is sampled.
+ */
+static void entry_stage_arm_task(struct task_struct *t, struct entry_stage_task *es)
+{
+	bool kept = READ_ONCE(t->entry_stage) == es;
+
+	memset(es, 0, sizeof(*es));
+	es->period = 1;
+	WRITE_ONCE(es->armed, entry_stage_session);
+	if (!kept) {
+		WRITE_ONCE(t->entry_stage, es);
+		atomic_inc(&entry_stage_kept);
+	}
+	WRITE_ONCE(t->entry_stage_countdown, 1);
+	atomic_inc(&entry_stage_scratch);
+}
+
+static bool entry_stage_task_armed(struct task_struct *t)
+{
+	struct entry_stage_task *es = READ_ONCE(t->entry_stage);
+
+	return es && entry_stage_armed(es);
+}
+
 void entry_stage_fork(struct task_struct *p)
 {
+	struct entry_stage_task *es;
+
 	p->entry_stage_cur = NULL;
 	p->entry_stage = NULL;
 	p->entry_stage_countdown = 0;
 	if (!READ_ONCE(entry_stage_alloc))
 		return;
 	/* entry_stage.pid: an armed task's child (current forks @p) */
-	if (READ_ONCE(entry_stage_armed_pid) && !READ_ONCE(current->entry_stage))
+	if (READ_ONCE(entry_stage_armed_pid) && !entry_stage_task_armed(current))
 		return;
-	p->entry_stage = entry_stage_alloc_one();
-	if (p->entry_stage) {
-		p->entry_stage_countdown = 1;
-		atomic_inc(&entry_stage_scratch);
-	}
+	es = entry_stage_alloc_one();
+	if (es)
+		entry_stage_arm_task(p, es);
 }
 
-/* A task's scratch, taken once: by its free_task() or by staging's end. */
+/* A task's scratch, freed with the task (free_task()). */
 void entry_stage_free(struct task_struct *p)
 {
 	struct entry_stage_task *es = xchg(&p->entry_stage, NULL);
 
 	if (!es)
 		return;
-	atomic_dec(&entry_stage_scratch);
+	if (entry_stage_armed(es))
+		atomic_dec_if_positive(&entry_stage_scratch);
+	atomic_dec(&entry_stage_kept);
 	kfree(es);
 }
 
@@ -450,24 +494,26 @@ static int entry_stage_alloc_tasks(void)
 		missing = 0;
 		rcu_read_lock();
 		for_each_process_thread(g, t) {
-			if (t->entry_stage)
+			if (entry_stage_task_armed(t))
 				continue;
 			if (entry_stage_armed_pid &&
 			    task_tgid_nr(t) != entry_stage_armed_pid)
 				continue;
-			if (used == n) {
-				missing++;
-				continue;
-			}
 			/*
 			 * entry_stage_key is still off: no task is between
 			 * the load and the store of its countdown's decrement
 			 */
-			WRITE_ONCE(t->entry_stage, batch[used++]);
-			WRITE_ONCE(t->entry_stage_countdown, 1);
+			if (t->entry_stage) {
+				entry_stage_arm_task(t, t->entry_stage);
+				continue;
+			}
+			if (used == n) {
+				missing++;
+				continue;
+			}
+			entry_stage_arm_task(t, batch[used++]);
 		}
 		rcu_read_unlock();
-		atomic_add(used, &entry_stage_scratch);
 		for (i = used; i < n; i++)
 			kfree(batch[i]);
 	} while (missing && !ret);
@@ -476,15 +522,17 @@ static int entry_stage_alloc_tasks(void)
 }
 
 /*
- * Staging is off (the key is off, fork gives no scratch): take every
- * task's scratch back.  A task may have been half-way through a stamp
- * when the key went off, preempted between reading its entry_stage_cur
- * and storing through it; the stamp then ends before the task's next
- * voluntary context switch or return to user mode, which is what an RCU
- * Tasks grace period waits for.  Without preemption a stamp runs to its
- * end, so a pass of every CPU through the scheduler is enough.  After
- * that nothing reads the scratch but through entry_stage_cur, which is
- * cleared here, so that no task comes back to a stale one either.
+ * Staging is off (the key is off, fork gives no scratch): disarm every
+ * task.  Its scratch stays with it until it is freed: a task inside the
+ * staged copy of a path (series v4), blocked in its syscall's body, writes
+ * it without a test when it goes on.  A task may have been half-way
+ * through a stamp in shared code when the key went off, preempted between
+ * reading its entry_stage_cur and storing through it; the stamp then ends
+ * before the task's next voluntary context switch or return to user mode,
+ * which is what an RCU Tasks grace period waits for.  Without preemption a
+ * stamp runs to its end, so a pass of every CPU through the scheduler is
+ * enough.  After that entry_stage_cur is cleared, so that no task comes
+ * back to a syscall staged before.
  */
 static void entry_stage_nop_work(struct work_struct *work)
 {
@@ -498,11 +546,11 @@ static void entry_stage_free_tasks(void)
 		synchronize_rcu_tasks();
 	else
 		schedule_on_each_cpu(entry_stage_nop_work);
+	WRITE_ONCE(entry_stage_session, 0);
+	atomic_set(&entry_stage_scratch, 0);
 	rcu_read_lock();
-	for_each_process_thread(g, t) {
+	for_each_process_thread(g, t)
 		WRITE_ONCE(t->entry_stage_cur, NULL);
-		entry_stage_free(t);
-	}
 	rcu_read_unlock();
 }
 
@@ -678,6 +726,7 @@ static int entry_stage_start(void)
 	}
 	c->counter_hz = hz;
 	WRITE_ONCE(entry_stage_armed_pid, READ_ONCE(entry_stage_pid));
+	WRITE_ONCE(entry_stage_session, ++entry_stage_sessions ?: ++entry_stage_sessions);
 	ret = entry_stage_alloc_tasks();
 	if (ret)
 		pr_warn("entry_stage: no stamp scratch for some tasks (%d): they are not staged\n",

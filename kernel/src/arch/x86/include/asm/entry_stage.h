@@ -38,6 +38,23 @@ static __always_inline struct task_struct *arch_entry_stage_current(void)
 	return this_cpu_read(current_task);
 }
 
+/*
+ * The staged copy's scratch (<linux/entry_stage_stamp.h>): current's
+ * entry_stage, loaded by an asm statement that reads no memory the
+ * compiler knows of, so that it may load it once and keep it in a
+ * register across the copy's stores and calls.  That is only right
+ * because the pointer does not change while the task is in the copy.
+ */
+static __always_inline struct entry_stage_task *arch_entry_stage_scratch(void)
+{
+	struct entry_stage_task *es;
+
+	asm ("movq %c1(%2), %0" : "=r" (es)
+	     : "i" (offsetof(struct task_struct, entry_stage)), "r" (current));
+	return es;
+}
+#define arch_entry_stage_scratch arch_entry_stage_scratch
+
 #ifdef CONFIG_ENTRY_STAGE_PMU
 /*
  * Fixed counter 0 (instructions retired) in the upper and fixed counter 1

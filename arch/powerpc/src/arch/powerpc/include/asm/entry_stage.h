@@ -10,6 +10,7 @@
 
 #include <linux/stddef.h>
 #include <linux/jump_label.h>
+#include <asm/asm-compat.h>
 #include <asm/paca.h>
 #include <asm/reg.h>
 #include <asm/time.h>
@@ -55,6 +56,23 @@ static __always_inline struct task_struct *arch_entry_stage_current(void)
 	return current;
 }
 #endif
+
+/*
+ * The staged copy's scratch (<linux/entry_stage_stamp.h>): current's
+ * entry_stage, loaded by an asm statement that reads no memory the
+ * compiler knows of, so that it may load it once and keep it in a
+ * register across the copy's stores and calls.  That is only right
+ * because the pointer does not change while the task is in the copy.
+ */
+static __always_inline struct entry_stage_task *arch_entry_stage_scratch(void)
+{
+	struct entry_stage_task *es;
+
+	asm (PPC_LL "%0,%1(%2)" : "=r" (es)
+	     : "i" (offsetof(struct task_struct, entry_stage)), "b" (current));
+	return es;
+}
+#define arch_entry_stage_scratch arch_entry_stage_scratch
 
 #ifdef CONFIG_ENTRY_STAGE_PMU
 /* PMC5 (instructions) in the upper, PMC6 (cycles) in the lower 32 bits. */
