@@ -114,11 +114,6 @@ static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 	return true;
 }
 
-static __always_inline bool entry_stage_on(void)
-{
-	return static_branch_unlikely(&entry_stage_key);
-}
-
 #elif !defined(ENTRY_STAGE_PLAIN)
 
 static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
@@ -126,6 +121,10 @@ static __always_inline bool entry_stage_site(const u8 st, const u8 ed,
 {
 	return arch_entry_stage_branch(&entry_stage_key.key, st, ed, st2, fl);
 }
+
+#endif
+
+#ifndef ENTRY_STAGE_PLAIN
 
 /*
  * Staging is on: for a body probe that calls its stamped variant out of

@@ -1157,9 +1157,12 @@ static bool entry_stage_batch_on;
 static void entry_stage_batch_timer_fn(struct work_struct *work);
 static DECLARE_DELAYED_WORK(entry_stage_batch_timer, entry_stage_batch_timer_fn);
 
-/* Write this CPU's batch, if it holds a record.  IRQs off. */
 static void entry_stage_emit_calib(void);
 
+/*
+ * Write this CPU's batch, and the calibration with it, if it holds a
+ * record.  IRQs off.
+ */
 static void entry_stage_batch_write(struct entry_stage_batch *b)
 {
 	u64 now_ns, now;
