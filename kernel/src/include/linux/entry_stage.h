@@ -123,7 +123,7 @@ static __always_inline void entry_stage_syscall_end(const u8 id)
 	es = READ_ONCE(t->entry_stage_cur);
 	if (!es)
 		return;
-	es->ts[id][1] = arch_entry_stage_read();
+	es->ts[1][id] = arch_entry_stage_read();
 	es->ran |= BIT_ULL(id);
 	WRITE_ONCE(t->entry_stage_cur, NULL);
 }
@@ -145,8 +145,8 @@ static __always_inline void entry_stage_arch_entry_begin(long nr)
 	if (!es)
 		return;
 	now = arch_entry_stage_read();
-	es->ts[ENTRY_STAGE_ENTRY_WORK][1] = now;
-	es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][0] = now;
+	es->ts[1][ENTRY_STAGE_ENTRY_WORK] = now;
+	es->ts[0][ENTRY_STAGE_ARCH_SYSCALL_ENTRY] = now;
 	es->ran |= BIT_ULL(ENTRY_STAGE_ENTRY_WORK);
 	es->nr = nr;
 }
@@ -175,9 +175,9 @@ static __always_inline void entry_stage_body_switch(long ret, const u8 next)
 	if (!es)
 		return;
 	now = arch_entry_stage_read();
-	es->ts[ENTRY_STAGE_SYSCALL][1] = now;
+	es->ts[1][ENTRY_STAGE_SYSCALL] = now;
 	if (next != ENTRY_STAGE_NONE)
-		es->ts[next][0] = now;
+		es->ts[0][next] = now;
 	es->ran |= BIT_ULL(ENTRY_STAGE_SYSCALL);
 	es->ret = ret;
 }
@@ -235,7 +235,7 @@ static __always_inline void entry_stage_tail_end(void)
 	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
 	if (!es || !(es->flags & ENTRY_STAGE_TAIL))
 		return;
-	es->ts[ENTRY_STAGE_ARCH_EXIT_TAIL][1] = arch_entry_stage_read();
+	es->ts[1][ENTRY_STAGE_ARCH_EXIT_TAIL] = arch_entry_stage_read();
 	es->ran |= BIT_ULL(ENTRY_STAGE_ARCH_EXIT_TAIL);
 	es->flags &= ~ENTRY_STAGE_TAIL;
 }
@@ -256,7 +256,7 @@ static __always_inline void entry_stage_tail_stamp(const u8 id, const u8 ed)
 	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
 	if (!es || !(es->flags & ENTRY_STAGE_TAIL))
 		return;
-	es->ts[id][ed == ENTRY_STAGE_EDGE_END] = arch_entry_stage_read();
+	es->ts[ed == ENTRY_STAGE_EDGE_END][id] = arch_entry_stage_read();
 	if (ed == ENTRY_STAGE_EDGE_END)
 		es->ran |= BIT_ULL(id);
 }
@@ -288,7 +288,7 @@ static __always_inline void entry_stage_restart_begin(void)
 	if (!es || !(es->flags & ENTRY_STAGE_TAIL_VALID) ||
 	    es->seq != es->tail_seq || (es->flags & ENTRY_STAGE_RESTART))
 		return;
-	es->ts[ENTRY_STAGE_EXIT_RESTART][0] = arch_entry_stage_read();
+	es->ts[0][ENTRY_STAGE_EXIT_RESTART] = arch_entry_stage_read();
 	es->flags |= ENTRY_STAGE_RESTART;
 }
 
@@ -302,7 +302,7 @@ static __always_inline void entry_stage_restart_end(void)
 	es = READ_ONCE(arch_entry_stage_current()->entry_stage);
 	if (!es || !(es->flags & ENTRY_STAGE_RESTART))
 		return;
-	es->ts[ENTRY_STAGE_EXIT_RESTART][1] = arch_entry_stage_read();
+	es->ts[1][ENTRY_STAGE_EXIT_RESTART] = arch_entry_stage_read();
 	es->ran |= BIT_ULL(ENTRY_STAGE_EXIT_RESTART);
 }
 
@@ -323,10 +323,10 @@ static __always_inline void entry_stage_arch_exit_end(void)
 	es = entry_stage_cur();
 	if (!es)
 		return;
-	if (es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][0] >
-	    es->ts[ENTRY_STAGE_ARCH_SYSCALL_ENTRY][1])
+	if (es->ts[0][ENTRY_STAGE_ARCH_SYSCALL_ENTRY] >
+	    es->ts[1][ENTRY_STAGE_ARCH_SYSCALL_ENTRY])
 		id = ENTRY_STAGE_ARCH_SYSCALL_ENTRY;
-	es->ts[id][1] = arch_entry_stage_read();
+	es->ts[1][id] = arch_entry_stage_read();
 	es->ran |= BIT_ULL(id);
 }
 

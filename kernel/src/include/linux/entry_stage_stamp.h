@@ -251,9 +251,9 @@ static __always_inline void __entry_stage_stamp(const u8 st, const u8 ed,
 	if (!es)
 		return;
 	now = arch_entry_stage_read();
-	es->ts[st][ed != ENTRY_STAGE_EDGE_BEGIN] = now;
+	es->ts[ed != ENTRY_STAGE_EDGE_BEGIN][st] = now;
 	if (ed == ENTRY_STAGE_EDGE_SWITCH)
-		es->ts[st2][0] = now;
+		es->ts[0][st2] = now;
 	if (ed != ENTRY_STAGE_EDGE_BEGIN)
 		es->ran |= BIT_ULL(st);
 }
@@ -278,9 +278,9 @@ static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 ne
 	if (!es)
 		return;
 	now = arch_entry_stage_read();
-	es->ts[id][1] = now;
+	es->ts[1][id] = now;
 	es->ran |= BIT_ULL(id);
-	es->ts[next][0] = now - (es->ts[next][1] - es->ts[next][0]);
+	es->ts[0][next] = now - (es->ts[1][next] - es->ts[0][next]);
 }
 
 /*
@@ -292,7 +292,7 @@ static __always_inline void __entry_stage_resume_switch(const u8 id, const u8 ne
 static __always_inline bool __entry_stage_in_body(struct entry_stage_task *es)
 {
 	return in_task() &&
-	       es->ts[ENTRY_STAGE_SYSCALL][0] > es->ts[ENTRY_STAGE_SYSCALL][1];
+	       es->ts[0][ENTRY_STAGE_SYSCALL] > es->ts[1][ENTRY_STAGE_SYSCALL];
 }
 
 static __always_inline void __entry_stage_acc_begin(const u8 id, bool body)
@@ -301,7 +301,7 @@ static __always_inline void __entry_stage_acc_begin(const u8 id, bool body)
 
 	if (!es || (body && !__entry_stage_in_body(es)))
 		return;
-	es->ts[id][0] = arch_entry_stage_read();
+	es->ts[0][id] = arch_entry_stage_read();
 }
 
 static __always_inline void __entry_stage_acc_end(const u8 id, bool body)
@@ -313,16 +313,16 @@ static __always_inline void __entry_stage_acc_end(const u8 id, bool body)
 		return;
 	d = arch_entry_stage_read();
 	if (IS_ENABLED(CONFIG_ENTRY_STAGE_PMU))	/* two 32-bit counts */
-		d = (u64)(u32)((d >> 32) - (es->ts[id][0] >> 32)) << 32 |
-		    (u32)((u32)d - (u32)es->ts[id][0]);
+		d = (u64)(u32)((d >> 32) - (es->ts[0][id] >> 32)) << 32 |
+		    (u32)((u32)d - (u32)es->ts[0][id]);
 	else
-		d -= es->ts[id][0];
+		d -= es->ts[0][id];
 	if (!(es->ran & BIT_ULL(id))) {		/* first in this syscall */
 		es->ran |= BIT_ULL(id);
 		es->count[id] = 0;
-		es->ts[id][1] = 0;
+		es->ts[1][id] = 0;
 	}
-	es->ts[id][1] += d;
+	es->ts[1][id] += d;
 	es->count[id]++;
 }
 
@@ -348,7 +348,7 @@ static __always_inline struct entry_stage_task *entry_stage_site_cur(const u8 st
 static __always_inline void __entry_stage_end_es(struct entry_stage_task *es,
 						 const u8 id)
 {
-	es->ts[id][1] = arch_entry_stage_read();
+	es->ts[1][id] = arch_entry_stage_read();
 	es->ran |= BIT_ULL(id);
 }
 

@@ -55,8 +55,11 @@ enum entry_stage_kind {
 
 /**
  * struct entry_stage_task - per-task scratch of the stage stamps
- * @ts:		raw counter at each stage's begin and end; for AGG stages the
- *		begin of the last occurrence and the sum over occurrences
+ * @ts:		raw counter at each stage's begin (ts[0][id]) and end
+ *		(ts[1][id]); for AGG stages the begin of the last occurrence
+ *		and the sum over occurrences.  Two arrays, not a pair per
+ *		stage: a loop over the stages that ran indexes both, and the
+ *		aggregation's sums, with one scale (x86_64: an addressing mode)
  * @count:	AGG stages: occurrences in this syscall
  * @ran:	stages that ended since the last burst (bit = stage id): this
  *		syscall's, and the DEFERRED ones of syscall @tail_seq
@@ -92,7 +95,7 @@ enum entry_stage_kind {
  * (series v4) writes through task_struct::entry_stage without a test.
  */
 struct entry_stage_task {
-	u64	ts[ENTRY_STAGE_NR][2];
+	u64	ts[2][ENTRY_STAGE_NR];
 	u32	count[ENTRY_STAGE_NR];
 	u64	ran;
 	u64	entry;
