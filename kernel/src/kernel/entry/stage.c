@@ -774,20 +774,24 @@ void entry_stage_unreg(void)
  * path signature) a cell with every stage's count and sum, and for the
  * total its moments and log-linear histogram.  A stage's spread is not
  * kept (sampled compact mode gives stage distributions): the burst adds
- * two words per stage that ran.  The total is the span and the top-level
- * DEFERRED stages after it, so it is added with those, at the task's
- * next staged burst; a syscall whose tail never comes (the task's last)
- * has stages but no total.  Nothing goes to the ring buffer per syscall.
- * Writing entry_stage.hist_flush writes every non-empty cell as one
- * entry_stage_hist event per stage and one for the total, in the writer's
- * context, and empties the tables.  A staged syscall that finds its CPU's
- * table full is counted in entry_stage.hist_dropped.
+ * to a sum per stage that ran, and to a count per stage only when the
+ * syscall's stages are not its cell's usual ones (path, npath).  The
+ * total is the span and the top-level DEFERRED stages after it, so it is
+ * added with those, at the task's next staged burst; a syscall whose
+ * tail never comes (the task's last) has stages but no total.  Nothing
+ * goes to the ring buffer per syscall.  Writing entry_stage.hist_flush
+ * writes every non-empty cell as one entry_stage_hist event per stage and
+ * one for the total, in the writer's context, and empties the tables.  A
+ * staged syscall that finds its CPU's table full is counted in
+ * entry_stage.hist_dropped.
  */
 struct entry_stage_hist_slot {
 	u64				key;	/* 0: free */
 	u64				sum[ENTRY_STAGE_NR];
 	u64				agg[ENTRY_STAGE_NR];	/* AGG: occurrences */
-	u32				count[ENTRY_STAGE_NR];
+	u32				count[ENTRY_STAGE_NR];	/* and npath[] */
+	u64				path[2];	/* tails', others' */
+	u32				npath[2];
 	struct entry_stage_moments	total;
 	u32				span[ENTRY_STAGE_HIST_BUCKETS];	/* the total's */
 };
@@ -916,20 +920,37 @@ static __always_inline u64 entry_stage_hist_value(const struct entry_stage_task 
 
 /*
  * Add the stages in @mask to @s: a count and a sum each, an AGG stage's
- * sum as its occurrences' and their number.  Some 10 instructions a
- * stage on x86_64 at -Os, with the begin and end stamps each in an array
- * of their own (struct entry_stage_task's ts): one index scale for both
- * and the sums (kernel-mix --events aggregate).
+ * sum as its occurrences' and their number.  A cell's syscalls mostly
+ * run the same stages, so the counts are kept per path: the first set of
+ * stages its syscalls ran (its tails for @k 0, the rest for @k 1) and how
+ * many ran exactly that, added to each of its stages' counts when the
+ * cell is written (entry_stage_hist_count()); a syscall that ran other
+ * stages counts each.  On the usual path a stage is 9 or 10
+ * instructions on x86_64 and 14 on powerpc at -Os (19 on powerpc with the
+ * count), with the begin and end stamps each in an array of their own
+ * (struct entry_stage_task's ts): one index scale for both and the sums.
  */
 static __always_inline void entry_stage_hist_stages(struct entry_stage_hist_slot *s,
 						    const struct entry_stage_task *es,
-						    u64 mask)
+						    u64 mask, const int k)
 {
 	unsigned long id;
 	u64 m = mask & ~entry_stage_agg_mask;
+	bool other;
 
-	/* (do-while: -Os leaves a for loop's test at its top, a jump each stage) */
-	if (m) {
+	if (unlikely(!s->path[k]))
+		s->path[k] = mask;
+	other = mask != s->path[k];
+	if (likely(!other)) {
+		s->npath[k]++;
+		/* (do-while: -Os leaves a for loop's test at its top, a jump each stage) */
+		if (m) {
+			do {
+				id = entry_stage_ffs(m);
+				s->sum[id] += entry_stage_hist_value(es, id);
+			} while (m &= m - 1);
+		}
+	} else if (m) {
 		do {
 			id = entry_stage_ffs(m);
 			s->sum[id] += entry_stage_hist_value(es, id);
@@ -940,9 +961,21 @@ static __always_inline void entry_stage_hist_stages(struct entry_stage_hist_slot
 		id = entry_stage_ffs(m);
 		s->sum[id] += IS_ENABLED(CONFIG_ENTRY_STAGE_PMU) ? (u32)es->ts[1][id] :
 			es->ts[1][id];
-		s->count[id]++;
+		s->count[id] += other;
 		s->agg[id] += es->count[id];
 	}
+}
+
+/* Stage @id's count in @s: its own and that of the paths that hold it. */
+static u32 entry_stage_hist_count(const struct entry_stage_hist_slot *s, int id)
+{
+	u32 n = s->count[id];
+	int k;
+
+	for (k = 0; k < 2; k++)
+		if (s->path[k] & BIT_ULL(id))
+			n += s->npath[k];
+	return n;
 }
 
 /* The total's part after the burst: the tail's top-level stages, as the summary's. */
@@ -975,7 +1008,7 @@ static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
 	if (tail) {
 		s = entry_stage_hist_slot(tab, es->tail_nr, es->tail_work);
 		if (s) {
-			entry_stage_hist_stages(s, es, tail);
+			entry_stage_hist_stages(s, es, tail, 0);
 			total = min_t(u64, es->tail_span + entry_stage_hist_top(es, tail), U32_MAX);
 			if (es->tail_span) {
 				entry_stage_moment(&s->total, total);
@@ -988,7 +1021,7 @@ static void entry_stage_hist_add(struct entry_stage_hist_slot *tab,
 	if (!s)
 		s = entry_stage_hist_slot(tab, es->nr, es->work);
 	if (s)
-		entry_stage_hist_stages(s, es, ran);
+		entry_stage_hist_stages(s, es, ran, 1);
 }
 
 /* Move a table's cells to @buf and empty it. */
@@ -1016,9 +1049,9 @@ static void entry_stage_hist_emit(int cpu, const struct entry_stage_hist_slot *s
 
 	/* a stage's cell: count, sum and occurrences (no spread is kept) */
 	for (id = 0; id < ENTRY_STAGE_NR; id++) {
-		if (!s->count[id])
+		m.count = entry_stage_hist_count(s, id);
+		if (!m.count)
 			continue;
-		m.count = s->count[id];
 		m.sum = s->sum[id];
 		m.agg = s->agg[id];
 		trace_entry_stage_hist(cpu, nr, work, id, &m, s->span, 0, 0, dropped);
@@ -1428,11 +1461,13 @@ static void entry_stage_emit_calib(void)
 
 	if (!tracepoint_enabled(entry_stage_calib))
 		return;
-	if (this_cpu_read(entry_stage_calib_epoch) == epoch &&
-	    time_before(jiffies, this_cpu_read(entry_stage_calib_next)))
+	/* interrupts off (the burst, a batch's write): __this_cpu, no preemption to stop */
+	lockdep_assert_irqs_disabled();
+	if (__this_cpu_read(entry_stage_calib_epoch) == epoch &&
+	    time_before(jiffies, __this_cpu_read(entry_stage_calib_next)))
 		return;
-	this_cpu_write(entry_stage_calib_epoch, epoch);
-	this_cpu_write(entry_stage_calib_next, jiffies + HZ);
+	__this_cpu_write(entry_stage_calib_epoch, epoch);
+	__this_cpu_write(entry_stage_calib_next, jiffies + HZ);
 	entry_stage_calib.scratch = atomic_read(&entry_stage_scratch);
 	entry_stage_calib.failed = atomic_read(&entry_stage_failed);
 	trace_entry_stage_calib(&entry_stage_calib, epoch);
@@ -1486,7 +1521,8 @@ static noinline void entry_stage_emit_times(const struct entry_stage_task *es, u
 static noinline u32 entry_stage_burst_hist(const struct entry_stage_task *es, u64 ran,
 					   u64 tail, u64 emit)
 {
-	struct entry_stage_hist_slot *tab = this_cpu_read(entry_stage_hist_tab);
+	/* the burst runs with interrupts off: no preemption to stop */
+	struct entry_stage_hist_slot *tab = __this_cpu_read(entry_stage_hist_tab);
 
 	if (!tab)
 		return 0;
