@@ -56,10 +56,17 @@ static void moments(struct et_timeline *tl, struct et_hist *h, const struct et_e
 	h->count = ev->hist.count;
 	h->total = round_ns(f * (double)ev->hist.sum - cut * (double)ev->hist.count);
 	if (ev->hist.mean_only) {
-		/* count, mean and total: no spread, no extremes (min, max 0) */
+		/*
+		 * count, mean and total: no spread, no extremes (min, max 0).
+		 * A stage shorter than the stamps cut from it reads 0, as the
+		 * summary mode reads it one syscall at a time, and as the total
+		 * above does.
+		 */
+		long double s = (long double)f * ev->hist.sum - (long double)cut * n;
+
 		tl->counts.hist_mean_only++;
 		h->mean_only = true;
-		h->sum = (__int128)llroundl((long double)f * ev->hist.sum - (long double)cut * n);
+		h->sum = s > 0 ? (__int128)llroundl(s) : 0;
 		h->sumsq = 0;
 		return;
 	}

@@ -151,6 +151,12 @@ expect_eq "diff v3 -> v4: stages have no median change (null), the total has one
 expect_eq "diff v3 -> v4: getppid ran the same stages, each 0 to 6 fewer as stamped, the total 60 to 70 fewer" \
 	"$(jget d.json "(sorted(set((c['stage'] == 'total', -70 <= c['d_mean'] <= -60 if c['stage'] == 'total' else -6 <= c['d_mean'] <= 0) for c in d['cells'] if c['stage'] != 'emit')), all(c['status'] == 'both' and c['n_base'] == c['n_test'] for c in d['cells']))")" \
 	"([(False, True), (True, True)], True)"
+# the staged copy's stamps cost less than the calibration cuts: a stage
+# shorter than its cut reads 0, as compact mode reads it per syscall, and
+# as the cell's total column does (it read -3 as a mean, 0 as a total)
+expect_eq "v4: a stage shorter than its stamps' cut reads 0, not less (arch_enter, kstack_rand, irq_on)" \
+	"$(jget v4.json "(min(c['mean'] for c in d['cells'] if c['syscall'] == 'getppid'), sorted(c['stage'] for c in d['cells'] if c['syscall'] == 'getppid' and c['stage'] in ('arch_enter', 'kstack_rand', 'irq_on') and c['mean'] == 0 and c['total'] == 0))")" \
+	"(0.0, ['arch_enter', 'irq_on', 'kstack_rand'])"
 "$ET" report "$v4.dat" > v4.txt 2>&1
 check "v4: the header says the kernel keeps no spread per stage" \
 	grep -q '^aggregated: .*stages have count and mean (the kernel keeps no spread per stage)' v4.txt
