@@ -52,6 +52,7 @@ if 'loopw' in v:
         ('window: scratch while on > 0', (num('scratch_onw') or 0) > 0, v.get('scratch_onw')),
         ('window: scratch after off is 0', num('scratch_offw') == 0, v.get('scratch_offw')),
         ('window: summary events recorded', (num('eventsw') or 0) > 0, v.get('eventsw')),
+        ('window: no event overwritten (ring buffer overrun)', num('overrunw') == 0, v.get('overrunw')),
         ('window: 1/64 to 1/2 of the loop staged', wn / 64 <= mine <= wn / 2, '%d of %d' % (mine, wn)),
         ('window: every staged loop getppid has its body', mine > 0 and timed == mine,
          '%d of %d' % (timed, mine)),
